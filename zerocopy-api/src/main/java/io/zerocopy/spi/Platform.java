@@ -1,0 +1,236 @@
+package io.zerocopy.spi;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The operating system and JDK a transfer runs on, and what their kernel fast paths can do.
+ *
+ * <p>Capabilities are data: they are worked out from the OS name, the OS (kernel) version and the
+ * JDK feature release, once, by {@link #current()}. Tests and tools build other platforms with
+ * {@link #of} to see what the engine would choose on a machine they do not have.
+ *
+ * <h2>What the JDK does underneath {@code FileChannel.transferTo}</h2>
+ * <ul>
+ *   <li><b>Linux</b>: {@code sendfile(2)} to a JDK socket, and to a pipe before JDK 25 (JDK 25's
+ *       pipes lost the direct path). To a file: {@code copy_file_range(2)} from JDK 20
+ *       (JDK-8292562) on kernels 4.5 and later, else {@code sendfile(2)}, which needs kernel 2.6.33
+ *       for a non-socket target. The kernel moves at most {@value #LINUX_MAX_BYTES_PER_CALL} bytes
+ *       per call (0x7ffff000, {@code MAX_RW_COUNT}).</li>
+ *   <li><b>macOS</b>: {@code sendfile(2)} to sockets only; files and pipes get the JDK's
+ *       mapped-buffer or heap-buffer copy.</li>
+ *   <li><b>Windows</b>: {@code TransmitFile} to a blocking socket, and only when the JVM was
+ *       started with {@code -Djdk.nio.enableFastFileTransfer}; never for a non-blocking socket.</li>
+ * </ul>
+ * Any channel class that is not the JDK's own ({@link ChannelKind#OTHER}) gets the JDK's 8 KiB heap
+ * copy on every platform.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class Platform {
+
+    /**
+     * The Linux kernel's per-call limit for {@code read}, {@code write}, {@code sendfile} and
+     * {@code copy_file_range}: {@code MAX_RW_COUNT}, which is {@code INT_MAX} rounded down to a 4 KiB
+     * page. Asking for more is not an error, the kernel just stops there; asking for exactly this
+     * much keeps the count honest.
+     */
+    public static final long LINUX_MAX_BYTES_PER_CALL = 0x7ffff000L;
+
+    /** The operating systems the capability table knows about. */
+    public enum OperatingSystem {
+        LINUX, MACOS, WINDOWS, OTHER;
+
+        static OperatingSystem fromName(String name) {
+            String n = name.toLowerCase(Locale.ROOT);
+            if (n.startsWith("linux")) {
+                return LINUX;
+            }
+            if (n.startsWith("mac") || n.startsWith("darwin")) {
+                return MACOS;
+            }
+            if (n.startsWith("windows")) {
+                return WINDOWS;
+            }
+            return OTHER;
+        }
+    }
+
+    private static final Platform CURRENT = new Platform(
+            OperatingSystem.fromName(System.getProperty("os.name", "")),
+            Runtime.version().feature(),
+            System.getProperty("os.version", ""),
+            System.getProperty("jdk.nio.enableFastFileTransfer") != null
+                    && !"false".equalsIgnoreCase(System.getProperty("jdk.nio.enableFastFileTransfer")));
+
+    private final OperatingSystem os;
+    private final int javaFeature;
+    private final String osVersion;
+    private final int[] kernel;
+    private final boolean fastFileTransfer;
+
+    private Platform(OperatingSystem os, int javaFeature, String osVersion, boolean fastFileTransfer) {
+        this.os = Objects.requireNonNull(os, "os");
+        if (javaFeature < 17) {
+            throw new IllegalArgumentException("javaFeature: " + javaFeature + " (expected: >= 17)");
+        }
+        this.javaFeature = javaFeature;
+        this.osVersion = Objects.requireNonNull(osVersion, "osVersion");
+        this.kernel = parseVersion(osVersion);
+        this.fastFileTransfer = fastFileTransfer;
+    }
+
+    /** The platform this JVM runs on, detected once when the class is initialised. */
+    public static Platform current() {
+        return CURRENT;
+    }
+
+    /**
+     * A platform described by hand, for tests and tools.
+     *
+     * @param os the operating system
+     * @param javaFeature the JDK feature release, as {@code Runtime.version().feature()} (17 or later)
+     * @param osVersion the {@code os.version} string, for Linux the kernel release such as
+     *     {@code "6.8.0-45-generic"}; an unparseable version counts as a very old kernel, so only
+     *     the portable paths are chosen
+     */
+    public static Platform of(OperatingSystem os, int javaFeature, String osVersion) {
+        return new Platform(os, javaFeature, osVersion, false);
+    }
+
+    /**
+     * This platform with Windows' {@code jdk.nio.enableFastFileTransfer} switched on or off;
+     * the setting matters only on Windows.
+     */
+    public Platform withFastFileTransfer(boolean enabled) {
+        return new Platform(os, javaFeature, osVersion, enabled);
+    }
+
+    public OperatingSystem os() {
+        return os;
+    }
+
+    /** The JDK feature release, as {@code Runtime.version().feature()}. */
+    public int javaFeature() {
+        return javaFeature;
+    }
+
+    /** The {@code os.version} string this platform was described with. */
+    public String osVersion() {
+        return osVersion;
+    }
+
+    /** Whether Windows' {@code jdk.nio.enableFastFileTransfer} is on. */
+    public boolean fastFileTransfer() {
+        return fastFileTransfer;
+    }
+
+    /**
+     * The most bytes one {@code transferTo}, {@code read} or {@code write} call should be asked for
+     * on this platform: 0x7ffff000 on Linux, {@code Integer.MAX_VALUE - 1} on Windows (the JDK's own
+     * clamp for {@code TransmitFile}), {@code Integer.MAX_VALUE} elsewhere.
+     */
+    public long maxBytesPerCall() {
+        switch (os) {
+            case LINUX:
+                return LINUX_MAX_BYTES_PER_CALL;
+            case WINDOWS:
+                return Integer.MAX_VALUE - 1L;
+            default:
+                return Integer.MAX_VALUE;
+        }
+    }
+
+    /**
+     * The kernel path {@code FileChannel.transferTo} takes from a file to a target of this kind,
+     * such as {@code "sendfile(2)"}, or empty when the JDK would copy through user space instead.
+     *
+     * @param target the kind of the target channel
+     * @param targetNonBlocking whether the target is a selectable channel in non-blocking mode
+     */
+    public Optional<String> directTransferPath(ChannelKind target, boolean targetNonBlocking) {
+        Objects.requireNonNull(target, "target");
+        switch (os) {
+            case LINUX:
+                return linuxPath(target);
+            case MACOS:
+                return target == ChannelKind.SOCKET ? Optional.of("sendfile(2)") : Optional.empty();
+            case WINDOWS:
+                return target == ChannelKind.SOCKET && fastFileTransfer && !targetNonBlocking
+                        ? Optional.of("TransmitFile")
+                        : Optional.empty();
+            default:
+                return Optional.empty();
+        }
+    }
+
+    private Optional<String> linuxPath(ChannelKind target) {
+        boolean sendfileToAnyFd = kernelAtLeast(2, 6, 33);
+        switch (target) {
+            case SOCKET:
+                return Optional.of("sendfile(2)");
+            case FILE:
+                if (javaFeature >= 20 && kernelAtLeast(4, 5, 0)) {
+                    return Optional.of("copy_file_range(2)");
+                }
+                return sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
+            case PIPE:
+                return javaFeature < 25 && sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
+            default:
+                return Optional.empty();
+        }
+    }
+
+    private boolean kernelAtLeast(int major, int minor, int patch) {
+        int[] wanted = {major, minor, patch};
+        for (int i = 0; i < 3; i++) {
+            if (kernel[i] != wanted[i]) {
+                return kernel[i] > wanted[i];
+            }
+        }
+        return true;
+    }
+
+    /** Leading "major.minor.patch" of a version string; missing or unparseable parts are 0. */
+    private static int[] parseVersion(String version) {
+        int[] parts = new int[3];
+        int part = 0;
+        int i = 0;
+        while (part < 3 && i < version.length()) {
+            int start = i;
+            while (i < version.length() && Character.isDigit(version.charAt(i))) {
+                i++;
+            }
+            if (i == start || i - start > 6) {
+                break;
+            }
+            parts[part++] = Integer.parseInt(version.substring(start, i));
+            if (i >= version.length() || version.charAt(i) != '.') {
+                break;
+            }
+            i++;
+        }
+        return parts;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Platform)) {
+            return false;
+        }
+        Platform that = (Platform) o;
+        return os == that.os && javaFeature == that.javaFeature && osVersion.equals(that.osVersion)
+                && fastFileTransfer == that.fastFileTransfer;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(os, javaFeature, osVersion, fastFileTransfer);
+    }
+
+    @Override
+    public String toString() {
+        return os + " " + osVersion + ", Java " + javaFeature + (fastFileTransfer ? ", fast file transfer on" : "");
+    }
+}

@@ -1,0 +1,202 @@
+package io.zerocopy.spi;
+
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+
+/**
+ * One transfer as a strategy sees it: the two ends, what kind each is, which bytes to move, the
+ * tuning the caller chose, and the platform underneath.
+ *
+ * <p>The engine builds requests after it has validated the caller's arguments; strategy authors
+ * build them with {@link #builder()} in their own tests. Instances are immutable. The channels are
+ * the caller's: see the package documentation for what a strategy may and may not do with them.
+ *
+ * <p>For a {@link ChannelKind#FILE} source, {@link #position()} is where the bytes start in the
+ * file and {@link #count()} how many to move; both were fixed when the transfer started. For any
+ * other source the position is 0 and the count is {@code -1}: the transfer runs to end of stream.
+ */
+public final class TransferRequest {
+    private final ReadableByteChannel source;
+    private final ChannelKind sourceKind;
+    private final WritableByteChannel target;
+    private final ChannelKind targetKind;
+    private final long position;
+    private final long count;
+    private final int bufferSize;
+    private final long mappedWindow;
+    private final Platform platform;
+
+    private TransferRequest(Builder b) {
+        this.source = Objects.requireNonNull(b.source, "source");
+        this.sourceKind = Objects.requireNonNull(b.sourceKind, "sourceKind");
+        this.target = Objects.requireNonNull(b.target, "target");
+        this.targetKind = Objects.requireNonNull(b.targetKind, "targetKind");
+        this.platform = Objects.requireNonNull(b.platform, "platform");
+        this.position = b.position;
+        this.count = b.count;
+        this.bufferSize = b.bufferSize;
+        this.mappedWindow = b.mappedWindow;
+        if (sourceKind == ChannelKind.FILE && !(source instanceof FileChannel)) {
+            throw new IllegalArgumentException("source: " + source + " (expected: a FileChannel for kind FILE)");
+        }
+        if (targetKind == ChannelKind.FILE && !(target instanceof FileChannel)) {
+            throw new IllegalArgumentException("target: " + target + " (expected: a FileChannel for kind FILE)");
+        }
+        if (sourceKind == ChannelKind.FILE ? count < 0 : count != -1) {
+            throw new IllegalArgumentException("count: " + count
+                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: -1 for a source that is not a FILE)"));
+        }
+        if (position < 0 || sourceKind != ChannelKind.FILE && position != 0) {
+            throw new IllegalArgumentException("position: " + position
+                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: 0 for a source that is not a FILE)"));
+        }
+        if (bufferSize <= 0) {
+            throw new IllegalArgumentException("bufferSize: " + bufferSize + " (expected: > 0)");
+        }
+        if (mappedWindow <= 0 || mappedWindow > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("mappedWindow: " + mappedWindow + " (expected: 1.." + Integer.MAX_VALUE + ")");
+        }
+    }
+
+    /** A builder with no channels set, a 64 KiB buffer, a 64 MiB mapped window and the current platform. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public ReadableByteChannel source() {
+        return source;
+    }
+
+    public ChannelKind sourceKind() {
+        return sourceKind;
+    }
+
+    /** The source as a {@code FileChannel}; only for a {@link ChannelKind#FILE} source. */
+    public FileChannel sourceFile() {
+        if (sourceKind != ChannelKind.FILE) {
+            throw new IllegalStateException("source is " + sourceKind + ", not FILE");
+        }
+        return (FileChannel) source;
+    }
+
+    public WritableByteChannel target() {
+        return target;
+    }
+
+    public ChannelKind targetKind() {
+        return targetKind;
+    }
+
+    /** The target as a {@code FileChannel}; only for a {@link ChannelKind#FILE} target. */
+    public FileChannel targetFile() {
+        if (targetKind != ChannelKind.FILE) {
+            throw new IllegalStateException("target is " + targetKind + ", not FILE");
+        }
+        return (FileChannel) target;
+    }
+
+    /** Whether the target is a selectable channel in non-blocking mode (it may accept 0 bytes). */
+    public boolean targetNonBlocking() {
+        return target instanceof SelectableChannel && !((SelectableChannel) target).isBlocking();
+    }
+
+    /** Whether the source is a selectable channel in non-blocking mode (it may yield 0 bytes). */
+    public boolean sourceNonBlocking() {
+        return source instanceof SelectableChannel && !((SelectableChannel) source).isBlocking();
+    }
+
+    /** Where the bytes start in a FILE source; 0 for other sources. */
+    public long position() {
+        return position;
+    }
+
+    /** How many bytes to move from a FILE source, or {@code -1}: until end of stream. */
+    public long count() {
+        return count;
+    }
+
+    /** The size of copy buffers the caller asked for, in bytes. */
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** The largest region of a file to map at once, in bytes (at most {@code Integer.MAX_VALUE}). */
+    public long mappedWindow() {
+        return mappedWindow;
+    }
+
+    public Platform platform() {
+        return platform;
+    }
+
+    @Override
+    public String toString() {
+        return sourceKind + " -> " + targetKind + (targetNonBlocking() ? " (non-blocking)" : "")
+                + (count < 0 ? ", until end of stream" : ", " + count + " bytes from " + position);
+    }
+
+    /** Builds a {@link TransferRequest}; not thread-safe. */
+    public static final class Builder {
+        private ReadableByteChannel source;
+        private ChannelKind sourceKind;
+        private WritableByteChannel target;
+        private ChannelKind targetKind;
+        private long position;
+        private long count = -1;
+        private int bufferSize = 64 * 1024;
+        private long mappedWindow = 64L * 1024 * 1024;
+        private Platform platform = Platform.current();
+
+        private Builder() {
+        }
+
+        /** The source and its kind; a FILE source must be a {@code FileChannel}. */
+        public Builder source(ReadableByteChannel source, ChannelKind kind) {
+            this.source = source;
+            this.sourceKind = kind;
+            return this;
+        }
+
+        /** The target and its kind; a FILE target must be a {@code FileChannel}. */
+        public Builder target(WritableByteChannel target, ChannelKind kind) {
+            this.target = target;
+            this.targetKind = kind;
+            return this;
+        }
+
+        /** For a FILE source: the slice {@code [position, position + count)}. */
+        public Builder slice(long position, long count) {
+            this.position = position;
+            this.count = count;
+            return this;
+        }
+
+        public Builder bufferSize(int bufferSize) {
+            this.bufferSize = bufferSize;
+            return this;
+        }
+
+        public Builder mappedWindow(long mappedWindow) {
+            this.mappedWindow = mappedWindow;
+            return this;
+        }
+
+        public Builder platform(Platform platform) {
+            this.platform = platform;
+            return this;
+        }
+
+        /**
+         * The request.
+         *
+         * @throws NullPointerException if a channel, kind or the platform is missing
+         * @throws IllegalArgumentException if a value is out of range or a kind does not fit its channel
+         */
+        public TransferRequest build() {
+            return new TransferRequest(this);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.Channel;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Drives one strategy step by step until the request is done: the only loop in the library.
+ *
+ * <p>Per step it asks for at most the platform's per-call cap (and, with a rate limit, a tenth of a
+ * second's worth), counts what moved, reports progress and paces. When a step moves nothing it
+ * first checks whether a file source shrank, then waits: with a selector on a non-blocking channel
+ * (never spinning), otherwise with a short, growing pause; and gives up after the stall timeout.
+ * Every {@code IOException} leaves as a {@link TransferException} carrying the count.
+ *
+ * <p>One engine runs one transfer on the calling thread and is then dropped.
+ */
+final class Engine {
+
+    /** First pause after a step that moved nothing on a channel that cannot be selected. */
+    private static final long MIN_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    /**
+     * Longest pause between retries on a channel that cannot be selected: 10 ms keeps the latency
+     * after a stall short while costing a stalled transfer at most 100 wake-ups a second.
+     */
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * Zero-progress steps in a row after which a selector that reports readiness is no longer
+     * trusted alone and the engine also pauses (guards against a channel that is "ready" but
+     * keeps accepting nothing).
+     */
+    private static final int SELECT_TRUST = 3;
+
+    private final TransferRequest request;
+    private final Selection.Choice choice;
+    private final TransferListener listener;
+    private final long stallNanos;
+    private final Duration stallTimeout;
+    private final long rateLimit;
+    private final long maxStep;
+
+    private Selector selector;
+    private SelectionKey sourceKey;
+    private SelectionKey targetKey;
+    private long moved;
+
+    Engine(TransferRequest request, Selection.Choice choice, TransferOptions options) {
+        this.request = request;
+        this.choice = choice;
+        this.listener = options.listener();
+        this.stallTimeout = options.stallTimeout();
+        this.stallNanos = saturatedNanos(stallTimeout);
+        this.rateLimit = options.rateLimit();
+        long cap = request.platform().maxBytesPerCall();
+        this.maxStep = rateLimit == 0 ? cap : Math.max(1, Math.min(cap, rateLimit / 10));
+    }
+
+    /** Runs the transfer; returns the bytes moved. */
+    long run() throws IOException {
+        long count = request.count();
+        listener.onStart(choice.strategy.name(), count);
+        long started = System.nanoTime();
+        try {
+            try (TransferStep step = choice.strategy.open(request)) {
+                loop(step, count, started);
+            } catch (TransferException e) {
+                throw e;
+            } catch (IOException e) {
+                // From open() or close(): the loop itself wraps what it sees.
+                throw failure(e);
+            } finally {
+                closeSelector();
+            }
+        } catch (TransferException e) {
+            listener.onFailure(e);
+            throw e;
+        }
+        TransferResult result = new TransferResult(moved, choice.strategy.name(), choice.reason,
+                Duration.ofNanos(System.nanoTime() - started));
+        listener.onComplete(result);
+        return moved;
+    }
+
+    private void loop(TransferStep step, long count, long started) throws IOException {
+        long lastProgress = System.nanoTime();
+        int idle = 0;
+        while (count < 0 || moved < count) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw interrupted();
+            }
+            long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
+            long n;
+            try {
+                n = step.move(moved, ask);
+            } catch (IOException e) {
+                throw failure(e);
+            }
+            if (n > 0) {
+                if (n > ask) {
+                    throw new IllegalStateException(choice.strategy.name() + " moved " + n
+                            + " bytes when asked for at most " + ask);
+                }
+                moved += n;
+                idle = 0;
+                listener.onProgress(moved);
+                pace(started);
+                lastProgress = System.nanoTime();
+            } else if (n < 0) {
+                if (count >= 0) {
+                    throw truncated(null);
+                }
+                return;
+            } else {
+                idle++;
+                if (request.sourceKind() == ChannelKind.FILE) {
+                    checkNotTruncated();
+                }
+                long waited = System.nanoTime() - lastProgress;
+                if (waited >= stallNanos) {
+                    throw new TransferTimeoutException(moved, stallTimeout);
+                }
+                await(step.stalledOn(), stallNanos - waited, idle);
+            }
+        }
+    }
+
+    /** Waits until the side the step stalled on may make progress, for at most {@code nanos}. */
+    private void await(TransferStep.Side side, long nanos, int idle) throws IOException {
+        Channel channel = side == TransferStep.Side.SOURCE ? request.source() : request.target();
+        boolean selectable = channel instanceof SelectableChannel && !((SelectableChannel) channel).isBlocking();
+        if (selectable) {
+            select((SelectableChannel) channel, side, nanos);
+        }
+        if (!selectable || idle > SELECT_TRUST) {
+            int shift = Math.min(idle - 1, 20);
+            long pause = Math.min(Math.min(MAX_BACKOFF_NANOS, MIN_BACKOFF_NANOS << shift), nanos);
+            LockSupport.parkNanos(pause);
+        }
+    }
+
+    private void select(SelectableChannel channel, TransferStep.Side side, long nanos) throws IOException {
+        if (selector == null) {
+            selector = channel.provider().openSelector();
+        }
+        int ops = side == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
+        SelectionKey key = side == TransferStep.Side.SOURCE ? sourceKey : targetKey;
+        if (key == null) {
+            key = channel.register(selector, ops);
+            if (side == TransferStep.Side.SOURCE) {
+                sourceKey = key;
+            } else {
+                targetKey = key;
+            }
+        }
+        key.interestOps(ops);
+        SelectionKey other = side == TransferStep.Side.SOURCE ? targetKey : sourceKey;
+        if (other != null && other != key) {
+            other.interestOps(0);
+        }
+        long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+        selector.select(millis);
+        selector.selectedKeys().clear();
+    }
+
+    /** Rate limiting: sleeps until the bytes moved so far are within budget; interrupts end it. */
+    private void pace(long started) throws IOException {
+        if (rateLimit == 0) {
+            return;
+        }
+        long due = started + (long) (moved * (1e9 / rateLimit));
+        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+            LockSupport.parkNanos(wait);
+            if (Thread.currentThread().isInterrupted()) {
+                throw interrupted();
+            }
+        }
+    }
+
+    private void checkNotTruncated() throws IOException {
+        long end = request.position() + request.count();
+        long size = request.sourceFile().size();
+        if (size < end) {
+            throw new TruncatedSourceException(moved, end, size, null);
+        }
+    }
+
+    private TransferException truncated(Throwable cause) throws IOException {
+        long end = request.position() + request.count();
+        return new TruncatedSourceException(moved, end, request.sourceFile().size(), cause);
+    }
+
+    /** Wraps a failure with the count; a file source found shorter than promised makes it a truncation. */
+    private TransferException failure(IOException e) {
+        if (e instanceof TransferException) {
+            return (TransferException) e;
+        }
+        if (request.sourceKind() == ChannelKind.FILE && request.source().isOpen()) {
+            try {
+                long end = request.position() + request.count();
+                long size = request.sourceFile().size();
+                if (size < end) {
+                    return new TruncatedSourceException(moved, end, size, e);
+                }
+            } catch (IOException sizeFailure) {
+                e.addSuppressed(sizeFailure);
+            }
+        }
+        return new TransferException(choice.strategy.name() + " failed after " + moved + " bytes: " + e, moved, e);
+    }
+
+    private TransferException interrupted() {
+        // The channels are still open: the interrupt arrived between calls into them. The flag stays
+        // set so that the caller's own code sees it too.
+        InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
+        cause.bytesTransferred = (int) Math.min(moved, Integer.MAX_VALUE);
+        return new TransferException("interrupted after " + moved + " bytes", moved, cause);
+    }
+
+    private void closeSelector() throws IOException {
+        if (selector != null) {
+            // Closing the selector deregisters the caller's channels from it before copy returns.
+            selector.close();
+            selector = null;
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
+import io.zerocopy.spi.TransferStrategy;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
+ * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping) and writes each window to the target.
+ * The bytes go from the page cache to the target without a copy into a Java buffer. Each window is
+ * unmapped as soon as the transfer moves past it (see {@link Mappings}). Stateless; one shared instance.
+ *
+ * <p><b>Truncation.</b> A window never extends past the file's size at the time it is mapped.
+ * If the file shrinks while a window is mapped, touching the lost pages raises SIGBUS: the JDK turns
+ * it into an {@code InternalError} when Java code copies from the buffer, and the kernel into
+ * {@code EFAULT} ("Bad address") when a system call reads it. The step turns both into an
+ * {@code IOException}, and the engine, finding the file shorter, reports a
+ * {@link TruncatedSourceException}.
+ */
+final class MappedStrategy implements TransferStrategy {
+    static final MappedStrategy INSTANCE = new MappedStrategy();
+
+    static final String NAME = "mmap";
+
+    private MappedStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Support supports(TransferRequest request) {
+        if (request.sourceKind() != ChannelKind.FILE) {
+            return Support.no("source is " + request.sourceKind() + ", mmap needs a file");
+        }
+        return Support.yes("read-only mapped windows of up to " + request.mappedWindow() + " bytes, one write each");
+    }
+
+    @Override
+    public TransferStep open(TransferRequest request) {
+        return new Step(request);
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+
+    private static final class Step implements TransferStep {
+        private final FileChannel source;
+        private final WritableByteChannel target;
+        private final long start;
+        private final long end;
+        private final long window;
+        private Mappings.Mapping mapping;
+        private long mappedFrom;
+        private long mappedTo;
+
+        Step(TransferRequest request) {
+            this.source = request.sourceFile();
+            this.target = request.target();
+            this.start = request.position();
+            this.end = request.position() + request.count();
+            this.window = request.mappedWindow();
+        }
+
+        @Override
+        public long move(long transferred, long maxBytes) throws IOException {
+            long position = start + transferred;
+            if (mapping == null || position < mappedFrom || position >= mappedTo) {
+                release();
+                if (!map(position)) {
+                    return 0;
+                }
+            }
+            ByteBuffer buffer = mapping.buffer();
+            int offset = (int) (position - mappedFrom);
+            buffer.limit((int) Math.min(offset + maxBytes, mappedTo - mappedFrom));
+            buffer.position(offset);
+            try {
+                return target.write(buffer);
+            } catch (InternalError e) {
+                throw new IOException("fault reading the mapped file at position " + position
+                        + " (the file may have been truncated)", e);
+            }
+        }
+
+        /** Maps the window starting at {@code position}; false if the file no longer reaches it. */
+        private boolean map(long position) throws IOException {
+            long size = Math.min(window, Math.min(end, source.size()) - position);
+            if (size <= 0) {
+                return false;
+            }
+            mapping = Mappings.mapReadOnly(source, position, size);
+            mappedFrom = position;
+            mappedTo = position + size;
+            return true;
+        }
+
+        private void release() {
+            if (mapping != null) {
+                Mappings.Mapping m = mapping;
+                mapping = null;
+                m.close();
+            }
+        }
+
+        @Override
+        public void close() {
+            release();
+        }
+
+        @Override
+        public String toString() {
+            return NAME + "(window=" + window + ")";
+        }
+    }
+}

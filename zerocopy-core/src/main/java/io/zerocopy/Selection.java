@@ -1,0 +1,157 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStrategy;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Chooses the strategy for a request: a forced one if there is one, else the first registered
+ * strategy that supports the request, else the first row of {@link #TABLE} that applies.
+ *
+ * <p>The table is the whole default policy in one place, in order; the README's strategy table is
+ * this list in words. The {@code reason} of each row ends up in the debug log and in
+ * {@link TransferResult#reason()}.
+ */
+final class Selection {
+
+    /**
+     * Smallest transfer for which mapping beats the buffered copy when the kernel has no direct
+     * path: 1 MiB. Below it, the mmap and munmap system calls and the page-table set-up cost more
+     * than the copy they save (measured with {@code Transfers.copy} from a cached file to a wrapper
+     * channel; see the README's measurement notes).
+     */
+    static final long MMAP_MIN_BYTES = 1024 * 1024;
+
+    /** The choice and why it was made. */
+    static final class Choice {
+        final TransferStrategy strategy;
+        final String reason;
+
+        Choice(TransferStrategy strategy, String reason) {
+            this.strategy = strategy;
+            this.reason = reason;
+        }
+
+        @Override
+        public String toString() {
+            return strategy.name() + " (" + reason + ")";
+        }
+    }
+
+    private static final class Row {
+        final String strategy;
+        final Predicate<TransferRequest> when;
+        final Function<TransferRequest, String> reason;
+
+        Row(String strategy, Predicate<TransferRequest> when, Function<TransferRequest, String> reason) {
+            this.strategy = strategy;
+            this.when = when;
+            this.reason = reason;
+        }
+    }
+
+    /**
+     * The default policy, first match wins. Socket (or any non-file) to file goes to the buffered
+     * strategy: the JDK's {@code transferFrom} from a socket reads through an 8 KiB heap buffer and
+     * measured slower than a direct buffer of {@link TransferOptions#DEFAULT_BUFFER_SIZE}.
+     */
+    private static final List<Row> TABLE = List.of(
+            new Row(TransferToStrategy.NAME,
+                    r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
+                    r -> directPath(r).get() + " from a file to a " + r.targetKind()),
+            new Row(MappedStrategy.NAME,
+                    r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() != ChannelKind.STREAM
+                            && r.count() >= MMAP_MIN_BYTES,
+                    r -> "no kernel path from a file to a " + r.targetKind() + " on " + r.platform()
+                            + "; mapped windows save a copy at " + r.count() + " bytes"),
+            new Row(BufferedStrategy.NAME,
+                    r -> true,
+                    Selection::bufferedReason));
+
+    private final List<TransferStrategy> registered;
+
+    Selection(List<TransferStrategy> registered) {
+        this.registered = List.copyOf(registered);
+    }
+
+    /**
+     * Picks the strategy for {@code request}.
+     *
+     * @param forced the strategy forced by the caller's options, or null
+     * @param excludedByOptions names the caller's options exclude
+     * @param forcedByProperty the value of {@value TransferOptions#STRATEGY_PROPERTY}, or null
+     * @param excludedByProperty the value of {@value TransferOptions#EXCLUDE_PROPERTY}, or null
+     * @throws IllegalArgumentException if the forced strategy cannot serve the request, if a property
+     *     names an unknown strategy, or if every strategy that could serve it is excluded
+     */
+    Choice choose(TransferRequest request, String forced, Set<String> excludedByOptions,
+            String forcedByProperty, String excludedByProperty) {
+        Set<String> excluded = new LinkedHashSet<>(excludedByOptions);
+        if (excludedByProperty != null && !excludedByProperty.isBlank()) {
+            for (String name : excludedByProperty.split(",")) {
+                excluded.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
+            }
+        }
+        if (forcedByProperty != null && !forcedByProperty.isBlank()) {
+            TransferStrategy s = Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
+            Support support = s.supports(request);
+            if (support.supported() && !excluded.contains(s.name())) {
+                return new Choice(s, "forced by system property " + TransferOptions.STRATEGY_PROPERTY + ": " + support.reason());
+            }
+        }
+        if (forced != null && !excluded.contains(forced)) {
+            TransferStrategy s = Strategies.require(forced, "strategy");
+            Support support = s.supports(request);
+            if (!support.supported()) {
+                throw new IllegalArgumentException("strategy: " + forced + " (cannot serve " + request + ": "
+                        + support.reason() + ")");
+            }
+            return new Choice(s, "forced: " + support.reason());
+        }
+        for (TransferStrategy s : registered) {
+            if (!excluded.contains(s.name())) {
+                Support support = s.supports(request);
+                if (support.supported()) {
+                    return new Choice(s, "registered strategy: " + support.reason());
+                }
+            }
+        }
+        for (Row row : TABLE) {
+            if (!excluded.contains(row.strategy) && row.when.test(request)) {
+                TransferStrategy s = Strategies.require(row.strategy, "strategy");
+                if (s.supports(request).supported()) {
+                    return new Choice(s, row.reason.apply(request));
+                }
+            }
+        }
+        throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve " + request
+                + "; the buffered strategy serves every pair)");
+    }
+
+    private static Optional<String> directPath(TransferRequest r) {
+        return r.platform().directTransferPath(r.targetKind(), r.targetNonBlocking());
+    }
+
+    private static String bufferedReason(TransferRequest r) {
+        if (r.sourceKind() != ChannelKind.FILE) {
+            return "no zero-copy path from a " + r.sourceKind() + " source";
+        }
+        if (r.targetKind() == ChannelKind.STREAM) {
+            return "the target is a stream";
+        }
+        return "no kernel path to a " + r.targetKind() + " on " + r.platform() + ", and " + r.count()
+                + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold";
+    }
+
+    static List<String> tableOrder() {
+        return Arrays.asList(TABLE.stream().map(row -> row.strategy).toArray(String[]::new));
+    }
+}

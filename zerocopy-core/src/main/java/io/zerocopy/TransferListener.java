@@ -1,0 +1,53 @@
+package io.zerocopy;
+
+/**
+ * Observes one transfer: which strategy runs, how far it has got, how it ended.
+ *
+ * <p>All methods are called on the thread that called {@code copy}, in order: {@link #onStart}
+ * once, {@link #onProgress} after every step that moved bytes (a step is up to one system call or
+ * one buffer, never one byte), then {@link #onComplete} or {@link #onFailure} once. A transfer that
+ * is rejected before it starts (bad arguments) calls nothing.
+ *
+ * <p>A listener should be quick: the transfer waits for it. An exception thrown by a listener
+ * aborts the transfer and reaches the caller of {@code copy} as it is. One listener may observe
+ * several transfers at once if it is shared between threads; it must then be thread-safe.
+ */
+public interface TransferListener {
+
+    /** A listener that does nothing. */
+    TransferListener NONE = new TransferListener() {
+        @Override
+        public String toString() {
+            return "TransferListener.NONE";
+        }
+    };
+
+    /**
+     * The transfer is about to move its first byte.
+     *
+     * @param strategy the name of the strategy that will run, such as {@code "transferTo"}
+     * @param expectedBytes how many bytes will be moved, or {@code -1} when the source is read to
+     *     end of stream and the total is not known in advance
+     */
+    default void onStart(String strategy, long expectedBytes) {
+    }
+
+    /**
+     * A step moved bytes.
+     *
+     * @param bytesSoFar bytes moved by this transfer so far, including this step
+     */
+    default void onProgress(long bytesSoFar) {
+    }
+
+    /** The transfer finished; {@code result} says how many bytes moved, how, and how long it took. */
+    default void onComplete(TransferResult result) {
+    }
+
+    /**
+     * The transfer failed after it started; the same exception is then thrown to the caller of
+     * {@code copy}. {@link TransferException#bytesTransferred()} says how far it got.
+     */
+    default void onFailure(TransferException failure) {
+    }
+}

@@ -1,0 +1,261 @@
+package io.zerocopy;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How a transfer should run: which strategies it may use, buffer and window sizes, the stall
+ * timeout, a listener and a rate limit. Immutable and thread-safe; build one with
+ * {@link #builder()} and reuse it.
+ *
+ * <pre>{@code
+ * TransferOptions options = TransferOptions.builder()
+ *         .stallTimeout(Duration.ofSeconds(10))
+ *         .rateLimit(50_000_000)
+ *         .build();
+ * long sent = Transfers.with(options).copy(file, socketChannel);
+ * }</pre>
+ *
+ * <h2>Operators</h2>
+ * Two system properties are read at every transfer, so a path can be switched off without a code
+ * change. {@value #EXCLUDE_PROPERTY} is a comma-separated list of strategy names that are never
+ * used, not even when these options force one (the transfer then falls back to normal selection).
+ * {@value #STRATEGY_PROPERTY} names a strategy to use wherever it can serve the source and target;
+ * it takes precedence over {@link Builder#strategy(String)}, and transfers it cannot serve select as
+ * usual.
+ */
+public final class TransferOptions {
+
+    /** System property: strategy names never to use, comma-separated. */
+    public static final String EXCLUDE_PROPERTY = "zerocopy.exclude";
+
+    /** System property: the strategy to use wherever it can serve the transfer. */
+    public static final String STRATEGY_PROPERTY = "zerocopy.strategy";
+
+    /**
+     * Default copy buffer: 256 KiB. Loopback's MSS is 65,483 bytes, so a 64 KiB write leaves a
+     * 53-byte runt segment that Nagle's algorithm holds back on every write; at 256 KiB the runt
+     * comes once per 4 segments and the buffered path matched the 4 KiB-loop's throughput in our
+     * measurements, while still fitting in L2 cache. See the README's measurement notes.
+     */
+    public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
+
+    /**
+     * Default mapped window: 64 MiB. Mapping 8 to 64 MiB windows and writing each with one call
+     * reached 3.4 GB/s over loopback against 1.9 GB/s for sendfile (DESIGN.md section 5); larger
+     * windows gain nothing measurable and pin more address space per transfer.
+     */
+    public static final long DEFAULT_MAPPED_WINDOW = 64L * 1024 * 1024;
+
+    /**
+     * Default stall timeout: 60 seconds without a single byte moving. Long enough for a slow or
+     * briefly paused peer, short enough that a dead one does not hold a thread for ever.
+     */
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final TransferOptions DEFAULTS = builder().build();
+
+    private final String strategy;
+    private final Set<String> excluded;
+    private final int bufferSize;
+    private final long mappedWindow;
+    private final Duration stallTimeout;
+    private final TransferListener listener;
+    private final long rateLimit;
+
+    private TransferOptions(Builder b) {
+        this.strategy = b.strategy;
+        this.excluded = Collections.unmodifiableSet(new LinkedHashSet<>(b.excluded));
+        this.bufferSize = b.bufferSize;
+        this.mappedWindow = b.mappedWindow;
+        this.stallTimeout = b.stallTimeout;
+        this.listener = b.listener;
+        this.rateLimit = b.rateLimit;
+    }
+
+    /** The default options: automatic selection, default sizes and timeout, no listener, no rate limit. */
+    public static TransferOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.strategy = strategy;
+        b.excluded.addAll(excluded);
+        b.bufferSize = bufferSize;
+        b.mappedWindow = mappedWindow;
+        b.stallTimeout = stallTimeout;
+        b.listener = listener;
+        b.rateLimit = rateLimit;
+        return b;
+    }
+
+    /** The forced strategy's name, or empty for automatic selection. */
+    public Optional<String> strategy() {
+        return Optional.ofNullable(strategy);
+    }
+
+    /** The strategy names excluded by these options (the system property adds to them). */
+    public Set<String> excluded() {
+        return excluded;
+    }
+
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    public long mappedWindow() {
+        return mappedWindow;
+    }
+
+    public Duration stallTimeout() {
+        return stallTimeout;
+    }
+
+    public TransferListener listener() {
+        return listener;
+    }
+
+    /** The rate limit in bytes per second, or 0 for none. */
+    public long rateLimit() {
+        return rateLimit;
+    }
+
+    @Override
+    public String toString() {
+        return "TransferOptions{strategy=" + (strategy == null ? "auto" : strategy)
+                + ", excluded=" + excluded
+                + ", bufferSize=" + bufferSize
+                + ", mappedWindow=" + mappedWindow
+                + ", stallTimeout=" + stallTimeout
+                + ", rateLimit=" + (rateLimit == 0 ? "none" : rateLimit + " B/s")
+                + ", listener=" + listener + "}";
+    }
+
+    /** Builds {@link TransferOptions}; not thread-safe. Every setter validates its argument at once. */
+    public static final class Builder {
+        private String strategy;
+        private final Set<String> excluded = new LinkedHashSet<>();
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
+        private long mappedWindow = DEFAULT_MAPPED_WINDOW;
+        private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+        private TransferListener listener = TransferListener.NONE;
+        private long rateLimit;
+
+        private Builder() {
+        }
+
+        /**
+         * Forces one strategy by name ({@code "transferTo"}, {@code "transferFrom"}, {@code "mmap"},
+         * {@code "buffered"}, or a registered one's), or {@code null} for automatic selection. A copy
+         * whose source and target the forced strategy cannot serve fails with
+         * {@code IllegalArgumentException} before a byte moves.
+         *
+         * @throws IllegalArgumentException if no strategy has this name
+         */
+        public Builder strategy(String name) {
+            if (name != null) {
+                Strategies.require(name, "strategy");
+            }
+            this.strategy = name;
+            return this;
+        }
+
+        /**
+         * Excludes strategies by name from selection (adding to earlier calls).
+         *
+         * @throws IllegalArgumentException if a name is unknown
+         */
+        public Builder exclude(String... names) {
+            Objects.requireNonNull(names, "names");
+            for (String name : names) {
+                Strategies.require(Objects.requireNonNull(name, "names[i]"), "exclude");
+            }
+            excluded.addAll(Arrays.asList(names));
+            return this;
+        }
+
+        /**
+         * The copy buffer size of the buffered strategy, in bytes (1 to 1 GiB);
+         * defaults to {@link #DEFAULT_BUFFER_SIZE}. A transfer of known size never allocates more
+         * than it needs.
+         */
+        public Builder bufferSize(int bytes) {
+            Checks.inRange(bytes, 1, 1 << 30, "bufferSize");
+            this.bufferSize = bytes;
+            return this;
+        }
+
+        /**
+         * The largest file region the mmap strategy maps at once, in bytes (1 to
+         * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping); defaults to
+         * {@link #DEFAULT_MAPPED_WINDOW}.
+         */
+        public Builder mappedWindow(long bytes) {
+            Checks.inRange(bytes, 1, Integer.MAX_VALUE, "mappedWindow");
+            this.mappedWindow = bytes;
+            return this;
+        }
+
+        /**
+         * The longest time the transfer may go without moving a byte before it fails with
+         * {@link TransferTimeoutException}; defaults to {@link #DEFAULT_STALL_TIMEOUT}.
+         *
+         * <p>The engine can only measure time between calls into the channels. With a non-blocking
+         * target it waits for writability with a selector and the timeout is exact. With a
+         * <b>blocking</b> target (a blocking {@code SocketChannel}, a {@code Socket}, an
+         * {@code OutputStream}) a single write that blocks in the kernel because the peer stopped
+         * reading cannot be cut short by the engine: the timeout catches it only once that write
+         * returns. To bound such a write, use a non-blocking channel, or close the socket from
+         * another thread (the transfer then fails with a {@link TransferException}).
+         */
+        public Builder stallTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "stallTimeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("stallTimeout: " + timeout + " (expected: > 0)");
+            }
+            this.stallTimeout = timeout;
+            return this;
+        }
+
+        /** The listener for transfers run with these options; defaults to {@link TransferListener#NONE}. */
+        public Builder listener(TransferListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Limits the average throughput to {@code bytesPerSecond}, or 0 for no limit (the default).
+         * The engine moves the bytes in steps of at most a tenth of a second's worth and pauses
+         * between steps; the pauses react to interrupts.
+         */
+        public Builder rateLimit(long bytesPerSecond) {
+            Checks.notNegative(bytesPerSecond, "rateLimit");
+            this.rateLimit = bytesPerSecond;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws IllegalArgumentException if the forced strategy is also excluded
+         */
+        public TransferOptions build() {
+            if (strategy != null && excluded.contains(strategy)) {
+                throw new IllegalArgumentException("strategy: " + strategy + " (expected: a strategy that is not excluded)");
+            }
+            return new TransferOptions(this);
+        }
+    }
+}
