@@ -15,7 +15,8 @@ import java.nio.channels.WritableByteChannel;
  * Reads into one buffer and writes it out, reusing the buffer for the whole transfer; serves every
  * pair. The buffer is direct when both ends are channels (a JDK channel would otherwise copy a heap
  * buffer into a temporary direct one on every call) and a heap array when either end is a stream
- * (streams take arrays). It is never larger than the transfer. Stateless; one shared instance.
+ * (streams take arrays). Direct buffers come from, and go back to, the small {@link DirectBuffers}
+ * pool; a heap buffer is never larger than the transfer. Stateless; one shared instance.
  *
  * <p>A read is only issued once the previous read has been written out completely, so bytes read
  * but not yet accepted by a non-blocking target stay in the buffer and are written by the next
@@ -69,6 +70,8 @@ final class BufferedStrategy implements TransferStrategy {
         private final WritableByteChannel target;
         /** Between steps the buffer is in drain mode: its remaining bytes are read but not yet written. */
         private final ByteBuffer buffer;
+        /** How much of the buffer one read may fill: the buffer size, or less for a small transfer. */
+        private final int size;
         private Side stalledOn = Side.TARGET;
 
         Step(TransferRequest request) {
@@ -76,18 +79,15 @@ final class BufferedStrategy implements TransferStrategy {
             this.sourceFile = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
             this.start = request.position();
             this.target = request.target();
-            int size = bufferSize(request);
-            this.buffer = usesHeap(request) ? ByteBuffer.allocate(size) : ByteBuffer.allocateDirect(size);
+            this.size = bufferSize(request);
+            this.buffer = usesHeap(request) ? ByteBuffer.allocate(size) : DirectBuffers.acquire(request.bufferSize());
             buffer.limit(0);
         }
 
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
             if (!buffer.hasRemaining()) {
-                buffer.clear();
-                if (maxBytes < buffer.capacity()) {
-                    buffer.limit((int) maxBytes);
-                }
+                buffer.clear().limit((int) Math.min(size, maxBytes));
                 int read = sourceFile != null ? sourceFile.read(buffer, start + transferred) : source.read(buffer);
                 buffer.flip();
                 if (read <= 0) {
@@ -114,12 +114,14 @@ final class BufferedStrategy implements TransferStrategy {
 
         @Override
         public void close() {
-            // The buffer is garbage once the step is dropped; nothing else is held.
+            if (buffer.isDirect()) {
+                DirectBuffers.release(buffer);
+            }
         }
 
         @Override
         public String toString() {
-            return NAME + "(" + (buffer.isDirect() ? "direct " : "heap ") + buffer.capacity() + ")";
+            return NAME + "(" + (buffer.isDirect() ? "direct " : "heap ") + size + ")";
         }
     }
 }

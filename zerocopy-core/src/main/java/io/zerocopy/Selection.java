@@ -23,12 +23,14 @@ import java.util.function.Predicate;
 final class Selection {
 
     /**
-     * Smallest transfer for which mapping beats the buffered copy when the kernel has no direct
-     * path: 1 MiB. Below it, the mmap and munmap system calls and the page-table set-up cost more
-     * than the copy they save (measured with {@code Transfers.copy} from a cached file to a wrapper
-     * channel; see the README's measurement notes).
+     * Smallest transfer for which the mmap strategy is chosen when the kernel has no direct path:
+     * 4 MiB. Writing mapped windows into a channel that hands them on to a socket took 0.86-0.97x
+     * the time of the buffered copy from 4 MiB to 64 MiB, but 1.03x at 1 MiB and 1.28x at 256 KiB,
+     * where mmap, munmap and the page faults cost more than the copy saved (docs/defaults.md has the
+     * runs). A target that reads every byte in user space (TLS, compression) gains nothing from a
+     * mapping; the benchmark suite is to refine this row per target.
      */
-    static final long MMAP_MIN_BYTES = 1024 * 1024;
+    static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
     /** The choice and why it was made. */
     static final class Choice {
@@ -61,7 +63,8 @@ final class Selection {
     /**
      * The default policy, first match wins. Socket (or any non-file) to file goes to the buffered
      * strategy: the JDK's {@code transferFrom} from a socket reads through an 8 KiB heap buffer and
-     * measured slower than a direct buffer of {@link TransferOptions#DEFAULT_BUFFER_SIZE}.
+     * took 2.1x the time of the buffered strategy's 256 KiB direct buffer (256 MiB from a loopback
+     * socket into a file, medians of 5; docs/defaults.md).
      */
     private static final List<Row> TABLE = List.of(
             new Row(TransferToStrategy.NAME,

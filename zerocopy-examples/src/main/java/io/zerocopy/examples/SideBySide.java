@@ -1,0 +1,124 @@
+package io.zerocopy.examples;
+
+import io.zerocopy.TransferOptions;
+import io.zerocopy.Transfers;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A quick side-by-side timing of one file sent to 127.0.0.1: {@code Transfers.copy} (and each
+ * strategy forced) against a raw {@code transferTo} loop and the classic 4 KiB read/write loop.
+ * Methods run interleaved, in a rotating order, and the medians and their ratios to the raw loop
+ * are printed. This is a sanity check for the README, not the benchmark suite.
+ *
+ * <p>Usage: {@code java -cp zerocopy-examples.jar io.zerocopy.examples.SideBySide
+ * [size MiB, default 1024] [runs, default 5] [nodelay]}
+ */
+public final class SideBySide {
+    private SideBySide() {
+    }
+
+    interface Sender {
+        void send(Path file, SocketChannel socket) throws IOException;
+    }
+
+    public static void main(String[] args) throws Exception {
+        long mib = args.length > 0 ? Long.parseLong(args[0]) : 1024;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        boolean noDelay = args.length > 2 && args[2].equals("nodelay");
+        Map<String, Sender> senders = new LinkedHashMap<>();
+        senders.put("raw transferTo loop", SideBySide::rawTransferTo);
+        senders.put("4 KiB read/write loop", SideBySide::classicLoop);
+        senders.put("Transfers.copy (auto)", (f, s) -> Transfers.copy(f, s));
+        for (String name : new String[] {"transferTo", "mmap", "buffered"}) {
+            TransferOptions forced = TransferOptions.builder().strategy(name).build();
+            senders.put("Transfers " + name, (f, s) -> Transfers.with(forced).copy(f, s));
+        }
+        List<String> names = new ArrayList<>(senders.keySet());
+        Map<String, double[]> times = new LinkedHashMap<>();
+        names.forEach(n -> times.put(n, new double[runs]));
+
+        Path dir = Files.createTempDirectory("zerocopy-sbs");
+        Path file = dir.resolve("data.bin");
+        try (LoopbackReceiver receiver = new LoopbackReceiver()) {
+            GeneratedFile.create(file, mib << 20, 7);
+            System.out.printf(Locale.ROOT, "%d MiB over loopback, %d runs, TCP_NODELAY %s, Java %s%n",
+                    mib, runs, noDelay ? "on" : "off", Runtime.version());
+            for (int run = -1; run < runs; run++) {          // run -1 warms up every method
+                for (int i = 0; i < names.size(); i++) {
+                    String name = names.get(Math.floorMod(i + run, names.size()));
+                    double ms = once(receiver, file, senders.get(name), noDelay, mib << 20);
+                    if (run >= 0) {
+                        times.get(name)[run] = ms;
+                    }
+                }
+            }
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+        double base = median(times.get("raw transferTo loop"));
+        System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s%n", "method", "median ms", "GB/s", "vs raw loop");
+        for (String name : names) {
+            double m = median(times.get(name));
+            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f%n", name, m, (mib << 20) / m / 1e6, m / base);
+        }
+    }
+
+    private static double once(LoopbackReceiver receiver, Path file, Sender sender, boolean noDelay, long size)
+            throws Exception {
+        CompletableFuture<LoopbackReceiver.Received> received = receiver.receiveOne(false);
+        long start = System.nanoTime();
+        try (SocketChannel socket = SocketChannel.open(receiver.address())) {
+            socket.socket().setTcpNoDelay(noDelay);
+            sender.send(file, socket);
+        }
+        LoopbackReceiver.Received r = received.get();
+        if (r.bytes != size) {
+            throw new IllegalStateException("receiver got " + r.bytes + " bytes, expected " + size);
+        }
+        return (r.endNanos - start) / 1e6;
+    }
+
+    /** The JDK alone: transferTo with the largest count, looping over short counts. */
+    private static void rawTransferTo(Path file, SocketChannel socket) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = in.size();
+            for (long position = 0; position < size; ) {
+                position += in.transferTo(position, size - position, socket);
+            }
+        }
+    }
+
+    /** The classic experiment's loop, without its bugs: 4 KiB reads, writes of exactly what was read. */
+    private static void classicLoop(Path file, SocketChannel socket) throws IOException {
+        byte[] buffer = new byte[4096];
+        OutputStream out = socket.socket().getOutputStream();
+        try (InputStream in = new FileInputStream(file.toFile())) {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                out.write(buffer, 0, n);
+            }
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}
