@@ -236,8 +236,10 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         FileChannel file = asSizedFile(source);
         if (file == null) {
+            // A FileChannel without a usable size (size 0, or position/size failing) is a stream here.
+            ChannelKind sourceKind = kindOf(source);
             return transfer(TransferRequest.builder()
-                    .source(source, kindOf(source))
+                    .source(source, sourceKind == ChannelKind.FILE ? ChannelKind.OTHER : sourceKind)
                     .target(target, kindOf(target)));
         }
         long start = file.position();
