@@ -102,12 +102,20 @@ public final class Copier {
     public long copy(Path source, Socket target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        // Checked here for both kinds of socket: a channel's transferTo would otherwise report these
+        // as ClosedChannelException or a broken pipe after the transfer started.
+        if (target.isClosed()) {
+            throw new SocketException("Socket is closed");
+        }
+        if (!target.isConnected()) {
+            throw new SocketException("Socket is not connected");
+        }
+        if (target.isOutputShutdown()) {
+            throw new SocketException("Socket output is shutdown");
+        }
         SocketChannel channel = target.getChannel();
         if (channel != null) {
             return copy(source, channel);
-        }
-        if (target.isClosed()) {
-            throw new SocketException("Socket is closed");
         }
         OutputStream out = target.getOutputStream();
         try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
