@@ -313,10 +313,6 @@ class ArgumentsTest {
         assertThatThrownBy(() -> observed().copy(missing, new ByteArrayOutputStream()))
                 .isExactlyInstanceOf(NoSuchFileException.class);
         assertThatThrownBy(() -> observed().copy(missing, target)).isExactlyInstanceOf(NoSuchFileException.class);
-        try (SocketChannel unconnected = SocketChannel.open()) {
-            assertThatThrownBy(() -> observed().copy(missing, unconnected.socket()))
-                    .isExactlyInstanceOf(NoSuchFileException.class);
-        }
         assertThat(target).doesNotExist();
         assertNothingMoved();
     }
@@ -401,36 +397,82 @@ class ArgumentsTest {
 
     // ---------------------------------------------------------------- sockets
 
-    @Test
-    void copyToSocket_closedPlainSocket() throws IOException {
+    /** An unconnected socket: a plain one, or one made from a {@code SocketChannel}. */
+    private static Socket unconnected(boolean withChannel) throws IOException {
+        return withChannel ? SocketChannel.open().socket() : new Socket();
+    }
+
+    /** A socket connected to {@code server}: a plain one, or one made from a {@code SocketChannel}. */
+    private static Socket connected(boolean withChannel, ServerSocket server) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
+        if (withChannel) {
+            return SocketChannel.open(address).socket();
+        }
         Socket socket = new Socket();
+        socket.connect(address, 5000);
+        return socket;
+    }
+
+    private static ServerSocket loopbackServer() throws IOException {
+        return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_closedSocket(boolean withChannel) throws IOException {
+        Socket socket = unconnected(withChannel);
         socket.close();
 
         assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
         assertThat(events.calls).isEmpty();
     }
 
-    @Test
-    void copyToSocket_unconnectedPlainSocket() throws IOException {
-        try (Socket socket = new Socket()) {
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_unconnectedSocket(boolean withChannel) throws IOException {
+        try (Socket socket = unconnected(withChannel)) {
             assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
         }
         assertThat(events.calls).isEmpty();
     }
 
-    @Test
-    void copyToSocket_outputShutDown() throws IOException {
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                Socket client = new Socket()) {
-            client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 5000);
-            try (Socket accepted = server.accept()) {
-                client.shutdownOutput();
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_outputShutDown(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            client.shutdownOutput();
 
-                assertThatThrownBy(() -> observed().copy(source, client)).isInstanceOf(SocketException.class);
-                assertThat(accepted.getInputStream().read()).as("peer sees end of stream, no data").isEqualTo(-1);
-            }
+            assertThatThrownBy(() -> observed().copy(source, client)).isInstanceOf(SocketException.class);
+            assertThat(accepted.getInputStream().read()).as("peer sees end of stream, no data").isEqualTo(-1);
         }
         assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_missingSourceFile(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            assertThatThrownBy(() -> observed().copy(dir.resolve("missing"), client))
+                    .isExactlyInstanceOf(NoSuchFileException.class);
+            assertThat(client.isClosed()).isFalse();
+            client.shutdownOutput();
+            assertThat(accepted.getInputStream().read()).as("nothing sent").isEqualTo(-1);
+        }
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_connectedSocketReceivesFile(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            assertThat(Transfers.copy(source, client)).isEqualTo(SIZE);
+            assertThat(client.isClosed()).as("socket left open").isFalse();
+            client.shutdownOutput();
+            assertThat(accepted.getInputStream().readAllBytes()).isEqualTo(Files.readAllBytes(source));
+        }
     }
 
     // ---------------------------------------------------------------- fakes
