@@ -102,12 +102,20 @@ public final class Copier {
     public long copy(Path source, Socket target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        // Checked here for both kinds of socket: a channel's transferTo would otherwise report these
+        // as ClosedChannelException or a broken pipe after the transfer started.
+        if (target.isClosed()) {
+            throw new SocketException("Socket is closed");
+        }
+        if (!target.isConnected()) {
+            throw new SocketException("Socket is not connected");
+        }
+        if (target.isOutputShutdown()) {
+            throw new SocketException("Socket output is shutdown");
+        }
         SocketChannel channel = target.getChannel();
         if (channel != null) {
             return copy(source, channel);
-        }
-        if (target.isClosed()) {
-            throw new SocketException("Socket is closed");
         }
         OutputStream out = target.getOutputStream();
         try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
@@ -236,8 +244,10 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         FileChannel file = asSizedFile(source);
         if (file == null) {
+            // A FileChannel without a usable size (size 0, or position/size failing) is a stream here.
+            ChannelKind sourceKind = kindOf(source);
             return transfer(TransferRequest.builder()
-                    .source(source, kindOf(source))
+                    .source(source, sourceKind == ChannelKind.FILE ? ChannelKind.OTHER : sourceKind)
                     .target(target, kindOf(target)));
         }
         long start = file.position();

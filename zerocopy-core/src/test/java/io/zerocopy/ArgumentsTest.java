@@ -1,0 +1,563 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.CopyOption;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What the public {@link Transfers} API does with bad arguments, closed channels, channels opened
+ * in the wrong mode and files that are not there, as documented on {@link Copier}: it fails before
+ * a byte moves, with the JDK's own exception types, and names the parameter.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class ArgumentsTest {
+
+    private static final int SIZE = 100;
+
+    @TempDir
+    Path dir;
+
+    private Path source;
+    private FileChannel sourceChannel;
+    private final RecordingTarget recording = new RecordingTarget();
+    private final EventLog events = new EventLog();
+
+    @BeforeEach
+    void createSource() throws IOException {
+        byte[] content = new byte[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            content[i] = (byte) (i + 1);
+        }
+        source = Files.write(dir.resolve("source"), content);
+        sourceChannel = FileChannel.open(source, StandardOpenOption.READ);
+    }
+
+    @AfterEach
+    void closeSource() throws IOException {
+        sourceChannel.close();
+    }
+
+    /** A copier whose listener must stay silent for a transfer rejected up front. */
+    private Copier observed() {
+        return Transfers.with(TransferOptions.builder().listener(events).build());
+    }
+
+    private void assertNothingMoved() {
+        assertThat(recording.writes).as("writes into the target").isZero();
+        assertThat(events.calls).as("listener calls").isEmpty();
+    }
+
+    // ---------------------------------------------------------------- nulls
+
+    @TestFactory
+    Stream<DynamicTest> copy_nullArgument() throws IOException {
+        Path target = dir.resolve("target");
+        OutputStream out = new ByteArrayOutputStream();
+        InputStream in = new ByteArrayInputStream(new byte[1]);
+        Socket socket = new Socket();
+        List<DynamicTest> tests = new ArrayList<>();
+        addNull(tests, "copy(Path, WritableByteChannel) source", "source", () -> Transfers.copy((Path) null, recording));
+        addNull(tests, "copy(Path, WritableByteChannel) target", "target",
+                () -> Transfers.copy(source, (WritableByteChannel) null));
+        addNull(tests, "copy(Path, Socket) source", "source", () -> Transfers.copy((Path) null, socket));
+        addNull(tests, "copy(Path, Socket) target", "target", () -> Transfers.copy(source, (Socket) null));
+        addNull(tests, "copy(Path, OutputStream) source", "source", () -> Transfers.copy((Path) null, out));
+        addNull(tests, "copy(Path, OutputStream) target", "target", () -> Transfers.copy(source, (OutputStream) null));
+        addNull(tests, "copy(Path, Path) source", "source", () -> Transfers.copy((Path) null, target));
+        addNull(tests, "copy(Path, Path) target", "target", () -> Transfers.copy(source, (Path) null));
+        addNull(tests, "copy(Path, Path) options", "options", () -> Transfers.copy(source, target, (CopyOption[]) null));
+        addNull(tests, "copy(Path, Path) options[i]", "options[i]",
+                () -> Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING, null));
+        addNull(tests, "copy(FileChannel, long, long, WritableByteChannel) source", "source",
+                () -> Transfers.copy(null, 0, 1, recording));
+        addNull(tests, "copy(FileChannel, long, long, WritableByteChannel) target", "target",
+                () -> Transfers.copy(sourceChannel, 0, 1, null));
+        addNull(tests, "copy(ReadableByteChannel, WritableByteChannel) source", "source",
+                () -> Transfers.copy((ReadableByteChannel) null, recording));
+        addNull(tests, "copy(ReadableByteChannel, WritableByteChannel) target", "target",
+                () -> Transfers.copy((ReadableByteChannel) sourceChannel, null));
+        addNull(tests, "copy(InputStream, OutputStream) source", "source", () -> Transfers.copy((InputStream) null, out));
+        addNull(tests, "copy(InputStream, OutputStream) target", "target", () -> Transfers.copy(in, (OutputStream) null));
+        addNull(tests, "with(TransferOptions)", "options", () -> Transfers.with(null));
+        return tests.stream();
+    }
+
+    private void addNull(List<DynamicTest> tests, String name, String parameter, ThrowingCallable call) {
+        tests.add(DynamicTest.dynamicTest(name, () -> {
+            assertThatThrownBy(call).isInstanceOf(NullPointerException.class).hasMessage(parameter);
+            assertThat(Files.exists(dir.resolve("target"))).as("target file created").isFalse();
+            assertThat(recording.writes).isZero();
+        }));
+    }
+
+    // ---------------------------------------------------------------- slices
+
+    @Test
+    void copySlice_negativePosition() throws IOException {
+        assertThatThrownBy(() -> observed().copy(sourceChannel, -1, 10, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("position: -1 (expected: >= 0)");
+        assertNothingMoved();
+        assertThat(sourceChannel.position()).isZero();
+    }
+
+    @Test
+    void copySlice_negativeCount() {
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, -1, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("count: -1 (expected: >= 0)");
+        assertNothingMoved();
+    }
+
+    @Test
+    void copySlice_pastEndOfFile() {
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, SIZE + 1, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("count: " + (SIZE + 1) + " (expected: <= " + SIZE);
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 60, 41, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("count: 41 (expected: <= 40");
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 1, Long.MAX_VALUE, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("count: " + Long.MAX_VALUE + " ");
+        assertThatThrownBy(() -> observed().copy(sourceChannel, SIZE, 1, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("count: 1 ");
+        assertNothingMoved();
+    }
+
+    @Test
+    void copySlice_positionPastEndOfFile() {
+        assertThatThrownBy(() -> observed().copy(sourceChannel, SIZE + 1, 0, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("position: " + (SIZE + 1) + " (expected: <= ")
+                .hasMessageContaining(Integer.toString(SIZE));
+        assertThatThrownBy(() -> observed().copy(sourceChannel, Long.MAX_VALUE, 1, recording))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("position: " + Long.MAX_VALUE + " ");
+        assertNothingMoved();
+    }
+
+    @Test
+    void copySlice_emptySlicesAtTheEdges() throws IOException {
+        assertThat(Transfers.copy(sourceChannel, SIZE, 0, recording)).isZero();
+        assertThat(Transfers.copy(sourceChannel, 0, 0, recording)).isZero();
+        assertThat(recording.bytes.size()).isZero();
+        assertThat(Transfers.copy(sourceChannel, SIZE - 1, 1, recording)).isEqualTo(1);
+        assertThat(recording.bytes.toByteArray()).containsExactly((byte) SIZE);
+    }
+
+    // ---------------------------------------------------------------- closed channels
+
+    @Test
+    void copy_closedSourceChannel() throws IOException {
+        sourceChannel.close();
+
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, 10, recording))
+                .isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> observed().copy((ReadableByteChannel) sourceChannel, recording))
+                .isInstanceOf(ClosedChannelException.class);
+        RecordingSource closed = new RecordingSource();
+        closed.open = false;
+        assertThatThrownBy(() -> observed().copy(closed, recording)).isInstanceOf(ClosedChannelException.class);
+        assertThat(closed.reads).isZero();
+        assertNothingMoved();
+    }
+
+    @Test
+    void copy_closedTargetChannel() throws IOException {
+        recording.open = false;
+
+        assertThatThrownBy(() -> observed().copy(source, recording)).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, 10, recording))
+                .isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> observed().copy((ReadableByteChannel) sourceChannel, recording))
+                .isInstanceOf(ClosedChannelException.class);
+        RecordingSource plain = new RecordingSource();
+        assertThatThrownBy(() -> observed().copy(plain, recording)).isInstanceOf(ClosedChannelException.class);
+        assertThat(plain.reads).isZero();
+        assertNothingMoved();
+        assertThat(sourceChannel.position()).isZero();
+    }
+
+    @Test
+    void copy_closedFileTarget() throws IOException {
+        FileChannel target = FileChannel.open(dir.resolve("target"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        target.close();
+
+        assertThatThrownBy(() -> observed().copy(source, target)).isInstanceOf(ClosedChannelException.class);
+        assertThat(Files.size(dir.resolve("target"))).isZero();
+        assertThat(events.calls).isEmpty();
+    }
+
+    @Test
+    void copyChannel_emptyFileChannelSource() throws IOException {
+        // a FileChannel whose size reads as 0 (an empty file, a procfs file) is read as a stream
+        try (FileChannel empty = FileChannel.open(Files.createFile(dir.resolve("empty")), StandardOpenOption.READ)) {
+            assertThat(observed().copy(empty, recording)).isZero();
+            assertThat(empty.position()).isZero();
+        }
+        assertThat(recording.bytes.size()).isZero();
+    }
+
+    // ---------------------------------------------------------------- channels in the wrong mode
+
+    @ParameterizedTest(name = "forced {0}")
+    @ValueSource(strings = {"auto", "transferTo", "mmap", "buffered"})
+    void copy_writeOnlySourceChannel(String strategy) throws IOException {
+        Copier copier = copier(strategy);
+        try (FileChannel writeOnly = FileChannel.open(source, StandardOpenOption.WRITE)) {
+            assertThatThrownBy(() -> copier.copy(writeOnly, 0, SIZE, recording))
+                    .isInstanceOf(NonReadableChannelException.class);
+            assertThatThrownBy(() -> copier.copy((ReadableByteChannel) writeOnly, recording))
+                    .isInstanceOf(NonReadableChannelException.class);
+        }
+        assertThat(recording.writes).isZero();
+    }
+
+    @ParameterizedTest(name = "forced {0}")
+    @ValueSource(strings = {"auto", "transferTo", "transferFrom", "mmap", "buffered"})
+    void copy_writeOnlySourceIntoFile(String strategy) throws IOException {
+        Copier copier = copier(strategy);
+        Path targetPath = Files.createFile(dir.resolve("target"));
+        try (FileChannel writeOnly = FileChannel.open(source, StandardOpenOption.WRITE);
+                FileChannel target = FileChannel.open(targetPath, StandardOpenOption.WRITE)) {
+            assertThatThrownBy(() -> copier.copy(writeOnly, 0, SIZE, target))
+                    .isInstanceOf(NonReadableChannelException.class);
+            assertThat(target.position()).isZero();
+        }
+        assertThat(Files.size(targetPath)).isZero();
+    }
+
+    @Test
+    void copy_writeOnlyLargeSourceIsNotMapped() throws IOException {
+        Path large = dir.resolve("large");
+        try (RandomAccessFile file = new RandomAccessFile(large.toFile(), "rw")) {
+            file.setLength(2 * Selection.MMAP_MIN_BYTES); // sparse
+        }
+        try (FileChannel writeOnly = FileChannel.open(large, StandardOpenOption.WRITE)) {
+            assertThatThrownBy(() -> observed().copy(writeOnly, 0, writeOnly.size(), recording))
+                    .isInstanceOf(NonReadableChannelException.class);
+        }
+        assertThat(recording.writes).isZero();
+    }
+
+    @ParameterizedTest(name = "forced {0}")
+    @ValueSource(strings = {"auto", "transferTo", "transferFrom", "mmap", "buffered"})
+    void copy_readOnlyTargetChannel(String strategy) throws IOException {
+        Copier copier = copier(strategy);
+        Path targetPath = Files.createFile(dir.resolve("target"));
+        try (FileChannel readOnly = FileChannel.open(targetPath, StandardOpenOption.READ)) {
+            assertThatThrownBy(() -> copier.copy(source, readOnly)).isInstanceOf(NonWritableChannelException.class);
+            assertThatThrownBy(() -> copier.copy(sourceChannel, 0, SIZE, readOnly))
+                    .isInstanceOf(NonWritableChannelException.class);
+        }
+        assertThat(Files.size(targetPath)).isZero();
+    }
+
+    private Copier copier(String strategy) {
+        TransferOptions.Builder b = TransferOptions.builder().listener(events);
+        return Transfers.with((strategy.equals("auto") ? b : b.strategy(strategy)).build());
+    }
+
+    // ---------------------------------------------------------------- paths
+
+    @Test
+    void copy_missingSourceFile() throws IOException {
+        Path missing = dir.resolve("missing");
+        Path target = dir.resolve("target");
+
+        assertThatThrownBy(() -> observed().copy(missing, recording)).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> observed().copy(missing, new ByteArrayOutputStream()))
+                .isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> observed().copy(missing, target)).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThat(target).doesNotExist();
+        assertNothingMoved();
+    }
+
+    @Test
+    void copy_missingTargetDirectory() {
+        assertThatThrownBy(() -> observed().copy(source, dir.resolve("no-such-dir").resolve("target")))
+                .isExactlyInstanceOf(NoSuchFileException.class);
+        assertThat(events.calls).isEmpty();
+    }
+
+    @Test
+    void copyPath_existingTarget() throws IOException {
+        Path target = Files.write(dir.resolve("target"), new byte[] {42});
+
+        assertThatThrownBy(() -> observed().copy(source, target))
+                .isExactlyInstanceOf(FileAlreadyExistsException.class)
+                .hasMessageContaining(target.toString());
+        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.COPY_ATTRIBUTES))
+                .isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Files.readAllBytes(target)).containsExactly(42);
+        assertThat(events.calls).isEmpty();
+
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+        assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
+    }
+
+    @Test
+    void copyPath_replaceLargerTarget() throws IOException {
+        Path target = Files.write(dir.resolve("target"), new byte[10 * SIZE]);
+
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+
+        assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
+    }
+
+    @Test
+    void copyPath_atomicMoveUnsupported() {
+        Path target = dir.resolve("target");
+
+        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.ATOMIC_MOVE))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("ATOMIC_MOVE");
+        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(target).doesNotExist();
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "REPLACE_EXISTING={0}")
+    @ValueSource(booleans = {false, true})
+    void copyPath_ontoItself(boolean replace) throws IOException {
+        byte[] before = Files.readAllBytes(source);
+        CopyOption[] options = replace ? new CopyOption[] {StandardCopyOption.REPLACE_EXISTING} : new CopyOption[0];
+
+        assertThat(Transfers.copy(source, source, options)).isZero();
+        // the same file through another name
+        assertThat(Transfers.copy(source, dir.resolve(".").resolve("source"), options)).isZero();
+
+        assertThat(Files.readAllBytes(source)).isEqualTo(before);
+    }
+
+    @Test
+    void copyPath_copyAttributesKeepsModificationTime() throws IOException {
+        FileTime old = FileTime.fromMillis(978_307_200_000L); // 2001-01-01T00:00:00Z
+        Files.setLastModifiedTime(source, old);
+
+        Transfers.copy(source, dir.resolve("with"), StandardCopyOption.COPY_ATTRIBUTES);
+        Transfers.copy(source, dir.resolve("without"));
+
+        assertThat(Files.getLastModifiedTime(dir.resolve("with"))).isEqualTo(old);
+        assertThat(Files.getLastModifiedTime(dir.resolve("without"))).isNotEqualTo(old);
+        assertThat(Files.readAllBytes(dir.resolve("with"))).isEqualTo(Files.readAllBytes(source));
+    }
+
+    @Test
+    void copyPath_nofollowLinksAccepted() throws IOException {
+        assertThat(Transfers.copy(source, dir.resolve("target"), LinkOption.NOFOLLOW_LINKS)).isEqualTo(SIZE);
+        assertThat(Files.readAllBytes(dir.resolve("target"))).isEqualTo(Files.readAllBytes(source));
+    }
+
+    // ---------------------------------------------------------------- sockets
+
+    /** An unconnected socket: a plain one, or one made from a {@code SocketChannel}. */
+    private static Socket unconnected(boolean withChannel) throws IOException {
+        return withChannel ? SocketChannel.open().socket() : new Socket();
+    }
+
+    /** A socket connected to {@code server}: a plain one, or one made from a {@code SocketChannel}. */
+    private static Socket connected(boolean withChannel, ServerSocket server) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
+        if (withChannel) {
+            return SocketChannel.open(address).socket();
+        }
+        Socket socket = new Socket();
+        socket.connect(address, 5000);
+        return socket;
+    }
+
+    private static ServerSocket loopbackServer() throws IOException {
+        return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_closedSocket(boolean withChannel) throws IOException {
+        Socket socket = unconnected(withChannel);
+        socket.close();
+
+        assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_unconnectedSocket(boolean withChannel) throws IOException {
+        try (Socket socket = unconnected(withChannel)) {
+            assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
+        }
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_outputShutDown(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            client.shutdownOutput();
+
+            assertThatThrownBy(() -> observed().copy(source, client)).isInstanceOf(SocketException.class);
+            assertThat(accepted.getInputStream().read()).as("peer sees end of stream, no data").isEqualTo(-1);
+        }
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_missingSourceFile(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            assertThatThrownBy(() -> observed().copy(dir.resolve("missing"), client))
+                    .isExactlyInstanceOf(NoSuchFileException.class);
+            assertThat(client.isClosed()).isFalse();
+            client.shutdownOutput();
+            assertThat(accepted.getInputStream().read()).as("nothing sent").isEqualTo(-1);
+        }
+        assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "withChannel={0}")
+    @ValueSource(booleans = {false, true})
+    void copyToSocket_connectedSocketReceivesFile(boolean withChannel) throws IOException {
+        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
+                Socket accepted = server.accept()) {
+            assertThat(Transfers.copy(source, client)).isEqualTo(SIZE);
+            assertThat(client.isClosed()).as("socket left open").isFalse();
+            client.shutdownOutput();
+            assertThat(accepted.getInputStream().readAllBytes()).isEqualTo(Files.readAllBytes(source));
+        }
+    }
+
+    // ---------------------------------------------------------------- fakes
+
+    /** A target that is not a JDK channel and records every write. */
+    private static final class RecordingTarget implements WritableByteChannel {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int writes;
+        boolean open = true;
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+            writes++;
+            int n = src.remaining();
+            byte[] chunk = new byte[n];
+            src.get(chunk);
+            bytes.write(chunk, 0, n);
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+
+    /** A source that is not a JDK channel, has one byte, and records every read. */
+    private static final class RecordingSource implements ReadableByteChannel {
+        int reads;
+        boolean open = true;
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+            reads++;
+            if (reads > 1) {
+                return -1;
+            }
+            dst.put((byte) 1);
+            return 1;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+
+    /** Records every listener call. */
+    private static final class EventLog implements TransferListener {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void onStart(String strategy, long expectedBytes) {
+            calls.add("start " + strategy);
+        }
+
+        @Override
+        public void onProgress(long bytesSoFar) {
+            calls.add("progress " + bytesSoFar);
+        }
+
+        @Override
+        public void onComplete(TransferResult result) {
+            calls.add("complete " + result);
+        }
+
+        @Override
+        public void onFailure(TransferException failure) {
+            calls.add("failure " + failure);
+        }
+    }
+}

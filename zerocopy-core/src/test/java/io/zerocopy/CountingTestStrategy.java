@@ -1,0 +1,114 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
+import io.zerocopy.spi.TransferStrategy;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A third-party strategy as a user would register it: listed in this module's test resources under
+ * {@code META-INF/services/io.zerocopy.spi.TransferStrategy}, so every test in the module runs with
+ * it loaded.
+ *
+ * <p>It serves only requests whose target is a {@link MarkerTarget} and declines everything else,
+ * so it cannot change which strategy any other test sees. It copies through a small heap buffer and
+ * counts how many steps it opened and closed, so a test can see that it really ran.
+ */
+public final class CountingTestStrategy implements TransferStrategy {
+
+    static final String NAME = "counting-test";
+
+    static final AtomicInteger OPENED = new AtomicInteger();
+    static final AtomicInteger CLOSED = new AtomicInteger();
+
+    /** Needed by {@link java.util.ServiceLoader}. */
+    public CountingTestStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Support supports(TransferRequest request) {
+        if (!(request.target() instanceof MarkerTarget)) {
+            return Support.no("target is not a MarkerTarget");
+        }
+        return Support.yes("the target is a MarkerTarget");
+    }
+
+    @Override
+    public TransferStep open(TransferRequest request) {
+        OPENED.incrementAndGet();
+        ByteBuffer buffer = ByteBuffer.allocate(4096);
+        return new TransferStep() {
+            @Override
+            public long move(long transferred, long maxBytes) throws IOException {
+                buffer.clear();
+                buffer.limit((int) Math.min(buffer.capacity(), maxBytes));
+                int read = request.sourceKind() == ChannelKind.FILE
+                        ? request.sourceFile().read(buffer, request.position() + transferred)
+                        : request.source().read(buffer);
+                if (read <= 0) {
+                    return read;
+                }
+                buffer.flip();
+                long written = 0;
+                while (buffer.hasRemaining()) {
+                    written += request.target().write(buffer);
+                }
+                return written;
+            }
+
+            @Override
+            public void close() {
+                CLOSED.incrementAndGet();
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+
+    /** The one target this strategy serves; keeps what it is given. */
+    public static final class MarkerTarget implements WritableByteChannel {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private boolean open = true;
+
+        /** An empty, open target. */
+        public MarkerTarget() {
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            byte[] chunk = new byte[n];
+            src.get(chunk);
+            bytes.write(chunk, 0, n);
+            return n;
+        }
+
+        byte[] bytes() {
+            return bytes.toByteArray();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+}
