@@ -61,6 +61,9 @@ import org.slf4j.LoggerFactory;
 public final class Copier {
     private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
+    /** Zero bytes, for mode checks: never written to, so one instance serves every thread. */
+    private static final java.nio.ByteBuffer NOTHING = java.nio.ByteBuffer.allocate(0);
+
     private final TransferOptions options;
     private final Platform platform;
     private final Selection selection;
@@ -301,6 +304,7 @@ public final class Copier {
                 .build();
         requireOpen(request.source());
         requireOpen(request.target());
+        requireModes(request);
         Selection.Choice choice = selection.choose(request, options.strategy().orElse(null), options.excluded(),
                 System.getProperty(TransferOptions.STRATEGY_PROPERTY), System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
         log.debug("{} via {}: {}", request, choice.strategy.name(), choice.reason);
@@ -348,6 +352,22 @@ public final class Copier {
         return target.getClass() == FileOutputStream.class
                 ? ((FileOutputStream) target).getChannel()
                 : new StreamChannels.Output(target);
+    }
+
+    /**
+     * Makes a JDK file channel opened in the wrong mode throw the JDK's own
+     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, before the
+     * listener hears of a transfer that cannot start. Zero-byte positional calls check the mode and
+     * touch nothing.
+     */
+    private static void requireModes(TransferRequest request) throws IOException {
+        if (request.source() instanceof FileChannel && kindOf(request.source()) != ChannelKind.OTHER) {
+            ((FileChannel) request.source()).read(NOTHING, 0);
+        }
+        if (request.target() instanceof FileChannel && kindOf(request.target()) == ChannelKind.FILE) {
+            FileChannel target = (FileChannel) request.target();
+            target.write(NOTHING, target.position());
+        }
     }
 
     private static void requireOpen(Channel channel) throws ClosedChannelException {

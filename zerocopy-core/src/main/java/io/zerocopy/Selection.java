@@ -73,8 +73,7 @@ final class Selection {
             new Row(MappedStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() != ChannelKind.STREAM
                             && r.count() >= MMAP_MIN_BYTES,
-                    r -> "no kernel path from a file to a " + r.targetKind() + " on " + r.platform()
-                            + "; mapped windows save a copy at " + r.count() + " bytes"),
+                    r -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
             new Row(BufferedStrategy.NAME,
                     r -> true,
                     Selection::bufferedReason));
@@ -100,7 +99,9 @@ final class Selection {
         Set<String> excluded = new LinkedHashSet<>(excludedByOptions);
         if (excludedByProperty != null && !excludedByProperty.isBlank()) {
             for (String name : excludedByProperty.split(",")) {
-                excluded.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
+                if (!name.isBlank()) {
+                    excluded.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
+                }
             }
         }
         if (forcedByProperty != null && !forcedByProperty.isBlank()) {
@@ -143,6 +144,13 @@ final class Selection {
         return r.platform().directTransferPath(r.targetKind(), r.targetNonBlocking());
     }
 
+    /** Why transferTo was not chosen for a file source: the platform has no path, or it was excluded. */
+    private static String noKernelPath(TransferRequest r) {
+        return directPath(r).isPresent()
+                ? "transferTo is excluded"
+                : "no kernel path from a file to a " + r.targetKind() + " on " + r.platform();
+    }
+
     private static String bufferedReason(TransferRequest r) {
         if (r.sourceKind() != ChannelKind.FILE) {
             return "no zero-copy path from a " + r.sourceKind() + " source";
@@ -150,8 +158,9 @@ final class Selection {
         if (r.targetKind() == ChannelKind.STREAM) {
             return "the target is a stream";
         }
-        return "no kernel path to a " + r.targetKind() + " on " + r.platform() + ", and " + r.count()
-                + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold";
+        return noKernelPath(r) + (r.count() >= MMAP_MIN_BYTES
+                ? ", and mmap is excluded"
+                : ", and " + r.count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
     }
 
     static List<String> tableOrder() {

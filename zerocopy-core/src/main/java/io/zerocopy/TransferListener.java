@@ -9,7 +9,8 @@ package io.zerocopy;
  * is rejected before it starts (bad arguments) calls nothing.
  *
  * <p>A listener should be quick: the transfer waits for it. An exception thrown by a listener
- * aborts the transfer and reaches the caller of {@code copy} as it is. One listener may observe
+ * aborts the transfer and reaches the caller of {@code copy} as it is, without {@link #onFailure};
+ * so does any other unchecked exception (a strategy's or a channel's bug). One listener may observe
  * several transfers at once if it is shared between threads; it must then be thread-safe.
  */
 public interface TransferListener {

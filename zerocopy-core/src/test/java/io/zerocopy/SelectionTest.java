@@ -256,7 +256,7 @@ class SelectionTest {
     }
 
     @ParameterizedTest(name = "count {0}")
-    @ValueSource(longs = {0, 1, 4096, 1024 * 1024 - 1})
+    @ValueSource(longs = {0, 1, 4096, 4 * 1024 * 1024 - 1})
     void choose_belowMappingThresholdIsBuffered(long count) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
 
@@ -267,7 +267,7 @@ class SelectionTest {
     }
 
     @ParameterizedTest(name = "count {0}")
-    @ValueSource(longs = {1024 * 1024, 1024 * 1024 + 1, 3L << 30, (4L << 30) + 1, Long.MAX_VALUE})
+    @ValueSource(longs = {4 * 1024 * 1024, 4 * 1024 * 1024 + 1, 3L << 30, (4L << 30) + 1, Long.MAX_VALUE})
     void choose_atOrAboveMappingThresholdIsMapped(long count) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
 
@@ -278,8 +278,8 @@ class SelectionTest {
     }
 
     @Test
-    void mappingThreshold_isOneMebibyte() {
-        assertThat(Selection.MMAP_MIN_BYTES).isEqualTo(1024 * 1024);
+    void mappingThreshold_isFourMebibytes() {
+        assertThat(Selection.MMAP_MIN_BYTES).isEqualTo(4 * 1024 * 1024);
     }
 
     @Test
@@ -471,6 +471,22 @@ class SelectionTest {
                 .isEqualTo("buffered");
         assertThat(selection.choose(request, null, Set.of("transferTo"), null, "mmap").strategy.name())
                 .isEqualTo("buffered");
+        assertThat(selection.choose(request, null, Set.of(), null, ",transferTo,,mmap,").strategy.name())
+                .as("empty names are skipped wherever they stand")
+                .isEqualTo("buffered");
+    }
+
+    @Test
+    void choose_reasonSaysWhenTransferToWasExcluded() {
+        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, SMALL);
+
+        assertThat(selection.choose(large, null, Set.of("transferTo"), null, null).reason)
+                .contains("transferTo is excluded").doesNotContain("no kernel path");
+        assertThat(selection.choose(small, null, Set.of("transferTo"), null, null).reason)
+                .contains("transferTo is excluded").contains("below");
+        assertThat(selection.choose(large, null, Set.of("transferTo", "mmap"), null, null).reason)
+                .contains("transferTo is excluded").contains("mmap is excluded");
     }
 
     @ParameterizedTest(name = "\"{0}\"")
