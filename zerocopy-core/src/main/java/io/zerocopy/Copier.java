@@ -236,8 +236,11 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         FileChannel file = asSizedFile(source);
         if (file == null) {
+            // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
+            // other channel; a FILE request would need a count.
+            ChannelKind kind = kindOf(source);
             return transfer(TransferRequest.builder()
-                    .source(source, kindOf(source))
+                    .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind)
                     .target(target, kindOf(target)));
         }
         long start = file.position();
