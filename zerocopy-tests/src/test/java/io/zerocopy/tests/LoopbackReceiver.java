@@ -36,6 +36,9 @@ final class LoopbackReceiver implements AutoCloseable {
     /** Upper bound for any wait on the receiver; tests' own {@code @Timeout}s are shorter. */
     private static final long WAIT_SECONDS = 120;
 
+    /** 127.0.0.1 itself, whatever the JVM's IPv6 preference. */
+    private static final InetAddress LOOPBACK = ipv4Loopback();
+
     /** What was read from one connection up to its end of stream. */
     record Received(long bytes, long crc32c) {
     }
@@ -59,7 +62,7 @@ final class LoopbackReceiver implements AutoCloseable {
                 // Accepted sockets inherit the listening socket's receive buffer.
                 server.setOption(StandardSocketOptions.SO_RCVBUF, bufferSize);
             }
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.bind(new InetSocketAddress(LOOPBACK, 0));
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -145,7 +148,9 @@ final class LoopbackReceiver implements AutoCloseable {
     }
 
     private void run() {
-        try (SocketChannel peer = server.accept()) {
+        SocketChannel peer = null;
+        try {
+            peer = server.accept();
             if (gated) {
                 gate.await();
             }
@@ -171,6 +176,18 @@ final class LoopbackReceiver implements AutoCloseable {
         } catch (Throwable t) {
             received.completeExceptionally(t);
             reset.completeExceptionally(t);
+        } finally {
+            closeQuietly(peer);
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // already failed or finished; nothing left to report
+            }
         }
     }
 
@@ -183,6 +200,14 @@ final class LoopbackReceiver implements AutoCloseable {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static InetAddress ipv4Loopback() {
+        try {
+            return InetAddress.getByAddress("localhost", new byte[] {127, 0, 0, 1});
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
         }
     }
 }

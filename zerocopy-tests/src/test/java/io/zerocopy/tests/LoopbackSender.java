@@ -1,5 +1,6 @@
 package io.zerocopy.tests;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -18,14 +19,17 @@ import java.util.concurrent.TimeUnit;
  * clean end of stream. The test side gets the accepted socket, either as a {@code SocketChannel}
  * ({@link #toChannel}) or as a plain {@code java.net.Socket} ({@link #toSocket}).
  */
-final class LoopbackSender implements AutoCloseable {
+final class LoopbackSender implements Closeable {
     private static final long WAIT_SECONDS = 120;
 
-    private final AutoCloseable listener;
-    private final AutoCloseable accepted;
+    /** 127.0.0.1 itself, whatever the JVM's IPv6 preference. */
+    private static final InetAddress LOOPBACK = ipv4Loopback();
+
+    private final Closeable listener;
+    private final Closeable accepted;
     private final CompletableFuture<Void> sent;
 
-    private LoopbackSender(AutoCloseable listener, AutoCloseable accepted, CompletableFuture<Void> sent) {
+    private LoopbackSender(Closeable listener, Closeable accepted, CompletableFuture<Void> sent) {
         this.listener = listener;
         this.accepted = accepted;
         this.sent = sent;
@@ -35,7 +39,7 @@ final class LoopbackSender implements AutoCloseable {
     static LoopbackSender toChannel(byte[] data) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.bind(new InetSocketAddress(LOOPBACK, 0));
             CompletableFuture<Void> sent = send(server.getLocalAddress(), data);
             return new LoopbackSender(server, server.accept(), sent);
         } catch (IOException | RuntimeException e) {
@@ -46,7 +50,7 @@ final class LoopbackSender implements AutoCloseable {
 
     /** Sends {@code data} to a plain {@code Socket} that {@link #socket()} returns. */
     static LoopbackSender toSocket(byte[] data) throws IOException {
-        ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        ServerSocket server = new ServerSocket(0, 1, LOOPBACK);
         try {
             CompletableFuture<Void> sent = send(server.getLocalSocketAddress(), data);
             return new LoopbackSender(server, server.accept(), sent);
@@ -88,11 +92,19 @@ final class LoopbackSender implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         try {
             accepted.close();
         } finally {
             listener.close();
+        }
+    }
+
+    private static InetAddress ipv4Loopback() {
+        try {
+            return InetAddress.getByAddress("localhost", new byte[] {127, 0, 0, 1});
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
         }
     }
 }
