@@ -10,9 +10,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
@@ -247,10 +249,11 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         FileChannel file = asSizedFile(source);
         if (file == null) {
-            // A FileChannel without a usable size (size 0, or position/size failing) is a stream here.
-            ChannelKind sourceKind = kindOf(source);
+            // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
+            // other channel; a FILE request would need a count.
+            ChannelKind kind = kindOf(source);
             return transfer(TransferRequest.builder()
-                    .source(source, sourceKind == ChannelKind.FILE ? ChannelKind.OTHER : sourceKind)
+                    .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind)
                     .target(target, kindOf(target)));
         }
         long start = file.position();
@@ -289,7 +292,7 @@ public final class Copier {
     private long copyWholeFile(FileChannel file, WritableByteChannel target) throws IOException {
         long size = file.size();
         TransferRequest.Builder request = TransferRequest.builder().target(target, kindOf(target));
-        if (size == 0) {
+        if (size == 0 && !isEmpty(file)) {
             // procfs, sysfs and friends report 0 and still have content: read to end of stream.
             return transfer(request.source(file, ChannelKind.OTHER));
         }
@@ -342,9 +345,22 @@ public final class Copier {
         FileChannel file = (FileChannel) source;
         try {
             file.position();
-            return file.size() > 0 ? file : null;
+            return file.size() > 0 || isEmpty(file) ? file : null;
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /**
+     * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
+     * of 0 bytes (which every file strategy serves), rather than a procfs-style file that has
+     * content anyway or a channel that cannot be read by position (a FIFO).
+     */
+    private static boolean isEmpty(FileChannel file) {
+        try {
+            return file.read(ByteBuffer.allocate(1), 0) < 0;
+        } catch (IOException | NonReadableChannelException e) {
+            return false;
         }
     }
 

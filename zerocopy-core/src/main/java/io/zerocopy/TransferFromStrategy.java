@@ -83,6 +83,12 @@ final class TransferFromStrategy implements TransferStrategy {
             if (sourceFile != null) {
                 sourceFile.position(sourceStart + transferred);
                 n = target.transferFrom(sourceFile, targetStart + transferred, maxBytes);
+                if (n == 0 && targetStart + transferred > target.size()) {
+                    // Before JDK 21 transferFrom moves nothing to a position past the target's end,
+                    // however often it is asked. A positional write there extends the file (leaving a
+                    // hole, as a write would), after which transferFrom carries on.
+                    n = copyOneByte(sourceStart + transferred, targetStart + transferred);
+                }
                 stalledOn = Side.SOURCE;
             } else {
                 n = target.transferFrom(source, targetStart + transferred, maxBytes);
@@ -92,6 +98,19 @@ final class TransferFromStrategy implements TransferStrategy {
             }
             done = transferred + Math.max(n, 0);
             return n;
+        }
+
+        /** Copies the byte of the file source at {@code from} to the target at {@code at}; 0 if the file ends first. */
+        private long copyOneByte(long from, long at) throws IOException {
+            probe.clear();
+            if (sourceFile.read(probe, from) <= 0) {
+                return 0; // the file is shorter than the slice: the engine reports the truncation
+            }
+            probe.flip();
+            while (probe.hasRemaining()) {
+                target.write(probe, at);
+            }
+            return 1;
         }
 
         /** Reads one byte to tell end of stream (-1) from a source with nothing to give (0). */
