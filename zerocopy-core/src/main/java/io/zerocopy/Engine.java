@@ -79,6 +79,8 @@ final class Engine {
             } catch (IOException e) {
                 // From open() or close(): the loop itself wraps what it sees.
                 throw failure(e);
+            } catch (InternalError e) {
+                throw faultOnShrunkFile(e);
             } finally {
                 closeSelector();
             }
@@ -217,6 +219,29 @@ final class Engine {
             }
         }
         return new TransferException(choice.strategy.name() + " failed after " + moved + " bytes: " + e, moved, e);
+    }
+
+    /**
+     * An {@code InternalError} from touching a page of a mapped source that the file no longer
+     * covers. HotSpot reports such a fault in compiled code late ("a fault occurred in a recent
+     * unsafe memory access operation"): it can surface anywhere in the loop after the step that
+     * touched the page, or while the step unmaps, not only inside the step's own write. If the source
+     * file is now shorter than the slice, that is a truncation; any other {@code InternalError} is
+     * rethrown as it is.
+     */
+    private TransferException faultOnShrunkFile(InternalError e) {
+        if (request.sourceKind() == ChannelKind.FILE && request.source().isOpen()) {
+            try {
+                long end = request.position() + request.count();
+                long size = request.sourceFile().size();
+                if (size < end) {
+                    return new TruncatedSourceException(moved, end, size, e);
+                }
+            } catch (IOException sizeFailure) {
+                e.addSuppressed(sizeFailure);
+            }
+        }
+        throw e;
     }
 
     private TransferException interrupted() {
