@@ -6,6 +6,7 @@ import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.Channel;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -245,6 +246,13 @@ final class Engine {
     }
 
     private TransferException interrupted() {
+        if (!request.source().isOpen() || !request.target().isOpen()) {
+            // A JDK channel saw the interrupt inside a call that still returned a count (the JDK's
+            // transferTo and transferFrom keep the bytes they moved and drop the exception) and
+            // closed itself: report it the way the JDK would have.
+            return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
+                    moved, new ClosedByInterruptException());
+        }
         // The channels are still open: the interrupt arrived between calls into them. The flag stays
         // set so that the caller's own code sees it too.
         InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
