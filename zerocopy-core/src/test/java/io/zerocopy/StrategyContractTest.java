@@ -286,13 +286,13 @@ class StrategyContractTest {
             byte[] expected = Arrays.copyOf(model, (int) moved);
 
             if (fakeTarget != null) {
-                assertThat(fakeTarget.bytes()).as("bytes at the target").isEqualTo(expected);
+                ByteArrays.assertSameBytes("bytes at the target", fakeTarget.bytes(), expected);
                 assertThat(fakeTarget.isOpen()).as("target still open").isTrue();
             } else {
                 byte[] file = Files.readAllBytes(targetPath);
                 byte[] expectedFile = Arrays.copyOf(prefix, Math.max(prefix.length, c.targetPosition + expected.length));
                 System.arraycopy(expected, 0, expectedFile, c.targetPosition, expected.length);
-                assertThat(file).as("target file").isEqualTo(expectedFile);
+                ByteArrays.assertSameBytes("target file", file, expectedFile);
                 assertThat(targetFile.isOpen()).as("target still open").isTrue();
                 assertThat(targetFile.position()).as("target position").isEqualTo(c.targetPosition + moved);
             }
