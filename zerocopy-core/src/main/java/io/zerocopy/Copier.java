@@ -269,7 +269,7 @@ public final class Copier {
             throw e;
         } finally {
             if (file.isOpen()) {
-                file.position(start + moved);
+                Positions.restore(file, start + moved);
             }
         }
     }

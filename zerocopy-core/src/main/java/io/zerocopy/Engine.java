@@ -6,6 +6,7 @@ import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.Channel;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -79,6 +80,8 @@ final class Engine {
             } catch (IOException e) {
                 // From open() or close(): the loop itself wraps what it sees.
                 throw failure(e);
+            } catch (InternalError e) {
+                throw faultOnShrunkFile(e);
             } finally {
                 closeSelector();
             }
@@ -219,7 +222,37 @@ final class Engine {
         return new TransferException(choice.strategy.name() + " failed after " + moved + " bytes: " + e, moved, e);
     }
 
+    /**
+     * An {@code InternalError} from touching a page of a mapped source that the file no longer
+     * covers. HotSpot reports such a fault in compiled code late ("a fault occurred in a recent
+     * unsafe memory access operation"): it can surface anywhere in the loop after the step that
+     * touched the page, or while the step unmaps, not only inside the step's own write. If the source
+     * file is now shorter than the slice, that is a truncation; any other {@code InternalError} is
+     * rethrown as it is.
+     */
+    private TransferException faultOnShrunkFile(InternalError e) {
+        if (request.sourceKind() == ChannelKind.FILE && request.source().isOpen()) {
+            try {
+                long end = request.position() + request.count();
+                long size = request.sourceFile().size();
+                if (size < end) {
+                    return new TruncatedSourceException(moved, end, size, e);
+                }
+            } catch (IOException sizeFailure) {
+                e.addSuppressed(sizeFailure);
+            }
+        }
+        throw e;
+    }
+
     private TransferException interrupted() {
+        if (!request.source().isOpen() || !request.target().isOpen()) {
+            // A JDK channel saw the interrupt inside a call that still returned a count (the JDK's
+            // transferTo and transferFrom keep the bytes they moved and drop the exception) and
+            // closed itself: report it the way the JDK would have.
+            return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
+                    moved, new ClosedByInterruptException());
+        }
         // The channels are still open: the interrupt arrived between calls into them. The flag stays
         // set so that the caller's own code sees it too.
         InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");

@@ -21,7 +21,10 @@ import java.nio.channels.WritableByteChannel;
  * it into an {@code InternalError} when Java code copies from the buffer, and the kernel into
  * {@code EFAULT} ("Bad address") when a system call reads it. The step turns both into an
  * {@code IOException}, and the engine, finding the file shorter, reports a
- * {@link TruncatedSourceException}.
+ * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
+ * compiled code only after the copy that faulted has returned, so the engine also translates one
+ * that surfaces later in the loop. Such a late fault also means that a target copying in Java may
+ * have received zeros for the lost pages before the error surfaced.
  */
 final class MappedStrategy implements TransferStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();

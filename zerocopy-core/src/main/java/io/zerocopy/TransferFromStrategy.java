@@ -136,10 +136,10 @@ final class TransferFromStrategy implements TransferStrategy {
         @Override
         public void close() throws IOException {
             if (target.isOpen()) {
-                target.position(targetStart + done);
+                Positions.restore(target, targetStart + done);
             }
             if (sourceFile != null && sourceFile.isOpen()) {
-                sourceFile.position(sourceOriginalPosition);
+                Positions.restore(sourceFile, sourceOriginalPosition);
             }
         }
 
