@@ -269,7 +269,7 @@ public final class Copier {
             throw e;
         } finally {
             if (file.isOpen()) {
-                Positions.restore(file, start + moved);
+                FileChannels.restorePosition(file, start + moved);
             }
         }
     }

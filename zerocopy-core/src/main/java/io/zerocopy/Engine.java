@@ -121,7 +121,7 @@ final class Engine {
                 lastProgress = System.nanoTime();
             } else if (n < 0) {
                 if (count >= 0) {
-                    throw truncated(null);
+                    throw endedEarly();
                 }
                 return;
             } else {
@@ -190,17 +190,18 @@ final class Engine {
         }
     }
 
-    private void checkNotTruncated() throws IOException {
-        long end = request.position() + request.count();
-        long size = request.sourceFile().size();
-        if (size < end) {
-            throw new TruncatedSourceException(moved, end, size, null);
+    private void checkNotTruncated() throws TruncatedSourceException {
+        TruncatedSourceException truncation = truncation(null);
+        if (truncation != null) {
+            throw truncation;
         }
     }
 
-    private TransferException truncated(Throwable cause) throws IOException {
-        long end = request.position() + request.count();
-        return new TruncatedSourceException(moved, end, request.sourceFile().size(), cause);
+    /** The source ended before the slice did: a file that shrank (or, if it grew back since, a plain failure). */
+    private TransferException endedEarly() {
+        TruncatedSourceException truncation = truncation(null);
+        return truncation != null ? truncation : new TransferException("the source file ended after " + moved
+                + " of " + request.count() + " bytes", moved, null);
     }
 
     /** Wraps a failure with the count; a file source found shorter than promised makes it a truncation. */
@@ -208,18 +209,9 @@ final class Engine {
         if (e instanceof TransferException) {
             return (TransferException) e;
         }
-        if (request.sourceKind() == ChannelKind.FILE && request.source().isOpen()) {
-            try {
-                long end = request.position() + request.count();
-                long size = request.sourceFile().size();
-                if (size < end) {
-                    return new TruncatedSourceException(moved, end, size, e);
-                }
-            } catch (IOException sizeFailure) {
-                e.addSuppressed(sizeFailure);
-            }
-        }
-        return new TransferException(choice.strategy.name() + " failed after " + moved + " bytes: " + e, moved, e);
+        TruncatedSourceException truncation = truncation(e);
+        return truncation != null ? truncation
+                : new TransferException(choice.strategy.name() + " failed after " + moved + " bytes: " + e, moved, e);
     }
 
     /**
@@ -231,18 +223,32 @@ final class Engine {
      * rethrown as it is.
      */
     private TransferException faultOnShrunkFile(InternalError e) {
-        if (request.sourceKind() == ChannelKind.FILE && request.source().isOpen()) {
-            try {
-                long end = request.position() + request.count();
-                long size = request.sourceFile().size();
-                if (size < end) {
-                    return new TruncatedSourceException(moved, end, size, e);
-                }
-            } catch (IOException sizeFailure) {
-                e.addSuppressed(sizeFailure);
-            }
+        TruncatedSourceException truncation = truncation(e);
+        if (truncation == null) {
+            throw e;
         }
-        throw e;
+        return truncation;
+    }
+
+    /**
+     * A {@link TruncatedSourceException} if the source is a file now shorter than the end of the
+     * slice, else null. Reading the size neither closes the channel on a pending interrupt nor
+     * hides the original failure: a failure to read it is added to {@code cause} as suppressed.
+     */
+    private TruncatedSourceException truncation(Throwable cause) {
+        if (request.sourceKind() != ChannelKind.FILE || !request.source().isOpen()) {
+            return null;
+        }
+        long end = request.position() + request.count();
+        try {
+            long size = FileChannels.size(request.sourceFile());
+            return size < end ? new TruncatedSourceException(moved, end, size, cause) : null;
+        } catch (IOException sizeFailure) {
+            if (cause != null) {
+                cause.addSuppressed(sizeFailure);
+            }
+            return null;
+        }
     }
 
     private TransferException interrupted() {

@@ -136,10 +136,10 @@ final class TransferFromStrategy implements TransferStrategy {
         @Override
         public void close() throws IOException {
             if (target.isOpen()) {
-                Positions.restore(target, targetStart + done);
+                FileChannels.restorePosition(target, targetStart + done);
             }
             if (sourceFile != null && sourceFile.isOpen()) {
-                Positions.restore(sourceFile, sourceOriginalPosition);
+                FileChannels.restorePosition(sourceFile, sourceOriginalPosition);
             }
         }
 

@@ -7,6 +7,10 @@ package io.zerocopy;
  * <p>{@code FileChannel.transferTo} answers a truncated file by returning 0 for ever; the engine
  * notices, checks the file's size, and throws this instead of spinning. A file that grows during a
  * transfer is not an error: only the size taken at the start is sent.
+ *
+ * <p>{@link #bytesTransferred()} counts what the target accepted. With the {@code transferTo},
+ * {@code transferFrom} and {@code buffered} strategies those are the file's bytes; with
+ * {@code mmap} the last of them may be zeros read from pages the file no longer covers.
  */
 public final class TruncatedSourceException extends TransferException {
     private static final long serialVersionUID = 1L;
