@@ -52,12 +52,16 @@ import org.slf4j.LoggerFactory;
  *       a path that cannot be opened or a channel opened in the wrong mode.</li>
  *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
  *       {@link TransferException#bytesTransferred()}; a {@link TruncatedSourceException} if a file
- *       shrank, a {@link TransferTimeoutException} if nothing moved for the stall timeout.</li>
+ *       shrank, a {@link TransferTimeoutException} if nothing moved for the stall timeout. Into a
+ *       channel the count is exact; into a stream it counts the writes that completed, since a
+ *       stream's failed write does not say how much of it got through.</li>
  *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels (that is
  *       the JDK's rule) and surfaces as a {@code TransferException} caused by
  *       {@code ClosedByInterruptException}; an interrupt seen between operations surfaces as a
  *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
- *       still open. Either way the thread's interrupt status stays set.</li>
+ *       still open. Either way the thread's interrupt status stays set. A write into a stream (a
+ *       plain {@code Socket}'s, any {@code OutputStream}) is not interruptible in the JDK: the
+ *       interrupt is seen once that write returns; close the socket to end it sooner.</li>
  * </ul>
  */
 public final class Copier {
