@@ -23,12 +23,10 @@ import java.util.function.Predicate;
 final class Selection {
 
     /**
-     * Smallest transfer for which the mmap strategy is chosen when the kernel has no direct path:
-     * 4 MiB. Writing mapped windows into a channel that hands them on to a socket took 0.86-0.97x
-     * the time of the buffered copy from 4 MiB to 64 MiB, but 1.03x at 1 MiB and 1.28x at 256 KiB,
-     * where mmap, munmap and the page faults cost more than the copy saved (docs/defaults.md has the
-     * runs). A target that reads every byte in user space (TLS, compression) gains nothing from a
-     * mapping; the benchmark suite is to refine this row per target.
+     * Smallest transfer for which the mmap strategy is chosen when the kernel has no direct path to
+     * a JDK channel: 4 MiB. Below it, mmap, munmap and the page faults cost about what the copy they
+     * save does (mmap took 0.82-1.43x the buffered strategy's time at 64 KiB to 1 MiB into a pipe or
+     * a socket-backed channel; docs/defaults.md has the runs).
      */
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
@@ -61,17 +59,25 @@ final class Selection {
     }
 
     /**
-     * The default policy, first match wins. Socket (or any non-file) to file goes to the buffered
+     * The default policy, first match wins.
+     *
+     * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
+     * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
+     * at once. A channel of any other class (TLS, compression, a user's wrapper) reads the bytes in
+     * user space, where the buffered strategy measured 1.1-3.6x faster than mmap at every size from
+     * 64 KiB to 64 MiB, and where a lost page surfaces late, as an {@code InternalError}.
+     *
+     * <p>Socket (or any non-file) to file goes to the buffered
      * strategy: the JDK's {@code transferFrom} from a socket reads through an 8 KiB heap buffer and
-     * took 2.1x the time of the buffered strategy's 256 KiB direct buffer (256 MiB from a loopback
-     * socket into a file, medians of 5; docs/defaults.md).
+     * took 2.5x (JDK 17) and 3.0x (JDK 25) the time of the buffered strategy's 256 KiB direct
+     * buffer (256 MiB from a loopback socket into a file, medians of 7; docs/defaults.md).
      */
     private static final List<Row> TABLE = List.of(
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     r -> directPath(r).get() + " from a file to a " + r.targetKind()),
             new Row(MappedStrategy.NAME,
-                    r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() != ChannelKind.STREAM
+                    r -> r.sourceKind() == ChannelKind.FILE && kernelReadsTarget(r.targetKind())
                             && r.count() >= MMAP_MIN_BYTES,
                     r -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
             new Row(BufferedStrategy.NAME,
@@ -140,6 +146,11 @@ final class Selection {
                 + "; the buffered strategy serves every pair)");
     }
 
+    /** JDK channels, whose writes hand a mapped buffer to the kernel rather than to Java code. */
+    private static boolean kernelReadsTarget(ChannelKind kind) {
+        return kind == ChannelKind.FILE || kind == ChannelKind.SOCKET || kind == ChannelKind.PIPE;
+    }
+
     private static Optional<String> directPath(TransferRequest r) {
         return r.platform().directTransferPath(r.targetKind(), r.targetNonBlocking());
     }
@@ -157,6 +168,9 @@ final class Selection {
         }
         if (r.targetKind() == ChannelKind.STREAM) {
             return "the target is a stream";
+        }
+        if (!kernelReadsTarget(r.targetKind())) {
+            return "the target is not a JDK channel and reads the bytes in user space, where a buffer beats a mapping";
         }
         return noKernelPath(r) + (r.count() >= MMAP_MIN_BYTES
                 ? ", and mmap is excluded"

@@ -39,10 +39,12 @@ public final class TransferOptions {
 
     /**
      * Default copy buffer: 256 KiB. Sending 256 MiB from a cached file to a loopback socket with the
-     * buffered strategy took 86 ms at 256 KiB against 100 ms at 64 KiB, 92 ms at 128 KiB and 96 ms
-     * at 1 MiB (medians of 5, docs/defaults.md). A 64 KiB write leaves a 53-byte runt behind
-     * loopback's 65,483-byte MSS that Nagle's algorithm holds back on every write; at 256 KiB that
-     * happens once per four segments, and the buffer still fits in L2 cache.
+     * buffered strategy took 71 ms at 256 KiB against 120 ms at 64 KiB, 83 ms at 128 KiB and 80 ms
+     * at 1 MiB on JDK 17 (60, 80, 84 and 66 ms on JDK 25; medians of 7, docs/defaults.md). A 64 KiB
+     * write leaves a 53-byte runt behind loopback's 65,483-byte MSS that Nagle's algorithm holds
+     * back on every write; at 256 KiB that happens once per four segments. Receiving from a socket
+     * into a file, 1 MiB was 5-14% faster than 256 KiB, not enough to pin four times the memory per
+     * transfer.
      */
     public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
 

@@ -74,43 +74,43 @@ class SelectionTest {
             "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       STREAM   buffered                    buffered                    buffered                 buffered",
-            "LINUX_6_JDK17       OTHER    buffered                    mmap                        buffered                 mmap",
+            "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
             "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK25       PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_6_JDK25       STREAM   buffered                    buffered                    buffered                 buffered",
-            "LINUX_6_JDK25       OTHER    buffered                    mmap                        buffered                 mmap",
+            "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     STREAM   buffered                    buffered                    buffered                 buffered",
-            "LINUX_4_4_JDK21     OTHER    buffered                    mmap                        buffered                 mmap",
+            "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
             "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_2_6_32_JDK17  PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_2_6_32_JDK17  STREAM   buffered                    buffered                    buffered                 buffered",
-            "LINUX_2_6_32_JDK17  OTHER    buffered                    mmap                        buffered                 mmap",
+            "LINUX_2_6_32_JDK17  OTHER    buffered                    buffered                    buffered                 buffered",
 
             "MACOS_JDK21         FILE     buffered                    mmap                        n/a                      n/a",
             "MACOS_JDK21         SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "MACOS_JDK21         PIPE     buffered                    mmap                        buffered                 mmap",
             "MACOS_JDK21         STREAM   buffered                    buffered                    buffered                 buffered",
-            "MACOS_JDK21         OTHER    buffered                    mmap                        buffered                 mmap",
+            "MACOS_JDK21         OTHER    buffered                    buffered                    buffered                 buffered",
 
             "WINDOWS_JDK21       FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_JDK21       SOCKET   buffered                    mmap                        buffered                 mmap",
             "WINDOWS_JDK21       PIPE     buffered                    mmap                        buffered                 mmap",
             "WINDOWS_JDK21       STREAM   buffered                    buffered                    buffered                 buffered",
-            "WINDOWS_JDK21       OTHER    buffered                    mmap                        buffered                 mmap",
+            "WINDOWS_JDK21       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "WINDOWS_FAST_JDK21  FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_FAST_JDK21  SOCKET   transferTo[TransmitFile]    transferTo[TransmitFile]    buffered                 mmap",
             "WINDOWS_FAST_JDK21  PIPE     buffered                    mmap                        buffered                 mmap",
             "WINDOWS_FAST_JDK21  STREAM   buffered                    buffered                    buffered                 buffered",
-            "WINDOWS_FAST_JDK21  OTHER    buffered                    mmap                        buffered                 mmap");
+            "WINDOWS_FAST_JDK21  OTHER    buffered                    buffered                    buffered                 buffered");
 
     @TempDir
     static Path dir;
@@ -258,7 +258,7 @@ class SelectionTest {
     @ParameterizedTest(name = "count {0}")
     @ValueSource(longs = {0, 1, 4096, 4 * 1024 * 1024 - 1})
     void choose_belowMappingThresholdIsBuffered(long count) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
         Selection.Choice choice = choose(request);
 
@@ -269,12 +269,23 @@ class SelectionTest {
     @ParameterizedTest(name = "count {0}")
     @ValueSource(longs = {4 * 1024 * 1024, 4 * 1024 * 1024 + 1, 3L << 30, (4L << 30) + 1, Long.MAX_VALUE})
     void choose_atOrAboveMappingThresholdIsMapped(long count) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
         Selection.Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason).contains(Long.toString(count));
+    }
+
+    @ParameterizedTest(name = "count {0}")
+    @ValueSource(longs = {4096, 4 * 1024 * 1024, 3L << 30})
+    void choose_fileToWrapperChannelIsBufferedAtAnySize(long count) {
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
+
+        Selection.Choice choice = choose(request);
+
+        assertThat(choice.strategy.name()).isEqualTo("buffered");
+        assertThat(choice.reason).contains("not a JDK channel");
     }
 
     @Test
@@ -325,7 +336,7 @@ class SelectionTest {
     void choose_forcedTransferToWithoutKernelPath() {
         // transferTo serves any file source; without a kernel path it is the JDK's own copy, so it
         // is never chosen automatically but may be forced
-        TransferRequest request = fileRequest(Machine.MACOS_JDK21, ChannelKind.OTHER, false, LARGE);
+        TransferRequest request = fileRequest(Machine.MACOS_JDK21, ChannelKind.FILE, false, LARGE);
 
         assertThat(choose(request).strategy.name()).isEqualTo("mmap");
         assertThat(selection.choose(request, "transferTo", Set.of(), null, null).strategy.name()).isEqualTo("transferTo");

@@ -22,8 +22,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A quick side-by-side timing of one file sent to 127.0.0.1: {@code Transfers.copy} (and each
  * strategy forced) against a raw {@code transferTo} loop and the classic 4 KiB read/write loop.
- * Methods run interleaved, in a rotating order, and the medians and their ratios to the raw loop
- * are printed. This is a sanity check for the README, not the benchmark suite.
+ * Methods run interleaved, in a rotating order; printed are each method's median time and the
+ * median of its paired ratios to the raw loop (the ratio within each round, so that a slow moment
+ * of the machine weighs on both sides of it). This is a sanity check for the README, not the benchmark suite.
  *
  * <p>Usage: {@code java -cp zerocopy-examples.jar io.zerocopy.examples.SideBySide
  * [size MiB, default 1024] [runs, default 5] [nodelay]}
@@ -71,11 +72,16 @@ public final class SideBySide {
             Files.deleteIfExists(file);
             Files.deleteIfExists(dir);
         }
-        double base = median(times.get("raw transferTo loop"));
-        System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s%n", "method", "median ms", "GB/s", "vs raw loop");
+        double[] base = times.get("raw transferTo loop");
+        System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s   %s%n", "method", "median ms", "GB/s", "time vs raw", "runs (ms)");
         for (String name : names) {
             double m = median(times.get(name));
-            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f%n", name, m, (mib << 20) / m / 1e6, m / base);
+            double[] ratios = new double[runs];
+            for (int run = 0; run < runs; run++) {
+                ratios[run] = times.get(name)[run] / base[run];
+            }
+            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, median(ratios),
+                    Arrays.toString(Arrays.stream(times.get(name)).mapToLong(Math::round).toArray()));
         }
     }
 
