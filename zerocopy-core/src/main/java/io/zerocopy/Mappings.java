@@ -28,12 +28,29 @@ import org.slf4j.LoggerFactory;
 final class Mappings {
     private static final Logger log = LoggerFactory.getLogger(Mappings.class);
 
-    /** A mapped region and the means to unmap it. */
-    interface Mapping extends AutoCloseable {
-        ByteBuffer buffer();
+    /** A mapped region and the means to unmap it. Closing it twice is harmless. */
+    static final class Mapping implements AutoCloseable {
+        private final ByteBuffer buffer;
+        private Runnable release;
 
+        private Mapping(ByteBuffer buffer, Runnable release) {
+            this.buffer = buffer;
+            this.release = release;
+        }
+
+        ByteBuffer buffer() {
+            return buffer;
+        }
+
+        /** Unmaps the region; the buffer must not be touched afterwards. */
         @Override
-        void close();
+        public void close() {
+            Runnable r = release;
+            release = null;
+            if (r != null) {
+                r.run();
+            }
+        }
     }
 
     private static final Method ARENA_OF_CONFINED;
@@ -93,23 +110,17 @@ final class Mappings {
             return mapInArena(file, position, size);
         }
         ByteBuffer buffer = file.map(FileChannel.MapMode.READ_ONLY, position, size);
-        return new Mapping() {
-            @Override
-            public ByteBuffer buffer() {
-                return buffer;
-            }
+        return new Mapping(buffer, () -> invokeCleaner(buffer));
+    }
 
-            @Override
-            public void close() {
-                if (INVOKE_CLEANER != null) {
-                    try {
-                        INVOKE_CLEANER.invoke(UNSAFE, buffer);
-                    } catch (ReflectiveOperationException e) {
-                        log.debug("could not unmap; leaving it to the garbage collector", e);
-                    }
-                }
+    private static void invokeCleaner(ByteBuffer buffer) {
+        if (INVOKE_CLEANER != null) {
+            try {
+                INVOKE_CLEANER.invoke(UNSAFE, buffer);
+            } catch (ReflectiveOperationException e) {
+                log.debug("could not unmap; leaving it to the garbage collector", e);
             }
-        };
+        }
     }
 
     private static Mapping mapInArena(FileChannel file, long position, long size) throws IOException {
@@ -140,17 +151,7 @@ final class Mappings {
             closeArena(arena);
             throw new IllegalStateException("FileChannel.map with an Arena failed", e);
         }
-        return new Mapping() {
-            @Override
-            public ByteBuffer buffer() {
-                return buffer;
-            }
-
-            @Override
-            public void close() {
-                closeArena(arena);
-            }
-        };
+        return new Mapping(buffer, () -> closeArena(arena));
     }
 
     private static void closeArena(AutoCloseable arena) {

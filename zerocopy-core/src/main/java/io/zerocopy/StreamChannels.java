@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
@@ -20,20 +21,57 @@ final class StreamChannels {
     /** Temporary array for the rare direct buffer handed to a view (a forced mmap, a third-party strategy). */
     private static final int DIRECT_CHUNK = 8192;
 
-    static final class Input implements ReadableByteChannel {
-        private final InputStream in;
+    /** What both views share: an open flag that closing the view clears, and the chunk for direct buffers. */
+    private abstract static class View implements Channel {
+        private final Object stream;
         private boolean open = true;
         private byte[] chunk;
 
+        View(Object stream) {
+            this.stream = stream;
+        }
+
+        final void ensureOpen() throws ClosedChannelException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+        }
+
+        final byte[] chunk() {
+            if (chunk == null) {
+                chunk = new byte[DIRECT_CHUNK];
+            }
+            return chunk;
+        }
+
+        @Override
+        public final boolean isOpen() {
+            return open;
+        }
+
+        /** Closes this view only; the stream stays open. */
+        @Override
+        public final void close() {
+            open = false;
+        }
+
+        @Override
+        public final String toString() {
+            return "stream " + stream;
+        }
+    }
+
+    static final class Input extends View implements ReadableByteChannel {
+        private final InputStream in;
+
         Input(InputStream in) {
+            super(in);
             this.in = in;
         }
 
         @Override
         public int read(ByteBuffer dst) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
+            ensureOpen();
             if (!dst.hasRemaining()) {
                 return 0;
             }
@@ -44,78 +82,39 @@ final class StreamChannels {
                 }
                 return n;
             }
-            if (chunk == null) {
-                chunk = new byte[DIRECT_CHUNK];
-            }
+            byte[] chunk = chunk();
             int n = in.read(chunk, 0, Math.min(chunk.length, dst.remaining()));
             if (n > 0) {
                 dst.put(chunk, 0, n);
             }
             return n;
         }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        /** Closes this view only; the stream stays open. */
-        @Override
-        public void close() {
-            open = false;
-        }
-
-        @Override
-        public String toString() {
-            return "stream " + in;
-        }
     }
 
-    static final class Output implements WritableByteChannel {
+    static final class Output extends View implements WritableByteChannel {
         private final OutputStream out;
-        private boolean open = true;
-        private byte[] chunk;
 
         Output(OutputStream out) {
+            super(out);
             this.out = out;
         }
 
         @Override
         public int write(ByteBuffer src) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
+            ensureOpen();
             int n = src.remaining();
             if (src.hasArray()) {
                 out.write(src.array(), src.arrayOffset() + src.position(), n);
                 src.position(src.limit());
                 return n;
             }
-            if (chunk == null) {
-                chunk = new byte[DIRECT_CHUNK];
-            }
             // One chunk per call: a short count is legal here, and it keeps the count exact if
             // reading the buffer fails part-way (a mapped file that shrank).
+            byte[] chunk = chunk();
             int len = Math.min(chunk.length, n);
             src.get(chunk, 0, len);
             out.write(chunk, 0, len);
             return len;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        /** Closes this view only; the stream stays open. */
-        @Override
-        public void close() {
-            open = false;
-        }
-
-        @Override
-        public String toString() {
-            return "stream " + out;
         }
     }
 }

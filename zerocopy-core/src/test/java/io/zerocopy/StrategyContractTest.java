@@ -273,7 +273,7 @@ class StrategyContractTest {
                 IOException injected = fakeTarget != null && fakeTarget.lastFailure() != null
                         ? fakeTarget.lastFailure()
                         : fakeSource.lastFailure();
-                assertThat(failure).as("cause").hasCauseReference(injected);
+                assertThat(failure.getCause()).as("cause").isSameAs(injected);
                 listener.assertFailed(c.strategy, c.expectedAtStart(), failure);
             } else {
                 if (failure != null) {
