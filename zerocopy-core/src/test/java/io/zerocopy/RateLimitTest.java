@@ -1,0 +1,54 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The rate limit is a ceiling: at no point may more bytes have moved than the rate allows for the
+ * time since the start, plus the one step (a tenth of a second's worth) that is reported before the
+ * engine pauses for it. A slow machine only makes this more true, so the check is a guarantee and
+ * not a timing threshold; how close to the rate a transfer gets is the benchmarks' business.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RateLimitTest {
+
+    private static final long RATE = 1_000_000;
+
+    @Test
+    void copy_withRateLimit_neverAheadOfTheRate() throws Exception {
+        byte[] data = new byte[350_000];
+        List<long[]> progress = new ArrayList<>();
+        long[] start = new long[1];
+        TransferOptions options = TransferOptions.builder()
+                .rateLimit(RATE)
+                .listener(new TransferListener() {
+                    @Override
+                    public void onProgress(long bytesSoFar) {
+                        progress.add(new long[] {bytesSoFar, System.nanoTime() - start[0]});
+                    }
+                })
+                .build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        start[0] = System.nanoTime();
+        long moved = Transfers.with(options).copy(new ByteArrayInputStream(data), out);
+        long elapsed = System.nanoTime() - start[0];
+
+        assertThat(moved).isEqualTo(data.length);
+        assertThat(out.size()).isEqualTo(data.length);
+        assertThat(progress).hasSizeGreaterThanOrEqualTo(4);
+        for (long[] p : progress) {
+            double allowed = RATE * (p[1] / 1e9) + RATE / 10.0;
+            assertThat((double) p[0]).as("bytes after %d ns", p[1]).isLessThanOrEqualTo(allowed);
+        }
+        assertThat(elapsed).as("the whole copy cannot beat the rate")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(data.length * 1000L / RATE));
+    }
+}
