@@ -20,11 +20,14 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.Objects;
@@ -68,7 +71,7 @@ public final class Copier {
     private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
     /** Zero bytes, for mode checks: never written to, so one instance serves every thread. */
-    private static final java.nio.ByteBuffer NOTHING = java.nio.ByteBuffer.allocate(0);
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private final TransferOptions options;
     private final Platform platform;
@@ -95,9 +98,7 @@ public final class Copier {
     public long copy(Path source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
-            return copyWholeFile(file, target);
-        }
+        return copyWholeFile(source, target);
     }
 
     /**
@@ -127,9 +128,7 @@ public final class Copier {
             return copy(source, channel);
         }
         OutputStream out = target.getOutputStream();
-        try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
-            return copyWholeFile(file, new StreamChannels.Output(out));
-        }
+        return copyWholeFile(source, new StreamChannels.Output(out));
     }
 
     /**
@@ -140,9 +139,7 @@ public final class Copier {
     public long copy(Path source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         WritableByteChannel out = channelOf(Objects.requireNonNull(target, "target"));
-        try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
-            return copyWholeFile(file, out);
-        }
+        return copyWholeFile(source, out);
     }
 
     /**
@@ -183,11 +180,11 @@ public final class Copier {
             return 0;
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.isSameFile(source, target)) {
+            if (isSameFile(source, target)) {
                 return 0;
             }
             if (!replace) {
-                throw new java.nio.file.FileAlreadyExistsException(target.toString());
+                throw new FileAlreadyExistsException(target.toString());
             }
             Files.delete(target);
         }
@@ -293,6 +290,12 @@ public final class Copier {
         return copy(in, channelOf(target));
     }
 
+    private long copyWholeFile(Path source, WritableByteChannel target) throws IOException {
+        try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
+            return copyWholeFile(file, target);
+        }
+    }
+
     private long copyWholeFile(FileChannel file, WritableByteChannel target) throws IOException {
         long size = file.size();
         TransferRequest.Builder request = TransferRequest.builder().target(target, kindOf(target));
@@ -396,13 +399,22 @@ public final class Copier {
         }
     }
 
+    /** {@code Files.isSameFile}, with a dangling symbolic link as target counting as another file. */
+    private static boolean isSameFile(Path source, Path target) throws IOException {
+        try {
+            return Files.isSameFile(source, target);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+    }
+
     private static void copyAttributes(Path source, Path target, BasicFileAttributes attributes) throws IOException {
         PosixFileAttributeView sourcePosix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
         PosixFileAttributeView targetPosix = Files.getFileAttributeView(target, PosixFileAttributeView.class);
         if (sourcePosix != null && targetPosix != null) {
             targetPosix.setPermissions(sourcePosix.readAttributes().permissions());
         }
-        Files.getFileAttributeView(target, java.nio.file.attribute.BasicFileAttributeView.class)
+        Files.getFileAttributeView(target, BasicFileAttributeView.class)
                 .setTimes(attributes.lastModifiedTime(), attributes.lastAccessTime(), null);
     }
 

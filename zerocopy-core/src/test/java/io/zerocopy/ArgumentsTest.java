@@ -327,6 +327,20 @@ class ArgumentsTest {
     }
 
     @Test
+    void copyPath_danglingSymbolicLinkTarget() throws IOException {
+        Path target = Files.createSymbolicLink(dir.resolve("link"), dir.resolve("nowhere"));
+
+        assertThatThrownBy(() -> observed().copy(source, target))
+                .isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Files.isSymbolicLink(target)).isTrue();
+
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+        assertThat(Files.isSymbolicLink(target)).as("the link is replaced, as Files.copy does").isFalse();
+        assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
+        assertThat(Files.exists(dir.resolve("nowhere"))).isFalse();
+    }
+
+    @Test
     void copyPath_existingTarget() throws IOException {
         Path target = Files.write(dir.resolve("target"), new byte[] {42});
 
