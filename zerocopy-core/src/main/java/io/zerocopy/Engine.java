@@ -13,6 +13,8 @@ import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drives one strategy step by step until the request is done: the only loop in the library.
@@ -27,6 +29,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>One engine runs one transfer on the calling thread and is then dropped.
  */
 final class Engine {
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
     /**
      * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress
@@ -276,10 +279,16 @@ final class Engine {
         return new TransferException("interrupted after " + moved + " bytes", moved, cause);
     }
 
-    private void closeSelector() throws IOException {
+    private void closeSelector() {
         if (selector != null) {
             // Closing the selector deregisters the caller's channels from it before copy returns.
-            selector.close();
+            // It is the engine's own; a failure to close it says nothing about the transfer and must
+            // not replace the transfer's own outcome.
+            try {
+                selector.close();
+            } catch (IOException e) {
+                log.debug("could not close the transfer's selector", e);
+            }
             selector = null;
         }
     }
