@@ -29,8 +29,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +76,9 @@ public final class Copier {
 
     /** Zero bytes, for mode checks: never written to, so one instance serves every thread. */
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+
+    private static final Set<StandardOpenOption> NEW_FILE = EnumSet.of(StandardOpenOption.WRITE,
+            StandardOpenOption.CREATE_NEW);
 
     private final TransferOptions options;
     private final Platform platform;
@@ -179,8 +186,12 @@ public final class Copier {
             Files.copy(source, target, copyOptions);
             return 0;
         }
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            if (isSameFile(source, target)) {
+        BasicFileAttributes targetAttributes = existingAttributes(target);
+        if (targetAttributes != null) {
+            // As Files.copy: the target's own attributes, not its link's destination's, so a link to
+            // the source is a different file that REPLACE_EXISTING replaces.
+            Object key = sourceAttributes.fileKey();
+            if (key != null && key.equals(targetAttributes.fileKey())) {
                 return 0;
             }
             if (!replace) {
@@ -191,7 +202,7 @@ public final class Copier {
         long moved;
         boolean created = false;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
+                FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(source))) {
             created = true;
             moved = copyWholeFile(in, out);
         } catch (IOException | RuntimeException e) {
@@ -399,13 +410,26 @@ public final class Copier {
         }
     }
 
-    /** {@code Files.isSameFile}, with a dangling symbolic link as target counting as another file. */
-    private static boolean isSameFile(Path source, Path target) throws IOException {
+    /** The target's own attributes (a link is not followed), or null if there is nothing there. */
+    private static BasicFileAttributes existingAttributes(Path target) throws IOException {
         try {
-            return Files.isSameFile(source, target);
+            return Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return false;
+            return null;
         }
+    }
+
+    /**
+     * The source's POSIX permissions as a creation attribute, so that the target never exists with
+     * wider permissions than the source (a 0600 key must not be readable by others for the length
+     * of the copy); the umask applies on top, as it does for {@code Files.copy}. None elsewhere.
+     */
+    private static FileAttribute<?>[] sameMode(Path source) throws IOException {
+        PosixFileAttributeView posix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
+        if (posix == null) {
+            return new FileAttribute<?>[0];
+        }
+        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(posix.readAttributes().permissions())};
     }
 
     private static void copyAttributes(Path source, Path target, BasicFileAttributes attributes) throws IOException {

@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,6 +32,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -324,6 +327,35 @@ class ArgumentsTest {
         assertThatThrownBy(() -> observed().copy(source, dir.resolve("no-such-dir").resolve("target")))
                 .isExactlyInstanceOf(NoSuchFileException.class);
         assertThat(events.calls).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"rw-------", "rwxr-x---", "rwxr-xr-x", "r--r--r--"})
+    void copyPath_targetGetsTheModeFilesCopyWouldGive(String mode) throws IOException {
+        assumeTrue(Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null, "POSIX file system");
+        Path secret = Files.write(dir.resolve("secret"), new byte[] {1, 2, 3});
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString(mode));
+        Path byJdk = dir.resolve("by-jdk");
+        Path byUs = dir.resolve("by-us");
+
+        Files.copy(secret, byJdk);
+        Transfers.copy(secret, byUs);
+
+        assertThat(Files.getPosixFilePermissions(byUs)).isEqualTo(Files.getPosixFilePermissions(byJdk));
+        assertThat(Files.readAllBytes(byUs)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void copyPath_symbolicLinkToTheSourceAsTarget() throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("link"), source);
+        byte[] original = Files.readAllBytes(source);
+
+        assertThatThrownBy(() -> observed().copy(source, link)).isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Transfers.copy(source, link, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+
+        assertThat(Files.isSymbolicLink(link)).as("the link is replaced by a copy, as Files.copy does").isFalse();
+        assertThat(Files.readAllBytes(link)).isEqualTo(original);
+        assertThat(Files.readAllBytes(source)).isEqualTo(original);
     }
 
     @Test
