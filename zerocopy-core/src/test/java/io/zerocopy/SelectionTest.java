@@ -322,14 +322,17 @@ class SelectionTest {
 
     @Test
     void choose_forcedTransferFromIntoAFile() {
-        Selection.Choice fromFile = selection.choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE),
-                "transferFrom", Set.of(), null, null);
+        TransferRequest fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Selection.Choice fromSocket = selection.choose(
                 streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false),
                 "transferFrom", Set.of(), null, null);
 
-        assertThat(fromFile.strategy.name()).isEqualTo("transferFrom");
         assertThat(fromSocket.strategy.name()).isEqualTo("transferFrom");
+        // a file source would be read at its own, shared position: declined before a byte moves
+        assertThatThrownBy(() -> selection.choose(fromFile, "transferFrom", Set.of(), null, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("strategy: transferFrom")
+                .hasMessageContaining("transferTo takes the same kernel path");
     }
 
     @Test

@@ -158,7 +158,7 @@ class StrategyContractTest {
                 case MappedStrategy.NAME:
                     return new Shape[] {Shape.FILE_TO_FAKE, Shape.FILE_TO_FAKE, Shape.FILE_TO_FAKE, Shape.FILE_TO_FILE};
                 case TransferFromStrategy.NAME:
-                    return new Shape[] {Shape.FAKE_TO_FILE, Shape.FILE_TO_FILE};
+                    return new Shape[] {Shape.FAKE_TO_FILE}; // it declines file sources
                 case BufferedStrategy.NAME:
                     return Shape.values();
                 default:

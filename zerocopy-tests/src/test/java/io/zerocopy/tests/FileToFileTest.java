@@ -1,6 +1,7 @@
 package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
@@ -20,6 +21,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +46,8 @@ class FileToFileTest {
     private static final Map<Long, Path> FILES = new HashMap<>();
 
     enum Mode {
-        AUTO(null), TRANSFER_TO("transferTo"), TRANSFER_FROM("transferFrom"), MMAP("mmap"), BUFFERED("buffered");
+        // transferFrom declines file sources: copy_transferFromForced_declinedBeforeAByteMoves
+        AUTO(null), TRANSFER_TO("transferTo"), MMAP("mmap"), BUFFERED("buffered");
 
         final String forced;
 
@@ -176,5 +179,17 @@ class FileToFileTest {
     private static void assertSameBytes(byte[] actual, byte[] expected) {
         assertThat(actual.length).as("length").isEqualTo(expected.length);
         assertThat(Arrays.mismatch(actual, expected)).as("first differing byte").isEqualTo(-1);
+    }
+
+    @Test
+    void copy_transferFromForced_declinedBeforeAByteMoves() throws IOException {
+        Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(4096, 1));
+        Path target = dir.resolve("target");
+        Copier copier = Transfers.with(TransferOptions.builder().strategy("transferFrom").build());
+
+        assertThatThrownBy(() -> copier.copy(source, target))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("strategy: transferFrom");
+        assertThat(Files.exists(target)).as("no partial target is left").isFalse();
     }
 }
