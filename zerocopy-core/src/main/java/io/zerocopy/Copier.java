@@ -391,16 +391,16 @@ public final class Copier {
     /**
      * Makes a JDK file channel opened in the wrong mode throw the JDK's own
      * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, before the
-     * listener hears of a transfer that cannot start. Zero-byte positional calls check the mode and
-     * touch nothing.
+     * listener hears of a transfer that cannot start. Zero-byte calls check the mode and touch
+     * nothing.
      */
     private static void requireModes(TransferRequest request) throws IOException {
         if (request.source() instanceof FileChannel && kindOf(request.source()) != ChannelKind.OTHER) {
             ((FileChannel) request.source()).read(NOTHING, 0);
         }
         if (request.target() instanceof FileChannel && kindOf(request.target()) == ChannelKind.FILE) {
-            FileChannel target = (FileChannel) request.target();
-            target.write(NOTHING, target.position());
+            // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
+            ((FileChannel) request.target()).write(NOTHING);
         }
     }
 
