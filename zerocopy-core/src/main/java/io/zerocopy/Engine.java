@@ -5,6 +5,7 @@ import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectableChannel;
@@ -68,6 +69,8 @@ final class Engine {
     private SelectionKey sourceKey;
     private SelectionKey targetKey;
     private long moved;
+    /** One byte for {@link #checkSourceNotExhausted()}, made on the first stall only. */
+    private ByteBuffer probe;
 
     Engine(TransferRequest request, Selection.Choice choice, TransferOptions options) {
         this.request = request;
@@ -141,6 +144,10 @@ final class Engine {
                 idle++;
                 if (request.sourceKind() == ChannelKind.FILE) {
                     checkNotTruncated();
+                    if (!request.targetNonBlocking() || idle > SELECT_TRUST) {
+                        // Nothing but the source can be holding up a blocking target.
+                        checkSourceNotExhausted();
+                    }
                 }
                 long waited = System.nanoTime() - lastProgress;
                 if (waited >= stallNanos) {
@@ -210,11 +217,35 @@ final class Engine {
         }
     }
 
-    /** The source ended before the slice did: a file that shrank (or, if it grew back since, a plain failure). */
+    /**
+     * A file source whose size has not shrunk can still end before it: procfs and sysfs files
+     * report a size (sysfs: 4096) that says nothing of their content. {@code transferTo} then
+     * returns 0 for ever; one positional read tells that apart from a slow target.
+     */
+    private void checkSourceNotExhausted() throws IOException {
+        if (probe == null) {
+            probe = ByteBuffer.allocate(1);
+        }
+        probe.clear();
+        if (request.sourceFile().read(probe, request.position() + moved) < 0) {
+            throw endedEarly();
+        }
+    }
+
+    /** The source ended before the slice did: a file that shrank, or one whose size overstates its content. */
     private TransferException endedEarly() {
         TruncatedSourceException truncation = truncation(null);
-        return truncation != null ? truncation : new TransferException("the source file ended after " + moved
-                + " of " + request.count() + " bytes", moved, null);
+        if (truncation != null) {
+            return truncation;
+        }
+        String size;
+        try {
+            size = Long.toString(FileChannels.size(request.sourceFile()));
+        } catch (IOException e) {
+            size = "unknown";
+        }
+        return new TransferException("the source file ended after " + moved + " of " + request.count()
+                + " bytes while its size still reads " + size + " (a procfs or sysfs file?)", moved, null);
     }
 
     /** Wraps a failure with the count; a file source found shorter than promised makes it a truncation. */
