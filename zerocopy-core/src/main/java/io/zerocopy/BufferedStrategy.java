@@ -80,7 +80,10 @@ final class BufferedStrategy implements TransferStrategy {
             this.start = request.position();
             this.target = request.target();
             this.size = bufferSize(request);
-            this.buffer = usesHeap(request) ? ByteBuffer.allocate(size) : DirectBuffers.acquire(request.bufferSize());
+            // A poolable buffer is asked for at the usual size, so that it serves the next transfer
+            // too; a larger one only at the size this transfer needs.
+            this.buffer = usesHeap(request) ? ByteBuffer.allocate(size)
+                    : DirectBuffers.acquire(request.bufferSize() <= DirectBuffers.MAX_POOLED_BYTES ? request.bufferSize() : size);
             buffer.limit(0);
         }
 
@@ -121,7 +124,7 @@ final class BufferedStrategy implements TransferStrategy {
 
         @Override
         public String toString() {
-            return NAME + "(" + (buffer.isDirect() ? "direct " : "heap ") + size + ")";
+            return NAME + "(" + (buffer.isDirect() ? "direct " : "heap ") + buffer.capacity() + ")";
         }
     }
 }

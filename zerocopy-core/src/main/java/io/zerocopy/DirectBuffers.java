@@ -42,13 +42,23 @@ final class DirectBuffers {
         return ByteBuffer.allocateDirect(size);
     }
 
-    /** Returns a buffer from {@link #acquire} to the pool; the caller must not use it afterwards. */
+    /**
+     * Returns a buffer from {@link #acquire} to the pool; the caller must not use it afterwards. It
+     * takes an empty slot, or else the slot of a smaller buffer, so that a burst of transfers with a
+     * small buffer size cannot leave the pool unable to serve the usual size for good.
+     */
     static void release(ByteBuffer buffer) {
         if (buffer.capacity() > MAX_POOLED_BYTES) {
             return;
         }
         for (int i = 0; i < SLOTS; i++) {
             if (POOL.get(i) == null && POOL.compareAndSet(i, null, buffer)) {
+                return;
+            }
+        }
+        for (int i = 0; i < SLOTS; i++) {
+            ByteBuffer pooled = POOL.get(i);
+            if (pooled != null && pooled.capacity() < buffer.capacity() && POOL.compareAndSet(i, pooled, buffer)) {
                 return;
             }
         }

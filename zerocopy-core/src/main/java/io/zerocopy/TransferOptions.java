@@ -191,8 +191,9 @@ public final class TransferOptions {
 
         /**
          * The copy buffer size of the buffered strategy, in bytes (1 to 1 GiB);
-         * defaults to {@link #DEFAULT_BUFFER_SIZE}. A transfer of known size never allocates more
-         * than it needs.
+         * defaults to {@link #DEFAULT_BUFFER_SIZE}. Direct buffers of up to 4 MiB come from a small
+         * shared pool and are reused by later transfers; a larger one is allocated for one transfer
+         * and never larger than that transfer.
          */
         public Builder bufferSize(int bytes) {
             Checks.inRange(bytes, 1, 1 << 30, "bufferSize");
