@@ -5,6 +5,9 @@
 module io.zerocopy {
     requires transitive io.zerocopy.api;
     requires org.slf4j;
+    // sun.misc.Unsafe.invokeCleaner unmaps mapped windows at once on Java 17 to 21; without this
+    // the module is not resolved in a modular application and mappings wait for the GC.
+    requires jdk.unsupported;
 
     exports io.zerocopy;
 

@@ -58,6 +58,17 @@ class ModuleExportsTest {
     }
 
     @Test
+    void core_requiresJdkUnsupportedForPromptUnmapping() throws URISyntaxException {
+        ModuleDescriptor core = descriptorOf(Transfers.class, "io.zerocopy");
+
+        // not 'static': a static requires does not resolve the module, and Unsafe would be missing
+        assertThat(core.requires()).anySatisfy(r -> {
+            assertThat(r.name()).isEqualTo("jdk.unsupported");
+            assertThat(r.modifiers()).doesNotContain(ModuleDescriptor.Requires.Modifier.STATIC);
+        });
+    }
+
+    @Test
     void api_exportsOnlyTheSpi() throws URISyntaxException {
         ModuleDescriptor api = descriptorOf(TransferStrategy.class, "io.zerocopy.api");
 
