@@ -6,6 +6,8 @@ import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectableChannel;
@@ -40,6 +42,13 @@ final class Engine {
      * the same default size for the same reason).
      */
     static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
+
+    /**
+     * Longest single wait in a selector: 100 ms. Closing a channel from another thread cancels its
+     * key without waking the selector, so the engine looks up every 100 ms to notice; a stalled
+     * transfer costs ten wake-ups a second for it.
+     */
+    private static final long MAX_SELECT_MILLIS = 100;
 
     /** First pause after a step that moved nothing on a channel that cannot be selected. */
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
@@ -160,6 +169,13 @@ final class Engine {
 
     /** Waits until the side the step stalled on may make progress, for at most {@code nanos}. */
     private void await(TransferStep.Side side, long nanos, int idle) throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw interrupted(); // which may also have closed a channel
+        }
+        if (!request.source().isOpen() || !request.target().isOpen()) {
+            // Another thread closed an end (an idle handler, a shutdown): stop now, with the count.
+            throw new AsynchronousCloseException();
+        }
         Channel channel = side == TransferStep.Side.SOURCE ? request.source() : request.target();
         boolean selectable = channel instanceof SelectableChannel && !((SelectableChannel) channel).isBlocking();
         if (selectable) {
@@ -177,21 +193,31 @@ final class Engine {
             selector = channel.provider().openSelector();
         }
         int ops = side == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
-        SelectionKey key = side == TransferStep.Side.SOURCE ? sourceKey : targetKey;
-        if (key == null) {
-            key = channel.register(selector, ops);
-            if (side == TransferStep.Side.SOURCE) {
-                sourceKey = key;
-            } else {
-                targetKey = key;
+        try {
+            if (sourceKey != null && !sourceKey.isValid() || targetKey != null && !targetKey.isValid()) {
+                throw new CancelledKeyException();
             }
+            SelectionKey key = side == TransferStep.Side.SOURCE ? sourceKey : targetKey;
+            if (key == null) {
+                key = channel.register(selector, ops);
+                if (side == TransferStep.Side.SOURCE) {
+                    sourceKey = key;
+                } else {
+                    targetKey = key;
+                }
+            }
+            key.interestOps(ops);
+            SelectionKey other = side == TransferStep.Side.SOURCE ? targetKey : sourceKey;
+            if (other != null && other != key) {
+                other.interestOps(0);
+            }
+        } catch (CancelledKeyException e) {
+            // Only closing a channel cancels our keys: another thread closed one of the two ends.
+            AsynchronousCloseException closed = new AsynchronousCloseException();
+            closed.initCause(e);
+            throw closed;
         }
-        key.interestOps(ops);
-        SelectionKey other = side == TransferStep.Side.SOURCE ? targetKey : sourceKey;
-        if (other != null && other != key) {
-            other.interestOps(0);
-        }
-        long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+        long millis = Math.max(1, Math.min(MAX_SELECT_MILLIS, TimeUnit.NANOSECONDS.toMillis(nanos)));
         selector.select(millis);
         selector.selectedKeys().clear();
     }
