@@ -7,6 +7,7 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
@@ -66,7 +67,10 @@ import org.slf4j.LoggerFactory;
  *       the JDK's rule) and surfaces as a {@code TransferException} caused by
  *       {@code ClosedByInterruptException}; an interrupt seen between operations surfaces as a
  *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
- *       still open. Either way the thread's interrupt status stays set. A write into a stream (a
+ *       still open. Either way the thread's interrupt status stays set. When the cause is
+ *       {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel
+ *       closed by another thread), {@code bytesTransferred()} is a lower bound: the JDK does not
+ *       report what the call it cut short had already moved. A write into a stream (a
  *       plain {@code Socket}'s, any {@code OutputStream}) is not interruptible in the JDK: the
  *       interrupt is seen once that write returns; close the socket to end it sooner.</li>
  * </ul>
@@ -105,6 +109,7 @@ public final class Copier {
     public long copy(Path source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        checkNotInterrupted();
         return copyWholeFile(source, target);
     }
 
@@ -119,6 +124,7 @@ public final class Copier {
     public long copy(Path source, Socket target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        checkNotInterrupted();
         // Checked here for both kinds of socket: a channel's transferTo would otherwise report these
         // as ClosedChannelException or a broken pipe after the transfer started.
         if (target.isClosed()) {
@@ -145,6 +151,7 @@ public final class Copier {
      */
     public long copy(Path source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
+        checkNotInterrupted();
         WritableByteChannel out = channelOf(Objects.requireNonNull(target, "target"));
         return copyWholeFile(source, out);
     }
@@ -165,6 +172,7 @@ public final class Copier {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "options");
+        checkNotInterrupted();
         boolean replace = false;
         boolean attributes = false;
         boolean followLinks = true;
@@ -232,6 +240,7 @@ public final class Copier {
     public long copy(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        checkNotInterrupted();
         Checks.notNegative(position, "position");
         Checks.notNegative(count, "count");
         requireOpen(source);
@@ -259,6 +268,7 @@ public final class Copier {
     public long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        checkNotInterrupted();
         FileChannel file = asSizedFile(source);
         if (file == null) {
             // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
@@ -269,20 +279,39 @@ public final class Copier {
                     .target(target, kindOf(target)));
         }
         long start = file.position();
-        long moved = 0;
+        long moved;
         try {
             moved = transfer(TransferRequest.builder()
                     .source(file, ChannelKind.FILE)
                     .slice(start, Math.max(0, file.size() - start))
                     .target(target, kindOf(target)));
-            return moved;
         } catch (TransferException e) {
-            moved = e.bytesTransferred();
+            advance(file, start, e.bytesTransferred(), e);
             throw e;
-        } finally {
-            if (file.isOpen()) {
-                FileChannels.restorePosition(file, start + moved);
+        }
+        advance(file, start, moved, null);
+        return moved;
+    }
+
+    /**
+     * Moves a source channel's position past what was copied. A failure to do so is added to the
+     * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
+     * the count.
+     */
+    private static void advance(FileChannel file, long start, long moved, TransferException failure)
+            throws TransferException {
+        if (!file.isOpen()) {
+            return;
+        }
+        try {
+            FileChannels.restorePosition(file, start + moved);
+        } catch (IOException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+                return;
             }
+            throw new TransferException("copied " + moved + " bytes, but could not move the source's position to "
+                    + (start + moved), moved, e);
         }
     }
 
@@ -295,6 +324,7 @@ public final class Copier {
     public long copy(InputStream source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        checkNotInterrupted();
         ReadableByteChannel in = source.getClass() == FileInputStream.class
                 ? ((FileInputStream) source).getChannel()
                 : new StreamChannels.Input(source);
@@ -401,6 +431,18 @@ public final class Copier {
         if (request.target() instanceof FileChannel && kindOf(request.target()) == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
             ((FileChannel) request.target()).write(NOTHING);
+        }
+    }
+
+    /**
+     * An interrupt pending when a copy is called ends it before anything is touched: a JDK
+     * {@code FileChannel} closes itself on any operation made while the thread is interrupted, and
+     * even reading the caller's position or size would close a channel the caller owns.
+     */
+    private static void checkNotInterrupted() throws TransferException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new TransferException("interrupted before the transfer started", 0,
+                    new InterruptedIOException("interrupted before the transfer started"));
         }
     }
 

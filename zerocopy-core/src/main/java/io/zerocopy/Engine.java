@@ -323,9 +323,9 @@ final class Engine {
 
     private TransferException interrupted() {
         if (!request.source().isOpen() || !request.target().isOpen()) {
-            // A JDK channel saw the interrupt inside a call that still returned a count (the JDK's
-            // transferTo and transferFrom keep the bytes they moved and drop the exception) and
-            // closed itself: report it the way the JDK would have.
+            // A JDK channel saw the interrupt inside a call and closed itself, yet the call returned
+            // (transferTo to or from a channel that is not the JDK's own keeps its count and drops
+            // the exception): report it the way the JDK would have.
             return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
                     moved, new ClosedByInterruptException());
         }

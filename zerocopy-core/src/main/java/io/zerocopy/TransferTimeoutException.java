@@ -5,8 +5,10 @@ import java.time.Duration;
 /**
  * No byte moved for longer than the {@linkplain TransferOptions.Builder#stallTimeout stall timeout}.
  *
- * <p>The transfer was abandoned; the channels are left open and as they were, and
- * {@link #bytesTransferred()} says how far it got.
+ * <p>The transfer was abandoned; the channels are left open, and {@link #bytesTransferred()} says
+ * how many bytes reached the target. With a source that is not a file (a socket, a stream), bytes
+ * already read from it but not yet accepted by the target (at most one buffer) are lost with the
+ * transfer: a proxy that wants to go on elsewhere cannot recover them.
  */
 public final class TransferTimeoutException extends TransferException {
     private static final long serialVersionUID = 1L;

@@ -61,8 +61,7 @@ public final class Platform {
             OperatingSystem.fromName(System.getProperty("os.name", "")),
             Runtime.version().feature(),
             System.getProperty("os.version", ""),
-            System.getProperty("jdk.nio.enableFastFileTransfer") != null
-                    && !"false".equalsIgnoreCase(System.getProperty("jdk.nio.enableFastFileTransfer")));
+            fastFileTransferProperty(System.getProperty("jdk.nio.enableFastFileTransfer")));
 
     private final OperatingSystem os;
     private final int javaFeature;
@@ -79,6 +78,11 @@ public final class Platform {
         this.osVersion = Objects.requireNonNull(osVersion, "osVersion");
         this.kernel = parseVersion(osVersion);
         this.fastFileTransfer = fastFileTransfer;
+    }
+
+    /** The JDK's own reading of {@code jdk.nio.enableFastFileTransfer}: present and empty, or "true". */
+    static boolean fastFileTransferProperty(String value) {
+        return value != null && (value.isEmpty() || Boolean.parseBoolean(value));
     }
 
     /** The platform this JVM runs on, detected once when the class is initialised. */

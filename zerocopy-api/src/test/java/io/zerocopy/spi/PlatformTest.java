@@ -291,4 +291,12 @@ class PlatformTest {
         assertThat(linux.toString()).contains("LINUX", "6.18.44-fc", "21").doesNotContain("fast file transfer");
         assertThat(windows.toString()).contains("WINDOWS", "10.0", "25", "fast file transfer on");
     }
+
+    @ParameterizedTest(name = "\"{0}\" -> {1}")
+    @CsvSource(value = {"NULL, false", "'', true", "true, true", "TRUE, true", "false, false", "yes, false", "1, false"},
+            nullValues = "NULL")
+    void fastFileTransferProperty_readAsTheJdkReadsIt(String value, boolean expected) {
+        // sun.nio.ch.FileChannelImpl: enabled when the property is empty or parses as true
+        assertThat(Platform.fastFileTransferProperty(value)).isEqualTo(expected);
+    }
 }
