@@ -18,7 +18,9 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,38 +57,42 @@ class ClosedDuringWaitTest {
                             }
                         })
                         .build());
-                CompletableFuture<Long> copy = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return copier.copy(source, target);
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-
-                awaitRegistered(source); // nothing to read yet: the engine waits on the source
-                CompletableFuture.runAsync(() -> {
-                    try {
-                        sourcePeer.write(ByteBuffer.allocate(32 << 20));
-                    } catch (IOException ignored) {
-                        // the test closes everything at the end
-                    }
-                });
-                awaitRegistered(target); // the target's buffers filled: the engine waits on the target
-                source.close();
-
-                ExecutionException e = assertThrows(ExecutionException.class,
-                        () -> copy.get(30, TimeUnit.SECONDS));
-                Throwable failure = e.getCause().getCause();
-                assertThat(failure).isInstanceOf(TransferException.class);
-                TransferException transfer = (TransferException) failure;
-                assertThat(transfer.getCause()).isInstanceOfAny(AsynchronousCloseException.class,
-                        ClosedChannelException.class);
-                assertThat(transfer.bytesTransferred()).isPositive();
-                assertThat(heard.get()).isSameAs(transfer);
-                assertThat(target.isOpen()).isTrue();
-                assertThat(target.isRegistered()).as("the engine's selector is closed").isFalse();
+                // Threads of their own: the common pool may have a single thread on a small machine,
+                // and the writer must not queue behind the copy.
+                ExecutorService threads = Executors.newFixedThreadPool(2);
+                try {
+                    run(threads, copier, source, sourcePeer, target, heard);
+                } finally {
+                    threads.shutdownNow();
+                    assertThat(threads.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+                }
             }
         }
+    }
+
+    private static void run(ExecutorService threads, Copier copier, SocketChannel source, SocketChannel sourcePeer,
+            SocketChannel target, AtomicReference<TransferException> heard) throws Exception {
+        Future<Long> copy = threads.submit(() -> copier.copy(source, target));
+
+        awaitRegistered(source); // nothing to read yet: the engine waits on the source
+        threads.submit(() -> {
+            try {
+                sourcePeer.write(ByteBuffer.allocate(32 << 20));
+            } catch (IOException ignored) {
+                // the test closes everything at the end
+            }
+        });
+        awaitRegistered(target); // the target's buffers filled: the engine waits on the target
+        source.close();
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> copy.get(30, TimeUnit.SECONDS));
+        assertThat(e.getCause()).isInstanceOf(TransferException.class);
+        TransferException transfer = (TransferException) e.getCause();
+        assertThat(transfer.getCause()).isInstanceOfAny(AsynchronousCloseException.class, ClosedChannelException.class);
+        assertThat(transfer.bytesTransferred()).isPositive();
+        assertThat(heard.get()).isSameAs(transfer);
+        assertThat(target.isOpen()).isTrue();
+        assertThat(target.isRegistered()).as("the engine's selector is closed").isFalse();
     }
 
     private static void awaitRegistered(SelectableChannel channel) {
