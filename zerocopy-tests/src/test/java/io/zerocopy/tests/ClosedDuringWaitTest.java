@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
 class ClosedDuringWaitTest {
 
     @Test
+    @SuppressWarnings("try") // targetPeer only has to stay open, unread, so the target's buffers fill
     void copy_sourceClosedWhileWaitingOnTarget() throws Exception {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
