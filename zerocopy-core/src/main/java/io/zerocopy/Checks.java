@@ -12,13 +12,6 @@ final class Checks {
         return value;
     }
 
-    static long positive(long value, String name) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
-        }
-        return value;
-    }
-
     static long inRange(long value, long min, long max, String name) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");

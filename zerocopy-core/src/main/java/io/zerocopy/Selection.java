@@ -4,13 +4,13 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Chooses the strategy for a request: a forced one if there is one, else the first registered
@@ -177,7 +177,8 @@ final class Selection {
                 : ", and " + r.count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
     }
 
+    /** The strategies of the default table, in the order they are tried. */
     static List<String> tableOrder() {
-        return Arrays.asList(TABLE.stream().map(row -> row.strategy).toArray(String[]::new));
+        return TABLE.stream().map(row -> row.strategy).collect(Collectors.toUnmodifiableList());
     }
 }
