@@ -9,7 +9,9 @@ import io.zerocopy.spi.Platform.OperatingSystem;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
@@ -165,21 +167,7 @@ class RegisteredStrategyTest {
         Pipe pipe = Pipe.open();
         try (FileChannel source = FileChannel.open(file(10), StandardOpenOption.READ);
                 FileChannel target = FileChannel.open(dir.resolve("t"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            ReadableByteChannel plainSource = new ReadableByteChannel() {
-                @Override
-                public int read(ByteBuffer dst) {
-                    return -1;
-                }
-
-                @Override
-                public boolean isOpen() {
-                    return true;
-                }
-
-                @Override
-                public void close() {
-                }
-            };
+            ReadableByteChannel plainSource = Channels.newChannel(InputStream.nullInputStream());
             WritableByteChannel[] targets = {target, pipe.sink(), new StreamChannels.Output(java.io.OutputStream.nullOutputStream())};
             for (ChannelKind sourceKind : ChannelKind.values()) {
                 for (WritableByteChannel t : targets) {
