@@ -10,7 +10,6 @@ import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.Pipe;
