@@ -55,7 +55,7 @@ final class CompareCommand implements Callable<Integer> {
     /** The sizes of the 2008 table (7 MB to 1 GB, taken as MiB and GiB). */
     static final String TABLE_SIZES = "7M,21M,63M,98M,200M,350M,700M,1G";
     static final String QUICK_SIZES = "64K,1M";
-    static final int DEFAULT_RUNS = 5;
+    static final int DEFAULT_RUNS = 11;
 
     /** The 2008 figures by size in MiB: read/write loop ms, transferTo ms. */
     static final Map<Long, long[]> ORIGINAL = new LinkedHashMap<>();
