@@ -34,7 +34,7 @@ final class ComparisonChart {
         XYChart chart = new XYChartBuilder()
                 .width(900).height(560)
                 .title("File to a socket over loopback: 4 KiB read/write loop vs transferTo"
-                        + (noDelay ? " (TCP_NODELAY)" : ""))
+                        + (noDelay ? " (TCP_NODELAY on)" : " (Nagle on)"))
                 .xAxisTitle("File size (MiB)")
                 .yAxisTitle("Time (ms, median)")
                 .build();
@@ -45,6 +45,8 @@ final class ComparisonChart {
         styler.setXAxisLogarithmic(true);
         styler.setYAxisLogarithmic(true);
         styler.setMarkerSize(7);
+        styler.setXAxisDecimalPattern("#,##0.###");
+        styler.setYAxisDecimalPattern("#,##0.###");
 
         List<CompareCommand.Row> original = new ArrayList<>();
         for (CompareCommand.Row r : rows) {

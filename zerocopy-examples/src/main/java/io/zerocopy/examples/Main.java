@@ -35,11 +35,15 @@ public final class Main implements Callable<Integer> {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand("traditional-server", new ServerCommand("traditional-server", 2000));
-        cl.addSubcommand("traditional-client", new ClientCommand("traditional-client", 2000, "buffered", 4096));
-        cl.addSubcommand("transferto-server", new ServerCommand("transferto-server", 9026));
-        cl.addSubcommand("transferto-client", new ClientCommand("transferto-client", 9026, "transferTo",
-                io.zerocopy.TransferOptions.DEFAULT_BUFFER_SIZE));
+        add(cl, "traditional-server", new ServerCommand("traditional-server", 2000),
+                "Receives files from traditional-client (or any client): one line per connection, a summary on Ctrl-C.");
+        add(cl, "traditional-client", new ClientCommand("traditional-client", 2000, "buffered", 4096),
+                "Sends a file the classic way: a read/write loop through a 4 KiB buffer.");
+        add(cl, "transferto-server", new ServerCommand("transferto-server", 9026),
+                "The same receiver on the transferTo pair's port, 9026.");
+        add(cl, "transferto-client", new ClientCommand("transferto-client", 9026, "transferTo",
+                io.zerocopy.TransferOptions.DEFAULT_BUFFER_SIZE),
+                "Sends a file with FileChannel.transferTo (sendfile): the kernel moves the bytes.");
         cl.addSubcommand("file-copy", new FileCopyCommand());
         cl.addSubcommand("compare", new CompareCommand());
         cl.addSubcommand("demo", new DemoCommand());
@@ -54,6 +58,17 @@ public final class Main implements Callable<Integer> {
             return 1;
         });
         return cl;
+    }
+
+    /** Adds a subcommand whose class serves several names, with this name's own first line of help. */
+    private static void add(CommandLine cl, String name, Object command, String summary) {
+        CommandLine sub = new CommandLine(command);
+        String[] general = sub.getCommandSpec().usageMessage().description();
+        String[] description = new String[general.length + 1];
+        description[0] = summary;
+        System.arraycopy(general, 0, description, 1, general.length);
+        sub.getCommandSpec().usageMessage().description(description);
+        cl.addSubcommand(name, sub);
     }
 
     /** The message of an I/O failure, with its type where the message alone says too little. */
