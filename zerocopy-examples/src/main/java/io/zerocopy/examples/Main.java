@@ -1,74 +1,107 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.TransferListener;
-import io.zerocopy.TransferOptions;
-import io.zerocopy.TransferResult;
-import io.zerocopy.Transfers;
 import java.io.IOException;
-import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
- * The README's demo: sends a generated file to a receiver on 127.0.0.1, once with the library's
- * own choice and once with each built-in file strategy forced, and prints size, strategy,
- * throughput and whether the receiver's checksum matched.
+ * The examples' executable jar: one command with a subcommand per program.
  *
- * <p>Usage: {@code java -jar zerocopy-examples.jar [size in MiB, default 256]}
+ * <p>Usage: {@code java -jar zerocopy-examples.jar COMMAND [OPTIONS]}; {@code --help} on any of
+ * them. Exit codes: 0 done, 1 failed (a port in use, a refused connection, an I/O error), 2 bad
+ * command line (unknown or invalid option, missing file).
  */
-public final class Main {
-    private Main() {
+@Command(name = "zerocopy-examples", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = {"The classic zero-copy experiment and other examples, built on the zerocopy library."},
+        footer = {"", "Run COMMAND --help for the options of each command."})
+public final class Main implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Runs the command line and exits with its exit code. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        long mib = args.length > 0 ? Long.parseLong(args[0]) : 256;
-        Path dir = Files.createTempDirectory("zerocopy-demo");
-        Path file = dir.resolve("demo.bin");
-        try {
-            long crc = GeneratedFile.create(file, mib << 20, 42);
-            System.out.printf(Locale.ROOT, "zerocopy demo: %d MiB file to 127.0.0.1, Java %s on %s %s%n",
-                    mib, Runtime.version(), System.getProperty("os.name"), System.getProperty("os.version"));
-            System.out.printf(Locale.ROOT, "%-10s %-12s %12s %10s %9s  %s%n",
-                    "asked", "ran", "bytes", "ms", "GB/s", "checksum");
-            for (String strategy : new String[] {null, "transferTo", "mmap", "buffered"}) {
-                send(file, crc, strategy);
+    /**
+     * The command line with every subcommand, and its error handling: a failure the user can act on
+     * (a port in use, a missing file, a refused connection) prints one line and exits with 1,
+     * anything else prints its stack trace.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        add(cl, "traditional-server", new ServerCommand("traditional-server", 2000),
+                "Receives files from traditional-client (or any client): one line per connection, a summary on Ctrl-C.");
+        add(cl, "traditional-client", new ClientCommand("traditional-client", 2000, "buffered", 4096),
+                "Sends a file the classic way: a read/write loop through a 4 KiB buffer.");
+        add(cl, "transferto-server", new ServerCommand("transferto-server", 9026),
+                "The same receiver on the transferTo pair's port, 9026.");
+        add(cl, "transferto-client", new ClientCommand("transferto-client", 9026, "transferTo",
+                io.zerocopy.TransferOptions.DEFAULT_BUFFER_SIZE),
+                "Sends a file with FileChannel.transferTo (sendfile): the kernel moves the bytes.");
+        cl.addSubcommand("file-copy", new FileCopyCommand());
+        cl.addSubcommand("compare", new CompareCommand());
+        cl.addSubcommand("demo", new DemoCommand());
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            Throwable cause = e instanceof UncheckedIOException ? e.getCause() : e;
+            if (cause instanceof IOException) {
+                commandLine.getErr().println(commandLine.getCommandName() + ": " + describe(cause));
+            } else {
+                cause.printStackTrace(commandLine.getErr());
             }
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
+            commandLine.getErr().flush();
+            return 1;
+        });
+        return cl;
+    }
+
+    /** Adds a subcommand whose class serves several names, with this name's own first line of help. */
+    private static void add(CommandLine cl, String name, Object command, String summary) {
+        CommandLine sub = new CommandLine(command);
+        String[] general = sub.getCommandSpec().usageMessage().description();
+        String[] description = new String[general.length + 1];
+        description[0] = summary;
+        System.arraycopy(general, 0, description, 1, general.length);
+        sub.getCommandSpec().usageMessage().description(description);
+        cl.addSubcommand(name, sub);
+    }
+
+    /** The message of an I/O failure, with its type where the message alone says too little. */
+    static String describe(Throwable e) {
+        String message = e.getMessage();
+        String type = e.getClass().getSimpleName();
+        if (message == null) {
+            return type;
         }
+        return switch (type) {
+            case "NoSuchFileException" -> "no such file: " + message;
+            case "FileAlreadyExistsException" -> "file already exists: " + message;
+            case "AccessDeniedException" -> "access denied: " + message;
+            default -> message;
+        };
     }
 
-    private static void send(Path file, long expectedCrc, String strategy) throws IOException, InterruptedException {
-        AtomicReference<TransferResult> result = new AtomicReference<>();
-        TransferOptions options = TransferOptions.builder()
-                .strategy(strategy)
-                .listener(new TransferListener() {
-                    @Override
-                    public void onComplete(TransferResult r) {
-                        result.set(r);
-                    }
-                })
-                .build();
-        try (LoopbackReceiver receiver = new LoopbackReceiver()) {
-            var received = receiver.receiveOne(true);
-            long start = System.nanoTime();
-            try (SocketChannel socket = SocketChannel.open(receiver.address())) {
-                Transfers.with(options).copy(file, socket);
-            }
-            LoopbackReceiver.Received r = received.get();
-            double seconds = (r.endNanos - start) / 1e9;
-            System.out.printf(Locale.ROOT, "%-10s %-12s %12d %10.1f %9.2f  %s%n",
-                    strategy == null ? "auto" : strategy, result.get().strategy(), r.bytes, seconds * 1e3,
-                    r.bytes / seconds / 1e9, r.crc == expectedCrc ? "ok" : "MISMATCH");
-            if (strategy == null) {
-                System.out.println("           why: " + result.get().reason());
-            }
-        } catch (ExecutionException e) {
-            throw new IOException("receiver failed", e.getCause());
+    @Override
+    public Integer call() {
+        // no subcommand: say what there is, and fail as any other incomplete command line does
+        spec.commandLine().getErr().println("Missing command.");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+
+    /** The version shown by {@code --version}: the jar's, and the JVM it runs on. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"zerocopy-examples " + (version == null ? "(development build)" : version),
+                    "Java " + Runtime.version() + " on " + System.getProperty("os.name") + " "
+                            + System.getProperty("os.version")};
         }
     }
 }

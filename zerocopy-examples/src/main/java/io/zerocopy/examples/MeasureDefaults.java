@@ -16,7 +16,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
@@ -125,7 +124,7 @@ public final class MeasureDefaults {
         System.out.printf(Locale.ROOT, "%-18s %16s %16s%n", "", "file->socket ms", "socket->file ms");
         for (int k = 0; k < names.length; k++) {
             System.out.printf(Locale.ROOT, "%-18s %16s %16.1f%n", names[k],
-                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", median(send[k])), median(receive[k]));
+                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", Stats.median(send[k])), Stats.median(receive[k]));
         }
     }
 
@@ -193,7 +192,7 @@ public final class MeasureDefaults {
                         }
                     }
                     System.out.printf(Locale.ROOT, "%-20s %6d KiB %12.1f %12.1f %14.2f%n", labels[t], size >> 10,
-                            median(m), median(b), median(m) / median(b));
+                            Stats.median(m), Stats.median(b), Stats.median(m) / Stats.median(b));
                 }
                 Files.delete(file);
             }
@@ -231,12 +230,5 @@ public final class MeasureDefaults {
         while (in.read(buffer) >= 0) {
             buffer.clear();
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -75,12 +75,12 @@ public final class SideBySide {
         double[] base = times.get("raw transferTo loop");
         System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s   %s%n", "method", "median ms", "GB/s", "time vs raw", "runs (ms)");
         for (String name : names) {
-            double m = median(times.get(name));
+            double m = Stats.median(times.get(name));
             double[] ratios = new double[runs];
             for (int run = 0; run < runs; run++) {
                 ratios[run] = times.get(name)[run] / base[run];
             }
-            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, median(ratios),
+            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, Stats.median(ratios),
                     Arrays.toString(Arrays.stream(times.get(name)).mapToLong(Math::round).toArray()));
         }
     }
@@ -119,12 +119,5 @@ public final class SideBySide {
                 out.write(buffer, 0, n);
             }
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }
