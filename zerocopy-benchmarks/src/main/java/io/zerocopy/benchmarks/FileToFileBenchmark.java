@@ -1,0 +1,101 @@
+package io.zerocopy.benchmarks;
+
+import io.zerocopy.Transfers;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.io.FileUtils;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A cached file to a new file in the same directory. Every operation replaces the target (the
+ * library and {@code Files.copy} with {@code REPLACE_EXISTING}, the others delete it and create it
+ * again): rewriting a truncated file would make ext4 start writeback on close
+ * ({@code auto_da_alloc}) and measure the disk instead of the copy.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@State(Scope.Thread)
+public class FileToFileBenchmark {
+    /** Bytes per operation. */
+    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
+    public long size;
+
+    /**
+     * How to copy; see {@link Contenders}, plus {@code filesCopy} ({@code Files.copy} with
+     * {@code REPLACE_EXISTING}) and {@code fileUtils} (Commons IO {@code FileUtils.copyFile}).
+     */
+    @Param({"default", "transferTo", "mmap", "buffered", "rawTransferTo", "rawMmap", "classic4k", "guava",
+            "commonsIo", "streamTransferTo", "filesCopy", "fileUtils"})
+    public String contender;
+
+    private Path source;
+    private Path target;
+
+    /** Creates the source. */
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        source = Data.source(size);
+        target = Data.target("file-target");
+        if (contender.equals("default")) {
+            System.out.println("default picks: " + Contenders.defaultChoice(
+                    copier -> copier.copy(source, target, StandardCopyOption.REPLACE_EXISTING)));
+        }
+    }
+
+    /** Copies the file once. */
+    @Benchmark
+    public long copy(CpuCounters cpu) throws IOException {
+        cpu.start();
+        long moved;
+        switch (contender) {
+            case "filesCopy":
+                Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                moved = Files.size(target);
+                break;
+            case "fileUtils":
+                FileUtils.copyFile(source.toFile(), target.toFile());
+                moved = Files.size(target);
+                break;
+            case "default":
+                moved = Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                break;
+            case "transferTo":
+            case "mmap":
+            case "buffered":
+                moved = Contenders.forced(contender).copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                break;
+            default:
+                Files.deleteIfExists(target);
+                try (FileOutputStream out = new FileOutputStream(target.toFile())) {
+                    moved = Contenders.fromFile(contender, source, out.getChannel(), out);
+                }
+        }
+        cpu.stop(moved);
+        return Checks.moved(moved, size, contender);
+    }
+
+    /** Removes the target. */
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        Files.deleteIfExists(target);
+    }
+}
