@@ -29,7 +29,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.CommittedRun <out-dir>} writes one JMH
  * JSON file per group and {@code summary.csv} (one line per cell and contender: median time per
- * operation, CPU ms per GB of the copying thread, bytes allocated per operation), then deletes the
+ * operation, CPU ms per GB of the copying thread, bytes allocated per operation by the JVM and by
+ * the copying thread), then deletes the
  * generated source files. {@link Report} turns summaries into tables and the chart.
  */
 public final class CommittedRun {
@@ -166,11 +167,13 @@ public final class CommittedRun {
         Map<String, Result> secondary = result.getSecondaryResults();
         double cpuNanos = score(secondary, "cpuNanos");
         double bytes = score(secondary, "bytes");
+        double operations = bytes / Long.parseLong(params.getParam("size"));
         var stats = result.getPrimaryResult().getStatistics();
         return String.join(",", jdk, pair, params.getParam("size"), String.join(" ", cell), params.getParam("contender"),
                 format(stats.getPercentile(50)), format(stats.getMin()), format(stats.getMax()),
                 format(bytes > 0 ? cpuNanos / bytes * 1000 : Double.NaN),
-                format(score(secondary, "gc.alloc.rate.norm")));
+                format(score(secondary, "gc.alloc.rate.norm")),
+                format(operations > 0 ? score(secondary, "allocatedBytes") / operations : Double.NaN));
     }
 
     private static double score(Map<String, Result> results, String name) {

@@ -6,21 +6,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.io.FileUtils;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A cached file to a new file in the same directory. Every operation replaces the target (the
@@ -28,17 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * again): rewriting a truncated file would make ext4 start writeback on close
  * ({@code auto_da_alloc}) and measure the disk instead of the copy.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
-public class FileToFileBenchmark {
-    /** Bytes per operation. */
-    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
-    public long size;
-
+public class FileToFileBenchmark extends CopyBenchmark {
     /**
      * How to copy; see {@link Contenders}, plus {@code filesCopy} ({@code Files.copy} with
      * {@code REPLACE_EXISTING}) and {@code fileUtils} (Commons IO {@code FileUtils.copyFile}).

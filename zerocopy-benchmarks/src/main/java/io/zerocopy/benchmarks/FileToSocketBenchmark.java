@@ -2,37 +2,21 @@ package io.zerocopy.benchmarks;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A cached file to a TCP socket whose peer is on loopback or behind a veth pair in another network
  * namespace. One operation sends the whole file and lasts until the receiver acknowledges the last
  * byte. The parameters span the full matrix; {@link CommittedRun} runs a subset.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
-public class FileToSocketBenchmark {
-    /** Bytes per operation. */
-    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
-    public long size;
-
+public class FileToSocketBenchmark extends CopyBenchmark {
     /** Where the receiver runs: {@code loopback} or {@code veth}. */
     @Param({"loopback", "veth"})
     public String peer;

@@ -5,20 +5,13 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A cached file to a channel that is not the JDK's own, the stand-in for TLS: either one that reads
@@ -26,17 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code Channels.newChannel(socket.getOutputStream())} to a loopback receiver
  * ({@code socketStream}). The stream contenders write to the stream behind the channel.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
-public class FileToWrapperBenchmark {
-    /** Bytes per operation. */
-    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
-    public long size;
-
+public class FileToWrapperBenchmark extends CopyBenchmark {
     /** The wrapper: {@code checksum} or {@code socketStream}. */
     @Param({"checksum", "socketStream"})
     public String wrapper;

@@ -27,7 +27,7 @@ import javax.imageio.ImageIO;
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.Report <tables.md> <chart.png> <summary.csv>...}
  */
 public final class Report {
-    static final String CSV_HEADER = "jdk,pair,size,cell,contender,medianMs,minMs,maxMs,cpuMsPerGB,allocBytesPerOp";
+    static final String CSV_HEADER = "jdk,pair,size,cell,contender,medianMs,minMs,maxMs,cpuMsPerGB,allocBytesPerOp,threadAllocBytesPerOp";
 
     /** The cells drawn in the chart: pair, cell, size, title. */
     private static final String[][] CHART = {
@@ -60,7 +60,8 @@ public final class Report {
             contender = f[4];
             medianMs = Double.parseDouble(f[5]);
             cpuMsPerGb = Double.parseDouble(f[8]);
-            allocBytes = Double.parseDouble(f[9]);
+            // the copying thread's own allocation where the summary has it, else JMH's whole-JVM figure
+            allocBytes = Double.parseDouble(f.length > 10 ? f[10] : f[9]);
         }
 
         String key() {
@@ -82,7 +83,7 @@ public final class Report {
         Set<String> jdks = new LinkedHashSet<>();
         for (int i = 2; i < args.length; i++) {
             for (String line : Files.readAllLines(Paths.get(args[i]), StandardCharsets.UTF_8)) {
-                if (!line.equals(CSV_HEADER) && !line.isBlank()) {
+                if (!line.startsWith("jdk,") && !line.isBlank()) {
                     Row row = new Row(line);
                     rows.add(row);
                     jdks.add(row.jdk);
@@ -109,8 +110,35 @@ public final class Report {
                 .mapToDouble(r -> r.medianMs).min().orElse(Double.NaN);
     }
 
+    /** Per cell: the default's time over the fastest contender's, and which one that was. */
+    static String summary(List<Row> rows, List<String> jdks) {
+        StringBuilder md = new StringBuilder("| Pair | Size | Cell |");
+        StringBuilder rule = new StringBuilder("|---|---|---|");
+        for (String jdk : jdks) {
+            md.append(" JDK ").append(jdk).append(": default vs fastest | fastest |");
+            rule.append("---:|---|");
+        }
+        md.append('\n').append(rule).append('\n');
+        for (Map.Entry<String, Map<String, Map<String, Row>>> cell : byCell(rows).entrySet()) {
+            String[] key = cell.getKey().split("\\|", -1);
+            md.append("| ").append(key[0]).append(" | ").append(size(Long.parseLong(key[2]))).append(" | ")
+                    .append(key[1]).append(" |");
+            for (String jdk : jdks) {
+                double fastest = fastest(cell.getValue(), jdk);
+                Row def = cell.getValue().getOrDefault("default", Map.of()).get(jdk);
+                String winner = cell.getValue().entrySet().stream()
+                        .filter(e -> e.getValue().get(jdk) != null && e.getValue().get(jdk).medianMs == fastest)
+                        .map(Map.Entry::getKey).findFirst().orElse("-");
+                md.append(def == null ? " - |" : String.format(Locale.ROOT, " %.2f |", def.medianMs / fastest))
+                        .append(' ').append(winner).append(" |");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
     static String tables(List<Row> rows, List<String> jdks) {
-        StringBuilder md = new StringBuilder();
+        StringBuilder md = new StringBuilder(summary(rows, jdks));
         StringBuilder head = new StringBuilder("| Contender |");
         StringBuilder rule = new StringBuilder("|---|");
         for (String jdk : jdks) {

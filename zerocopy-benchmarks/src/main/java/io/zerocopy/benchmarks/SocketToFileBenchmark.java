@@ -5,20 +5,13 @@ import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A loopback socket into a file, as in a download: every operation connects, reads until the
@@ -26,17 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * why not a truncated one). The connection set-up is in
  * every contender's time alike.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
-public class SocketToFileBenchmark {
-    /** Bytes per operation. */
-    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
-    public long size;
-
+public class SocketToFileBenchmark extends CopyBenchmark {
     /**
      * How to copy; see {@link Contenders}. {@code rawTransferFrom} is the JDK's
      * {@code FileChannel.transferFrom} in a loop.

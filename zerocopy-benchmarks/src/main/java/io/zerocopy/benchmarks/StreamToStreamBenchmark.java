@@ -5,37 +5,21 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * An {@code InputStream} to an {@code OutputStream}: {@code Files.newInputStream} to
  * {@code Files.newOutputStream}, streams that are not {@code FileInputStream}/{@code FileOutputStream},
  * so the library cannot reach a channel behind them.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
-public class StreamToStreamBenchmark {
-    /** Bytes per operation. */
-    @Param({"4096", "65536", "1048576", "67108864", "1073741824"})
-    public long size;
-
+public class StreamToStreamBenchmark extends CopyBenchmark {
     /** How to copy; see {@link Contenders}. */
     @Param({"default", "buffered", "classic4k", "guava", "commonsIo", "streamTransferTo"})
     public String contender;

@@ -26,7 +26,8 @@ class BenchmarkListTest {
         }
         for (Class<?> benchmark : Set.of(FileToSocketBenchmark.class, FileToFileBenchmark.class,
                 SocketToFileBenchmark.class, StreamToStreamBenchmark.class, FileToWrapperBenchmark.class)) {
-            assertThat(list).contains(benchmark.getName() + ".copy");
+            assertThat(list).contains(" " + benchmark.getName() + " ",
+                    " io.zerocopy.benchmarks.jmh_generated." + benchmark.getSimpleName() + "_copy_jmhTest ");
         }
     }
 
