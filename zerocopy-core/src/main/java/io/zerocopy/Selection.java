@@ -63,13 +63,14 @@ final class Selection {
      * The default policy, first match wins.
      *
      * <p>A file to a socket on Linux goes to the buffered strategy, not to {@code sendfile}: in the
-     * JMH suite (docs/benchmarks.md, JDK 17 and 25, 2 vCPU VM) {@code transferTo} took 1.2-1.6x the
-     * time of the fastest contender to a loopback peer at 64 MiB and 1 GiB and 1.8x at 1 MiB to a
-     * peer behind a veth pair, while the 256 KiB pread/write loop was within a few percent of the
-     * fastest in every such cell. sendfile still costs the sending thread about 10% less CPU per GB
-     * over veth; on a real network card, where the card can read the page cache directly, force
-     * {@code transferTo} (option or {@value TransferOptions#STRATEGY_PROPERTY}) if CPU matters more
-     * than this machine's throughput. Other systems keep their kernel path: they were not measured.
+     * JMH suite (docs/benchmarks.md; 2 vCPU VM, JDK 17 and 25) {@code transferTo} took 1.3-1.7x the
+     * time of the 256 KiB buffered loop to a loopback peer at 64 MiB and 1 GiB (JDK 17: 30.3 against
+     * 19.2 ms and 382 against 291 ms), 1.8-1.9x at 1 MiB to a peer behind a veth pair (0.85 against
+     * 0.46 ms), and was level at 1 GiB over veth (392 against 380 ms). sendfile costs the sending
+     * thread 15-20% less CPU per GB over veth; on a real network card, which reads the page cache
+     * itself, force {@code transferTo} (option or {@value TransferOptions#STRATEGY_PROPERTY}) if CPU
+     * matters more than this machine's throughput. Other systems keep their kernel path: they were
+     * not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
