@@ -135,7 +135,8 @@ public final class CommittedRun {
     }
 
     private static boolean vethAvailable() throws InterruptedException {
-        try (VethPeer peer = VethPeer.start()) {
+        try {
+            VethPeer.start().close();
             return true;
         } catch (IOException e) {
             System.err.println("SKIPPING the veth peer groups: " + e.getMessage());
@@ -154,7 +155,8 @@ public final class CommittedRun {
         return new Runner(options.build()).run();
     }
 
-    /** One summary line; see {@link Report#CSV_HEADER}. */
+    /** One summary line; see {@link Report#CSV_HEADER}. JMH's API hands out raw {@code Result}s. */
+    @SuppressWarnings("rawtypes")
     static String csvLine(String jdk, RunResult result) {
         BenchmarkParams params = result.getParams();
         String pair = params.getBenchmark().replaceAll(".*\\.(\\w+)Benchmark\\.copy$", "$1");
@@ -176,6 +178,7 @@ public final class CommittedRun {
                 format(operations > 0 ? score(secondary, "allocatedBytes") / operations : Double.NaN));
     }
 
+    @SuppressWarnings("rawtypes")
     private static double score(Map<String, Result> results, String name) {
         Result r = results.get(name);
         return r == null ? Double.NaN : r.getScore();

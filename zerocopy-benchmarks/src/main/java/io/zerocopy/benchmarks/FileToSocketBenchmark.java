@@ -58,7 +58,7 @@ public class FileToSocketBenchmark extends CopyBenchmark {
 
     /** Closes the connection and stops the receiver. */
     @TearDown(Level.Trial)
-    public void tearDown() throws IOException, InterruptedException {
+    public void tearDown() throws IOException {
         socket.close();
     }
 }

@@ -79,7 +79,7 @@ public class FileToWrapperBenchmark extends CopyBenchmark {
 
     /** Closes the connection, if any. */
     @TearDown(Level.Trial)
-    public void tearDown() throws IOException, InterruptedException {
+    public void tearDown() throws IOException {
         if (socket != null) {
             socket.close();
         }

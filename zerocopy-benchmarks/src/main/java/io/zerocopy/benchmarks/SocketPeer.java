@@ -68,7 +68,7 @@ final class SocketPeer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         channel.close();
         if (loopback != null) {
             loopback.close();

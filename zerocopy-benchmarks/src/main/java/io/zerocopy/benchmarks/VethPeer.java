@@ -80,13 +80,19 @@ final class VethPeer implements AutoCloseable {
         return address;
     }
 
+    /** Stops the receiver and removes the namespace; an interrupt cuts the wait short, and stays set. */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         receiver.getOutputStream().close();
-        if (!receiver.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!receiver.waitFor(10, TimeUnit.SECONDS)) {
+                receiver.destroyForcibly();
+            }
+            tearDown();
+        } catch (InterruptedException e) {
             receiver.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
-        tearDown();
     }
 
     /** Removes the namespace and the pair, if an earlier run left them. */
