@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
@@ -61,6 +62,16 @@ final class Selection {
     /**
      * The default policy, first match wins.
      *
+     * <p>A file to a socket on Linux goes to the buffered strategy, not to {@code sendfile}: in the
+     * JMH suite (docs/benchmarks.md; 2 vCPU VM, JDK 17 and 25) {@code transferTo} took 1.3-1.7x the
+     * time of the 256 KiB buffered loop to a loopback peer at 64 MiB and 1 GiB (JDK 17: 30.3 against
+     * 19.2 ms and 382 against 291 ms), 1.8-1.9x at 1 MiB to a peer behind a veth pair (0.85 against
+     * 0.46 ms), and was level at 1 GiB over veth (392 against 380 ms). sendfile costs the sending
+     * thread 15-20% less CPU per GB over veth; on a real network card, which reads the page cache
+     * itself, force {@code transferTo} (option or {@value TransferOptions#STRATEGY_PROPERTY}) if CPU
+     * matters more than this machine's throughput. Other systems keep their kernel path: they were
+     * not measured.
+     *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
      * at once. A channel of any other class (TLS, compression, a user's wrapper) reads the bytes in
@@ -73,6 +84,11 @@ final class Selection {
      * buffer (256 MiB from a loopback socket into a file, medians of 7; docs/defaults.md).
      */
     private static final List<Row> TABLE = List.of(
+            new Row(BufferedStrategy.NAME,
+                    r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
+                            && r.platform().os() == Platform.OperatingSystem.LINUX,
+                    r -> "a file to a socket on Linux, where a 256 KiB read/write loop measured as fast as sendfile"
+                            + " or faster, to loopback and to a veth peer (docs/benchmarks.md)"),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     r -> directPath(r).get() + " from a file to a " + r.targetKind()),

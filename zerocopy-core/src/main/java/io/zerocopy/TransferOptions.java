@@ -44,7 +44,10 @@ public final class TransferOptions {
      * write leaves a 53-byte runt behind loopback's 65,483-byte MSS that Nagle's algorithm holds
      * back on every write; at 256 KiB that happens once per four segments. Receiving from a socket
      * into a file, 1 MiB was 5-14% faster than 256 KiB, not enough to pin four times the memory per
-     * transfer.
+     * transfer. Writes of four loopback MSS (261,932 bytes) instead reached 5.3-5.7 GB/s to loopback
+     * against 3.5-3.9 GB/s in two of three JMH runs, but were 3.4-3.7x slower at 1 MiB to a peer
+     * behind a veth pair (MSS 1,448; the copy then ends in an 848-byte write that Nagle holds), so
+     * no one size serves both (docs/benchmarks.md).
      */
     public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
 

@@ -138,7 +138,7 @@ class RegisteredStrategyTest {
 
     @Test
     void choose_registeredBeforeTable() throws IOException {
-        // declared a SOCKET on Linux, where the table would use sendfile: the registered one still goes first
+        // declared a SOCKET on Linux, where the table would use the buffered strategy: the registered one still goes first
         try (FileChannel file = FileChannel.open(file(10), StandardOpenOption.READ)) {
             TransferRequest request = TransferRequest.builder()
                     .source(file, ChannelKind.FILE)
@@ -151,12 +151,12 @@ class RegisteredStrategyTest {
             assertThat(selection.choose(request, null, Set.of(), null, null).strategy.name())
                     .isEqualTo(CountingTestStrategy.NAME);
             assertThat(selection.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null).strategy.name())
-                    .isEqualTo("transferTo");
-            assertThat(selection.choose(request, null, Set.of(), null, CountingTestStrategy.NAME).strategy.name())
-                    .isEqualTo("transferTo");
-            // a forced built-in is not overridden by a registered strategy
-            assertThat(selection.choose(request, "buffered", Set.of(), null, null).strategy.name())
                     .isEqualTo("buffered");
+            assertThat(selection.choose(request, null, Set.of(), null, CountingTestStrategy.NAME).strategy.name())
+                    .isEqualTo("buffered");
+            // a forced built-in is not overridden by a registered strategy
+            assertThat(selection.choose(request, "mmap", Set.of(), null, null).strategy.name())
+                    .isEqualTo("mmap");
         }
     }
 

@@ -71,25 +71,25 @@ class SelectionTest {
     private static final String FILE_SOURCE_TABLE = String.join("\n",
             // machine           target   blocking small            blocking large            non-blocking small       non-blocking large
             "LINUX_6_JDK17       FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
-            "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_6_JDK17       SOCKET   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
-            "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_6_JDK25       SOCKET   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK25       PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_6_JDK25       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
-            "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_4_4_JDK21     SOCKET   buffered                    buffered                    buffered                 buffered",
             "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
-            "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_2_6_32_JDK17  SOCKET   buffered                    buffered                    buffered                 buffered",
             "LINUX_2_6_32_JDK17  PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_2_6_32_JDK17  STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_2_6_32_JDK17  OTHER    buffered                    buffered                    buffered                 buffered",
@@ -295,15 +295,41 @@ class SelectionTest {
 
     @Test
     void tableOrder_fastestFirst() {
-        assertThat(Selection.tableOrder()).containsExactly("transferTo", "mmap", "buffered");
+        assertThat(Selection.tableOrder()).containsExactly("buffered", "transferTo", "mmap", "buffered");
+    }
+
+    @ParameterizedTest(name = "count {0}")
+    @ValueSource(longs = {1, 65536, 4 * 1024 * 1024, 3L << 30})
+    void choose_fileToSocketOnLinuxIsBufferedAtAnySize(long count) {
+        for (Machine machine : new Machine[] {Machine.LINUX_6_JDK17, Machine.LINUX_6_JDK25}) {
+            for (boolean nonBlocking : new boolean[] {false, true}) {
+                Selection.Choice choice = choose(fileRequest(machine, ChannelKind.SOCKET, nonBlocking, count));
+
+                assertThat(choice.strategy).as("%s, nonBlocking=%s", machine, nonBlocking)
+                        .isSameAs(BufferedStrategy.INSTANCE);
+                assertThat(choice.reason).contains("socket on Linux", "docs/benchmarks.md");
+            }
+        }
+    }
+
+    @Test
+    void choose_fileToSocketOnLinuxStillTakesSendfileWhenAsked() {
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+
+        assertThat(selection.choose(request, "transferTo", Set.of(), null, null).reason)
+                .startsWith("forced").contains("sendfile");
+        assertThat(selection.choose(request, null, Set.of(), "transferTo", null).strategy.name()).isEqualTo("transferTo");
+        Selection.Choice withoutBuffered = selection.choose(request, null, Set.of("buffered"), null, null);
+        assertThat(withoutBuffered.strategy.name()).isEqualTo("transferTo");
+        assertThat(withoutBuffered.reason).contains("sendfile");
     }
 
     @Test
     void choose_transferToReasonNamesSyscallAndTarget() {
-        Selection.Choice choice = choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE));
+        Selection.Choice choice = choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE));
 
         assertThat(choice.strategy).isSameAs(TransferToStrategy.INSTANCE);
-        assertThat(choice.reason).contains("sendfile", "SOCKET");
+        assertThat(choice.reason).contains("sendfile", "FILE");
         assertThat(choice.toString()).startsWith("transferTo (").contains("sendfile");
     }
 
@@ -312,7 +338,7 @@ class SelectionTest {
     @ParameterizedTest(name = "forced {0}")
     @ValueSource(strings = {"transferTo", "mmap", "buffered"})
     void choose_forcedStrategyWinsWhenItSupportsThePair(String forced) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Selection.Choice choice = selection.choose(request, forced, Set.of(), null, null);
 
@@ -387,8 +413,8 @@ class SelectionTest {
 
     @Test
     void choose_excludedStrategyIsSkipped() {
-        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
-        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, SMALL);
+        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
         assertThat(selection.choose(large, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("mmap");
         assertThat(selection.choose(small, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("buffered");
@@ -401,7 +427,7 @@ class SelectionTest {
 
     @Test
     void choose_everythingExcluded() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Set<String> all = Set.of("transferTo", "transferFrom", "mmap", "buffered");
 
         assertThatThrownBy(() -> selection.choose(request, null, all, null, null))
@@ -423,7 +449,7 @@ class SelectionTest {
 
     @Test
     void choose_propertyForcesWhereSupported() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Selection.Choice choice = selection.choose(request, null, Set.of(), "mmap", null);
 
@@ -435,16 +461,16 @@ class SelectionTest {
     @Test
     void choose_propertyFallsThroughWhereNotSupported() {
         TransferRequest socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
-        TransferRequest fileToSocket = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest fileToFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(selection.choose(socketSource, null, Set.of(), "mmap", null).strategy.name()).isEqualTo("buffered");
-        assertThat(selection.choose(fileToSocket, null, Set.of(), "transferFrom", null).strategy.name())
+        assertThat(selection.choose(fileToFile, null, Set.of(), "transferFrom", null).strategy.name())
                 .isEqualTo("transferTo");
     }
 
     @Test
     void choose_blankPropertiesAreIgnored() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(selection.choose(request, null, Set.of(), "", "").strategy.name()).isEqualTo("transferTo");
         assertThat(selection.choose(request, null, Set.of(), " ", "  ").strategy.name()).isEqualTo("transferTo");
@@ -452,7 +478,7 @@ class SelectionTest {
 
     @Test
     void choose_propertyTakesPrecedenceOverForcedOption() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(selection.choose(request, "buffered", Set.of(), "mmap", null).strategy.name()).isEqualTo("mmap");
         // where the property's strategy cannot serve, the option's forced one still applies
@@ -462,7 +488,7 @@ class SelectionTest {
 
     @Test
     void choose_excludePropertyBeatsForcedOption() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Selection.Choice choice = selection.choose(request, "transferTo", Set.of(), null, "transferTo");
 
@@ -472,14 +498,14 @@ class SelectionTest {
 
     @Test
     void choose_excludePropertyBeatsForcingProperty() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(selection.choose(request, null, Set.of(), "mmap", "mmap").strategy.name()).isEqualTo("transferTo");
     }
 
     @Test
     void choose_excludePropertyIsACommaSeparatedList() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(selection.choose(request, null, Set.of(), null, "transferTo, mmap").strategy.name())
                 .isEqualTo("buffered");
@@ -492,8 +518,8 @@ class SelectionTest {
 
     @Test
     void choose_reasonSaysWhenTransferToWasExcluded() {
-        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
-        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, SMALL);
+        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
         assertThat(selection.choose(large, null, Set.of("transferTo"), null, null).reason)
                 .contains("transferTo is excluded").doesNotContain("no kernel path");
@@ -506,7 +532,7 @@ class SelectionTest {
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"nope", "transferTo,nope"})
     void choose_unknownNameInExcludeProperty(String value) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThatThrownBy(() -> selection.choose(request, null, Set.of(), null, value))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -517,7 +543,7 @@ class SelectionTest {
 
     @Test
     void choose_unknownNameInStrategyProperty() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThatThrownBy(() -> selection.choose(request, null, Set.of(), "nope", null))
                 .isInstanceOf(IllegalArgumentException.class)

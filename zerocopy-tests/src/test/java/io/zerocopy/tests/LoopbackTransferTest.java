@@ -53,22 +53,15 @@ class LoopbackTransferTest {
     /** The socket targets the API accepts. */
     enum Target {
         /** {@code copy(Path, WritableByteChannel)} with a blocking {@code SocketChannel}. */
-        BLOCKING_CHANNEL(true),
+        BLOCKING_CHANNEL,
         /** The same with the channel in non-blocking mode: the engine must wait with a selector. */
-        NON_BLOCKING_CHANNEL(true),
+        NON_BLOCKING_CHANNEL,
         /** {@code copy(Path, Socket)} with the socket of a {@code SocketChannel}: written through the channel. */
-        CHANNEL_SOCKET(true),
+        CHANNEL_SOCKET,
         /** {@code copy(Path, Socket)} with a plain {@code java.net.Socket} that has no channel. */
-        PLAIN_SOCKET(false),
+        PLAIN_SOCKET,
         /** {@code copy(Path, OutputStream)} with a plain socket's output stream. */
-        SOCKET_STREAM(false);
-
-        /** Whether the bytes reach a JDK {@code SocketChannel}, where Linux has sendfile(2). */
-        final boolean kernelPath;
-
-        Target(boolean kernelPath) {
-            this.kernelPath = kernelPath;
-        }
+        SOCKET_STREAM
     }
 
     @BeforeAll
@@ -148,8 +141,9 @@ class LoopbackTransferTest {
         }
 
         String expectedStrategy = mode.forced != null ? mode.forced
-                // Linux sends from a file to a JDK socket with sendfile(2); a stream gets a plain copy.
-                : target.kernelPath ? "transferTo" : "buffered";
+                // Linux has sendfile(2) to a JDK socket, but a 256 KiB read/write loop measured as fast
+                // or faster (docs/benchmarks.md), so every target gets the buffered strategy.
+                : "buffered";
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
         assertThat(listener.result()).as("onComplete result").isNotNull();
         assertThat(listener.result().bytes()).isEqualTo(size);
