@@ -87,8 +87,9 @@ final class Selection {
             new Row(BufferedStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
                             && r.platform().os() == Platform.OperatingSystem.LINUX,
-                    r -> "a file to a socket on Linux, where a 256 KiB read/write loop measured as fast as sendfile"
-                            + " or faster, to loopback and to a veth peer (docs/benchmarks.md)"),
+                    r -> "a file to a socket on Linux, where a read/write loop measured as fast as sendfile or faster,"
+                            + " to loopback and to a veth peer (docs/benchmarks.md); "
+                            + BufferedStrategy.INSTANCE.supports(r).reason()),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     r -> directPath(r).get() + " from a file to a " + r.targetKind()),

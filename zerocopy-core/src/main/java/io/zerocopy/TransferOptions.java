@@ -44,10 +44,13 @@ public final class TransferOptions {
      * write leaves a 53-byte runt behind loopback's 65,483-byte MSS that Nagle's algorithm holds
      * back on every write; at 256 KiB that happens once per four segments. Receiving from a socket
      * into a file, 1 MiB was 5-14% faster than 256 KiB, not enough to pin four times the memory per
-     * transfer. Writes of four loopback MSS (261,932 bytes) instead reached 5.3-5.7 GB/s to loopback
-     * against 3.5-3.9 GB/s in two of three JMH runs, but were 3.4-3.7x slower at 1 MiB to a peer
-     * behind a veth pair (MSS 1,448; the copy then ends in an 848-byte write that Nagle holds), so
-     * no one size serves both (docs/benchmarks.md).
+     * transfer. Writes of four loopback MSS (261,932 bytes) reached 5.3-5.7 GB/s to loopback against
+     * 3.5-3.9 GB/s for 256 KiB at 64 MiB and 1 GiB in two of three JMH runs, but were 3.4-3.7x
+     * slower at 1 MiB to a peer behind a veth pair (MSS 1,448; the copy then ends in an 848-byte
+     * write that Nagle holds), so no one size serves both: to a loopback peer on Linux the buffered
+     * strategy rounds this size down to whole loopback segments (see {@link Builder#bufferSize}),
+     * which makes the default to loopback the same code as the fastest contender of those runs
+     * (re-measured in docs/benchmarks.md); to every other peer it writes 256 KiB.
      */
     public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
 
@@ -197,6 +200,14 @@ public final class TransferOptions {
          * defaults to {@link #DEFAULT_BUFFER_SIZE}. Direct buffers of up to 4 MiB come from a small
          * shared pool and are reused by later transfers; a larger one is allocated for one transfer
          * and never larger than that transfer.
+         *
+         * <p>To a TCP socket connected to a loopback address on Linux, a size of at least one loopback
+         * segment is rounded down to whole segments, so that no write ends in a short segment that
+         * Nagle's algorithm holds back until the peer acknowledges. A loopback segment (MSS) carries
+         * 65,483 bytes over IPv4 and 65,464 over IPv6, with {@code lo}'s default MTU of 65,536 and TCP
+         * timestamps (measured on this project's Linux 6.18 machine with {@code TCP_MAXSEG}); the
+         * default becomes 261,932 bytes, four segments. {@link TransferResult#reason()} gives the size
+         * used. Smaller sizes, and all other targets, are used as given.
          */
         public Builder bufferSize(int bytes) {
             Checks.inRange(bytes, 1, 1 << 30, "bufferSize");

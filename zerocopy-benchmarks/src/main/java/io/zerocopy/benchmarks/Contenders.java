@@ -29,7 +29,9 @@ import org.apache.commons.io.IOUtils;
  *   <li>{@code transferTo}, {@code mmap}, {@code buffered}, {@code transferFrom}: the library with
  *       that strategy forced;
  *   <li>{@code bufferedMss}: the library's buffered strategy with a buffer of four loopback MSS
- *       (4 x 65,483 bytes) instead of 256 KiB, so that no write to loopback ends in a runt segment;
+ *       (4 x 65,483 bytes) instead of 256 KiB, so that no write to loopback ends in a runt segment
+ *       (to a loopback peer the library now rounds 256 KiB down to the same size by itself, so
+ *       there {@code buffered} and {@code bufferedMss} run the same code; to veth they differ);
  *   <li>{@code rawTransferTo}: {@code FileChannel.transferTo} in a loop, asking for all that is
  *       left each time;
  *   <li>{@code rawMmap}: map 64 MiB windows and write each one (the mappings are left to the
