@@ -78,21 +78,7 @@ class ConcurrencyTest {
             TransferOptions.Builder options = TransferOptions.builder().mappedWindow(256 << 10).bufferSize(64 << 10);
             Copier copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
             String what = strategy + (blocking ? " blocking" : " non-blocking") + " #" + i + " (seed " + SEED + ")";
-            tasks.add(() -> {
-                try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
-                    long sent;
-                    try (SocketChannel channel = receiver.connectChannel()) {
-                        channel.configureBlocking(blocking);
-                        start.await();
-                        sent = copier.copy(file, (WritableByteChannel) channel);
-                    }
-                    LoopbackReceiver.Received received = receiver.received();
-                    assertThat(sent).as(what + ": returned count").isEqualTo(content.length);
-                    assertThat(received.bytes()).as(what + ": bytes received").isEqualTo(content.length);
-                    assertThat(received.crc32c()).as(what + ": CRC32C").isEqualTo(TestFiles.crc32c(content));
-                }
-                return null;
-            });
+            tasks.add(() -> sendToSocket(copier, file, content, blocking, start, what));
         }
         runTogether(tasks, start);
     }
@@ -111,18 +97,7 @@ class ConcurrencyTest {
             Path target = dir.resolve("target-" + i);
             String what = "task " + i + " (seed " + SEED + ")";
             switch (i % 3) {
-                case 0 -> tasks.add(() -> {
-                    try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
-                        try (SocketChannel channel = receiver.connectChannel()) {
-                            start.await();
-                            assertThat(shared.copy(file, (WritableByteChannel) channel)).as(what).isEqualTo(content.length);
-                        }
-                        LoopbackReceiver.Received received = receiver.received();
-                        assertThat(received.bytes()).as(what + ": bytes received").isEqualTo(content.length);
-                        assertThat(received.crc32c()).as(what + ": CRC32C").isEqualTo(TestFiles.crc32c(content));
-                    }
-                    return null;
-                });
+                case 0 -> tasks.add(() -> sendToSocket(shared, file, content, true, start, what));
                 case 1 -> tasks.add(() -> {
                     start.await();
                     assertThat(shared.copy(file, target)).as(what).isEqualTo(content.length);
@@ -144,6 +119,24 @@ class ConcurrencyTest {
         }
         runTogether(tasks, start);
         assertThat(ignored.failure()).as("a failure the shared listener heard of").isNull();
+    }
+
+    /** Sends {@code file} over a connection of its own once {@code start} opens, and checks what arrived. */
+    private static Void sendToSocket(Copier copier, Path file, byte[] content, boolean blocking, CountDownLatch start,
+            String what) throws Exception {
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
+            long sent;
+            try (SocketChannel channel = receiver.connectChannel()) {
+                channel.configureBlocking(blocking);
+                start.await();
+                sent = copier.copy(file, (WritableByteChannel) channel);
+            }
+            LoopbackReceiver.Received received = receiver.received();
+            assertThat(sent).as(what + ": returned count").isEqualTo(content.length);
+            assertThat(received.bytes()).as(what + ": bytes received").isEqualTo(content.length);
+            assertThat(received.crc32c()).as(what + ": CRC32C").isEqualTo(TestFiles.crc32c(content));
+        }
+        return null;
     }
 
     /** Submits every task, lets them go at once, and rethrows the first failure. */

@@ -160,15 +160,21 @@ class SizeBoundariesTest {
         return Arguments.of(strategy, position, count, SEED);
     }
 
-    static Stream<Arguments> fileToSocket() {
+    /** Every small size, centred on every mark, for each of {@code strategies}. */
+    private static List<Arguments> smallSlices(String[] strategies) {
         List<Arguments> cases = new ArrayList<>();
-        for (String strategy : FROM_FILE) {
+        for (String strategy : strategies) {
             for (long size : SMALL) {
                 for (long mark : MARKS) {
                     cases.add(slice(strategy, centredOn(mark, size), size));
                 }
             }
         }
+        return cases;
+    }
+
+    static Stream<Arguments> fileToSocket() {
+        List<Arguments> cases = smallSlices(FROM_FILE);
         for (long size : LARGE) {
             cases.add(slice("auto", 0, size));
         }
@@ -183,14 +189,7 @@ class SizeBoundariesTest {
     }
 
     static Stream<Arguments> fileToFile() {
-        List<Arguments> cases = new ArrayList<>();
-        for (String strategy : FROM_FILE) {
-            for (long size : SMALL) {
-                for (long mark : MARKS) {
-                    cases.add(slice(strategy, centredOn(mark, size), size));
-                }
-            }
-        }
+        List<Arguments> cases = smallSlices(FROM_FILE);
         // 1 GiB + 4097 bytes from 1 GiB: across 0x7ffff000 and 2 GiB, in the source and the target.
         cases.add(slice("mmap", 1L << 30, (1L << 30) + 4097));
         cases.add(slice("auto", 0, FILE_SIZE));
@@ -198,14 +197,7 @@ class SizeBoundariesTest {
     }
 
     static Stream<Arguments> socketToFile() {
-        List<Arguments> cases = new ArrayList<>();
-        for (String strategy : FROM_SOCKET) {
-            for (long size : SMALL) {
-                for (long mark : MARKS) {
-                    cases.add(slice(strategy, centredOn(mark, size), size));
-                }
-            }
-        }
+        List<Arguments> cases = smallSlices(FROM_SOCKET);
         cases.add(slice("auto", 0, FILE_SIZE));
         return cases.stream();
     }
@@ -272,12 +264,7 @@ class SizeBoundariesTest {
                 }
             }
 
-            assertThat(copied).as("returned count").isEqualTo(count);
-            try (FileChannel written = FileChannel.open(target, StandardOpenOption.READ)) {
-                assertThat(written.size()).as("target size").isEqualTo(count == 0 ? 0 : position + count);
-                assertThat(TestFiles.crc32c(written, position, count)).as("CRC32C of the copy")
-                        .isEqualTo(expectedCrc(position, count));
-            }
+            assertWritten(target, position, count, copied);
             assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? "transferTo" : strategy);
         } finally {
             Files.deleteIfExists(target);
@@ -300,15 +287,20 @@ class SizeBoundariesTest {
             }
             sender.awaitSent();
 
-            assertThat(copied).as("returned count").isEqualTo(count);
-            try (FileChannel written = FileChannel.open(target, StandardOpenOption.READ)) {
-                assertThat(written.size()).as("target size").isEqualTo(count == 0 ? 0 : position + count);
-                assertThat(TestFiles.crc32c(written, position, count)).as("CRC32C of the copy")
-                        .isEqualTo(expectedCrc(position, count));
-            }
+            assertWritten(target, position, count, copied);
             assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? "buffered" : strategy);
         } finally {
             Files.deleteIfExists(target);
+        }
+    }
+
+    /** The target holds the file's slice at the same position, and nothing after it. */
+    private static void assertWritten(Path target, long position, long count, long copied) throws IOException {
+        assertThat(copied).as("returned count").isEqualTo(count);
+        try (FileChannel written = FileChannel.open(target, StandardOpenOption.READ)) {
+            assertThat(written.size()).as("target size").isEqualTo(count == 0 ? 0 : position + count);
+            assertThat(TestFiles.crc32c(written, position, count)).as("CRC32C of the copy")
+                    .isEqualTo(expectedCrc(position, count));
         }
     }
 }
