@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * gigabyte is ever held or read twice. Full-length transfers beyond 2 GiB run where they say
  * something new: each strategy once from file to socket over the whole 4 GiB + 1, the default
  * selection for each large count, and one 4 GiB + 1 copy into a file and one out of a socket (their
- * dense targets go to {@code /dev/shm} when it has room, and are deleted at once). Tagged slow: about
+ * dense targets go to {@code /dev/shm} when it has room, and are deleted at once). Tagged slow: under
  * a minute on two cores.
  */
 @Tag("slow")

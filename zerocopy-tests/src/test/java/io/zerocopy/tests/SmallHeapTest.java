@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Transfers of more than 4 GiB in a JVM with a 64 MiB heap ({@link SmallHeapMain}, started from
  * this JVM's own {@code java} with the test class path): nothing the library holds grows with the
- * size of the transfer, whichever strategy runs. Tagged slow: three 4 GiB transfers, about 10 s.
+ * size of the transfer, whichever strategy runs. Tagged slow: three 4 GiB transfers, about 17 s.
  */
 @Tag("slow")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
