@@ -436,7 +436,7 @@ class BadInputMatrixTest {
                 for (String flavour : new String[] {"Transfers", "Copier"}) {
                     int index = counter[0]++;
                     tests.add(DynamicTest.dynamicTest(flavour + ": " + c.input() + " -> " + c.expected().getSimpleName(),
-                            () -> run(c, flavour, root.resolve("case-" + index))));
+                            () -> run(c, flavour, index)));
                 }
             }
             overloads.add(DynamicContainer.dynamicContainer(overload, tests));
@@ -444,11 +444,11 @@ class BadInputMatrixTest {
         return overloads.stream();
     }
 
-    private static void run(Case c, String flavour, Path dir) throws Exception {
+    private static void run(Case c, String flavour, int index) throws Exception {
         RecordingListener listener = new RecordingListener();
         Api api = flavour.equals("Transfers") ? TRANSFERS
                 : copier(Transfers.with(TransferOptions.builder().listener(listener).bufferSize(4096).build()));
-        Fixture fixture = new Fixture(dir, Seeds.derive(SEED, dir.hashCode()));
+        Fixture fixture = new Fixture(root.resolve("case-" + index), Seeds.derive(SEED, index));
         try {
             Throwable thrown = catchThrowable(() -> c.call().run(api, fixture));
 

@@ -8,9 +8,11 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
 /**
@@ -107,7 +109,7 @@ final class LoopbackReceiver implements AutoCloseable {
      * A receiver that keeps reading, slowly: at most {@link #SLOW_READ} bytes, then a pause of
      * {@code pause}, and again (the pause is the behaviour under test, not synchronisation).
      */
-    static LoopbackReceiver slow(int bufferSize, java.time.Duration pause) throws IOException {
+    static LoopbackReceiver slow(int bufferSize, Duration pause) throws IOException {
         return new LoopbackReceiver(bufferSize, false, -1, false, false, pause.toNanos());
     }
 
@@ -218,7 +220,7 @@ final class LoopbackReceiver implements AutoCloseable {
                 count += n;
                 if (pauseNanos > 0) {
                     buffer.limit(SLOW_READ);
-                    java.util.concurrent.locks.LockSupport.parkNanos(pauseNanos);
+                    LockSupport.parkNanos(pauseNanos);
                 }
                 if (resetAfter > 0 && count >= resetAfter) {
                     paused.countDown();

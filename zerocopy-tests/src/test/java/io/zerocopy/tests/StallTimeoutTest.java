@@ -88,7 +88,8 @@ class StallTimeoutTest {
         assertThat(received.bytes()).as("bytes the peer received").isEqualTo(size);
         assertThat(received.crc32c()).as("CRC32C of the file's first " + size + " bytes")
                 .isEqualTo(TestFiles.crc32c(content, 0, size));
-        assertThat(listener.result().elapsed()).as("took longer than one stall timeout").isGreaterThan(STALL);
+        // The reader's pauses (about 250 of them) add up to several STALLs; no timing is asserted.
+        assertThat(listener.steps()).as("progress steps: the sender kept waiting on the reader").isGreaterThan(10);
     }
 
     @ParameterizedTest(name = "{0} (seed {1})")
