@@ -3,6 +3,9 @@ package io.zerocopy.tests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -25,6 +28,22 @@ final class ProcSelf {
         try (Stream<Path> entries = Files.list(FDS)) {
             return (int) entries.count();
         }
+    }
+
+    /** What each open descriptor points to (a file, {@code socket:[n]}, {@code anon_inode:...}), sorted. */
+    static List<String> descriptorTargets() throws IOException {
+        List<String> targets = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(FDS)) {
+            for (Path entry : entries.toList()) {
+                try {
+                    targets.add(Files.readSymbolicLink(entry).toString());
+                } catch (IOException e) {
+                    targets.add("closed while listed");
+                }
+            }
+        }
+        Collections.sort(targets);
+        return targets;
     }
 
     /**
