@@ -57,14 +57,17 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Errors before the first byte</b>: {@code NullPointerException} for a null argument,
  *       {@code IllegalArgumentException} for a bad value or a forced strategy that cannot serve the
  *       pair, {@code ClosedChannelException} for a closed channel, and the JDK's own exceptions for
- *       a path that cannot be opened or a channel opened in the wrong mode.</li>
+ *       a path that cannot be opened, a channel opened in the wrong mode, or a source that is a
+ *       directory (an {@code IOException} "Is a directory": Linux lets a directory be opened for
+ *       reading, and only a read tells).</li>
  *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
  *       {@link TransferException#bytesTransferred()}; a {@link TruncatedSourceException} if a file
  *       shrank, a {@link TransferTimeoutException} if nothing moved for the stall timeout. Into a
  *       channel the count is exact; into a stream it counts the writes that completed, since a
  *       stream's failed write does not say how much of it got through.</li>
- *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels (that is
- *       the JDK's rule) and surfaces as a {@code TransferException} caused by
+ *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channel that
+ *       operation was on (that is the JDK's rule: for {@code transferTo} the source file, not the
+ *       socket it sends to) and surfaces as a {@code TransferException} caused by
  *       {@code ClosedByInterruptException}; an interrupt seen between operations surfaces as a
  *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
  *       still open. Either way the thread's interrupt status stays set. When the cause is
@@ -427,6 +430,12 @@ public final class Copier {
     private static void requireModes(TransferRequest request) throws IOException {
         if (request.source() instanceof FileChannel && kindOf(request.source()) != ChannelKind.OTHER) {
             ((FileChannel) request.source()).read(NOTHING, 0);
+        }
+        if (request.sourceKind() == ChannelKind.FILE && request.count() > 0) {
+            // A directory opens for reading on Linux and has a size; only a read fails (EISDIR), and
+            // inside a strategy that would be a TransferException after onStart (sendfile even says
+            // "No such device"). One byte, where the transfer reads first anyway.
+            request.sourceFile().read(ByteBuffer.allocate(1), request.position());
         }
         if (request.target() instanceof FileChannel && kindOf(request.target()) == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.

@@ -8,6 +8,7 @@ import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.Arrays;
 
 /**
  * Channel views of the caller's streams. Unlike {@code Channels.newChannel}, they pass a heap
@@ -109,9 +110,13 @@ final class StreamChannels {
                 return n;
             }
             // One chunk per call: a short count is legal here, and it keeps the count exact if
-            // reading the buffer fails part-way (a mapped file that shrank).
+            // reading the buffer fails part-way (a mapped file that shrank). HotSpot may report such
+            // a fault only after this copy returns, with the copy cut short: the chunk is cleared
+            // first so that what it then passes on is zeros, as MappedStrategy documents, and not
+            // the previous chunk's bytes.
             byte[] chunk = chunk();
             int len = Math.min(chunk.length, n);
+            Arrays.fill(chunk, 0, len, (byte) 0);
             src.get(chunk, 0, len);
             out.write(chunk, 0, len);
             return len;

@@ -8,9 +8,11 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
 /**
@@ -20,13 +22,16 @@ import java.util.zip.CRC32C;
  *
  * <p>With {@link #SMALL_BUFFER} the receive buffer (and, through {@link #connectChannel()} and
  * {@link #connectSocket()}, the sender's send buffer) is small, so the sender really sees partial
- * writes and a full send buffer. Three behaviours:
+ * writes and a full send buffer. Its behaviours:
  * <ul>
  *   <li>{@link #draining}: reads as fast as it can;</li>
  *   <li>{@link #gated}: accepts, then reads nothing until {@link #openGate()} (the sender fills the
  *       buffers and stalls);</li>
  *   <li>{@link #resettingAfter}: reads at least a given number of bytes, then closes with
- *       {@code SO_LINGER} 0 so the sender gets a reset.</li>
+ *       {@code SO_LINGER} 0 so the sender gets a reset;</li>
+ *   <li>{@link #endingAfter}: the same, but first stops reading until the test says
+ *       {@link #end()}, and can also close without the reset;</li>
+ *   <li>{@link #slow}: keeps reading, a few kilobytes at a time with a pause in between.</li>
  * </ul>
  */
 final class LoopbackReceiver implements AutoCloseable {
@@ -47,15 +52,30 @@ final class LoopbackReceiver implements AutoCloseable {
     private final int bufferSize;
     private final boolean gated;
     private final long resetAfter;
+    /** For {@link #endingAfter}: hold after the bytes until {@link #end()}, then close with a FIN or a reset. */
+    private final boolean hold;
+    private final boolean resets;
+    /** For {@link #slow}: the pause after each read of at most {@link #SLOW_READ} bytes. */
+    private final long pauseNanos;
     private final CountDownLatch gate = new CountDownLatch(1);
+    private final CountDownLatch paused = new CountDownLatch(1);
+    private final CountDownLatch end = new CountDownLatch(1);
     private final CompletableFuture<Received> received = new CompletableFuture<>();
     private final CompletableFuture<Long> reset = new CompletableFuture<>();
     private final Thread thread;
 
     private LoopbackReceiver(int bufferSize, boolean gated, long resetAfter) throws IOException {
+        this(bufferSize, gated, resetAfter, false, true, 0);
+    }
+
+    private LoopbackReceiver(int bufferSize, boolean gated, long resetAfter, boolean hold, boolean reset,
+            long pauseNanos) throws IOException {
         this.bufferSize = bufferSize;
+        this.pauseNanos = pauseNanos;
         this.gated = gated;
         this.resetAfter = resetAfter;
+        this.hold = hold;
+        this.resets = reset;
         this.server = ServerSocketChannel.open();
         try {
             if (bufferSize > 0) {
@@ -82,12 +102,45 @@ final class LoopbackReceiver implements AutoCloseable {
         return new LoopbackReceiver(bufferSize, true, -1);
     }
 
+    /** Bytes a {@link #slow} receiver reads at a time. */
+    static final int SLOW_READ = 4096;
+
+    /**
+     * A receiver that keeps reading, slowly: at most {@link #SLOW_READ} bytes, then a pause of
+     * {@code pause}, and again (the pause is the behaviour under test, not synchronisation).
+     */
+    static LoopbackReceiver slow(int bufferSize, Duration pause) throws IOException {
+        return new LoopbackReceiver(bufferSize, false, -1, false, false, pause.toNanos());
+    }
+
     /** A receiver that reads at least {@code bytes} bytes, then resets the connection. */
     static LoopbackReceiver resettingAfter(long bytes, int bufferSize) throws IOException {
         if (bytes <= 0) {
             throw new IllegalArgumentException("bytes: " + bytes + " (expected: > 0)");
         }
         return new LoopbackReceiver(bufferSize, false, bytes);
+    }
+
+    /**
+     * A receiver that reads at least {@code bytes} bytes, then stops reading until {@link #end()},
+     * and then closes: with a reset if {@code reset}, else with an ordinary close (a FIN; the
+     * sender's next bytes then draw a reset from the peer's kernel).
+     */
+    static LoopbackReceiver endingAfter(long bytes, int bufferSize, boolean reset) throws IOException {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("bytes: " + bytes + " (expected: > 0)");
+        }
+        return new LoopbackReceiver(bufferSize, false, bytes, true, reset, 0);
+    }
+
+    /** For {@link #endingAfter}: waits until the receiver has read its bytes and stopped reading. */
+    boolean awaitPaused(long timeout, TimeUnit unit) throws InterruptedException {
+        return paused.await(timeout, unit);
+    }
+
+    /** For {@link #endingAfter}: lets the receiver close the connection. */
+    void end() {
+        end.countDown();
     }
 
     InetSocketAddress address() throws IOException {
@@ -157,14 +210,27 @@ final class LoopbackReceiver implements AutoCloseable {
             ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
             CRC32C crc = new CRC32C();
             long count = 0;
+            if (pauseNanos > 0) {
+                buffer.limit(SLOW_READ);
+            }
             for (int n = peer.read(buffer); n >= 0; n = peer.read(buffer)) {
                 buffer.flip();
                 crc.update(buffer);
                 buffer.clear();
                 count += n;
+                if (pauseNanos > 0) {
+                    buffer.limit(SLOW_READ);
+                    LockSupport.parkNanos(pauseNanos);
+                }
                 if (resetAfter > 0 && count >= resetAfter) {
-                    // Linger 0: close() discards unread data and sends RST instead of FIN.
-                    peer.setOption(StandardSocketOptions.SO_LINGER, 0);
+                    paused.countDown();
+                    if (hold) {
+                        end.await();
+                    }
+                    if (resets) {
+                        // Linger 0: close() discards unread data and sends RST instead of FIN.
+                        peer.setOption(StandardSocketOptions.SO_LINGER, 0);
+                    }
                     peer.close();
                     reset.complete(count);
                     received.complete(new Received(count, crc.getValue()));

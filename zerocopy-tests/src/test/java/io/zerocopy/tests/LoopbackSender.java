@@ -8,14 +8,17 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The far end of a loopback connection the test reads from: a background thread connects to a
- * listener on 127.0.0.1, writes the given bytes and closes, so the accepted socket ends with a
+ * listener on 127.0.0.1, writes the given bytes (or a slice of a file) and closes, so the accepted socket ends with a
  * clean end of stream. The test side gets the accepted socket, either as a {@code SocketChannel}
  * ({@link #toChannel}) or as a plain {@code java.net.Socket} ({@link #toSocket}).
  */
@@ -60,14 +63,55 @@ final class LoopbackSender implements Closeable {
         }
     }
 
+    /**
+     * Sends {@code count} bytes of {@code file} from {@code position} (with {@code transferTo}, so
+     * gigabytes cost little) to a {@code SocketChannel} that {@link #channel()} returns.
+     */
+    static LoopbackSender toChannel(Path file, long position, long count) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.bind(new InetSocketAddress(LOOPBACK, 0));
+            SocketAddress address = server.getLocalAddress();
+            CompletableFuture<Void> sent = start(() -> {
+                try (SocketChannel socket = SocketChannel.open(address);
+                        FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                    for (long done = 0; done < count; ) {
+                        long n = in.transferTo(position + done, count - done, socket);
+                        if (n <= 0) {
+                            throw new IOException("transferTo moved " + n + " bytes at " + (position + done));
+                        }
+                        done += n;
+                    }
+                }
+            });
+            return new LoopbackSender(server, server.accept(), sent);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
     private static CompletableFuture<Void> send(SocketAddress address, byte[] data) {
-        CompletableFuture<Void> sent = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
+        return start(() -> {
             try (Socket socket = new Socket()) {
                 socket.connect(address);
                 OutputStream out = socket.getOutputStream();
                 out.write(data);
                 out.flush();
+            }
+        });
+    }
+
+    /** What the sending thread does; it closes its socket when done. */
+    private interface Send {
+        void run() throws IOException;
+    }
+
+    private static CompletableFuture<Void> start(Send send) {
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                send.run();
                 sent.complete(null);
             } catch (Throwable t) {
                 sent.completeExceptionally(t);

@@ -2,6 +2,8 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.Copier;
 import io.zerocopy.TransferException;
@@ -10,12 +12,20 @@ import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -82,6 +92,67 @@ class PeerResetTest {
                     .isLessThan(SIZE);
             assertThat(listener.failure()).as("onFailure").isSameAs(failure);
             assertThat(listener.strategy()).isEqualTo(strategy);
+        }
+    }
+
+    static Stream<Arguments> endings() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String strategy : new String[] {"auto", "transferTo", "mmap", "buffered"}) {
+            for (String mode : new String[] {"blocking", "non-blocking"}) {
+                for (String ending : new String[] {"resets", "closes"}) {
+                    cases.add(Arguments.of(strategy, mode, ending, SEED));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    /**
+     * The peer reads a little, stops reading (the sender fills the buffers and waits), then resets
+     * or closes the connection. While it waits the sender must not spin: its thread's CPU time over
+     * a measured stretch of the wait stays under half the wall time (a spinning loop uses all of
+     * it). Then the copy must end with a {@link TransferException} counting at least what the peer read.
+     */
+    @ParameterizedTest(name = "{0} to a {1} socket, peer {2} (seed {3})")
+    @MethodSource("endings")
+    void copy_peerStopsReadingThenEnds_senderWaitsWithoutSpinning(String strategy, String mode, String ending, long seed)
+            throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadCpuTimeSupported(), "needs thread CPU time");
+        threads.setThreadCpuTimeEnabled(true);
+        TransferOptions.Builder options = TransferOptions.builder();
+        Copier copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+        ExecutorService sender = Executors.newSingleThreadExecutor();
+        try (LoopbackReceiver receiver = LoopbackReceiver.endingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER,
+                        ending.equals("resets"));
+                SocketChannel channel = receiver.connectChannel()) {
+            channel.configureBlocking(mode.equals("blocking"));
+            CompletableFuture<Long> senderThread = new CompletableFuture<>();
+            Future<Long> copy = sender.submit(() -> {
+                senderThread.complete(Thread.currentThread().getId());
+                return copier.copy(file, (WritableByteChannel) channel);
+            });
+            long senderId = senderThread.get(30, TimeUnit.SECONDS);
+            assertThat(receiver.awaitPaused(30, TimeUnit.SECONDS)).as("the peer read its bytes and stopped").isTrue();
+
+            long cpuBefore = threads.getThreadCpuTime(senderId);
+            long wallBefore = System.nanoTime();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300)); // the stretch measured, not synchronisation
+            long cpu = threads.getThreadCpuTime(senderId) - cpuBefore;
+            long wall = System.nanoTime() - wallBefore;
+            receiver.end();
+
+            ExecutionException ended = assertThrows(ExecutionException.class, () -> copy.get(30, TimeUnit.SECONDS));
+            assertThat(ended.getCause()).as("failure").isInstanceOf(TransferException.class)
+                    .isNotInstanceOf(TransferTimeoutException.class);
+            TransferException failure = (TransferException) ended.getCause();
+            assertThat(failure.bytesTransferred()).as("bytes transferred")
+                    .isGreaterThanOrEqualTo(receiver.readBeforeReset()).isLessThan(SIZE);
+            assertThat(cpu).as("sender CPU time over %d ms of waiting", TimeUnit.NANOSECONDS.toMillis(wall))
+                    .isLessThan(wall / 2);
+        } finally {
+            sender.shutdownNow();
+            assertThat(sender.awaitTermination(30, TimeUnit.SECONDS)).as("sender thread ended").isTrue();
         }
     }
 }

@@ -7,9 +7,13 @@ import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -23,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A non-blocking socket whose peer accepts the connection and never reads: once the socket
  * buffers are full nothing moves, and the copy must give up after the stall timeout with a
- * {@link TransferTimeoutException} that counts exactly the bytes the peer can still receive.
+ * {@link TransferTimeoutException} that counts exactly the bytes the peer can still receive, and
+ * wait for it without spinning (the copying thread's CPU time stays under half the wall time). A
+ * peer that keeps reading, however slowly, is no stall.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StallTimeoutTest {
@@ -46,24 +52,68 @@ class StallTimeoutTest {
         file = TestFiles.write(dir.resolve("source"), content);
     }
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     static Stream<Arguments> strategies() {
-        return Stream.of("transferTo", "mmap", "buffered").map(name -> Arguments.of(name, SEED));
+        return Stream.of("auto", "transferTo", "mmap", "buffered").map(name -> Arguments.of(name, SEED));
+    }
+
+    private static Copier copier(String strategy, RecordingListener listener) {
+        TransferOptions.Builder options = TransferOptions.builder().stallTimeout(STALL).listener(listener);
+        return Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+    }
+
+    /**
+     * A reader that keeps reading, slowly, makes the whole transfer take several stall timeouts:
+     * it must complete byte-exact, since every bit of progress restarts the stall clock.
+     */
+    @ParameterizedTest(name = "{0} (seed {1})")
+    @MethodSource("strategies")
+    void copy_slowReaderThatKeepsReading_completes(String strategy, long seed) throws Exception {
+        int size = 1 << 20; // 256 reads of 4 KiB with 5 ms pauses: over a second, several STALLs
+        RecordingListener listener = new RecordingListener();
+        long sent;
+        LoopbackReceiver.Received received;
+        try (LoopbackReceiver receiver = LoopbackReceiver.slow(LoopbackReceiver.SMALL_BUFFER, Duration.ofMillis(5))) {
+            try (SocketChannel channel = receiver.connectChannel()) {
+                channel.configureBlocking(false);
+                try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+                    sent = copier(strategy, listener).copy(source, 0, size, channel);
+                }
+            }
+            received = receiver.received();
+        }
+
+        assertThat(sent).as("returned count").isEqualTo(size);
+        assertThat(received.bytes()).as("bytes the peer received").isEqualTo(size);
+        assertThat(received.crc32c()).as("CRC32C of the file's first " + size + " bytes")
+                .isEqualTo(TestFiles.crc32c(content, 0, size));
+        // The reader's pauses (about 250 of them) add up to several STALLs; no timing is asserted.
+        assertThat(listener.steps()).as("progress steps: the sender kept waiting on the reader").isGreaterThan(10);
     }
 
     @ParameterizedTest(name = "{0} (seed {1})")
     @MethodSource("strategies")
     void copy_peerNeverReads(String strategy, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = Transfers.with(TransferOptions.builder()
-                .strategy(strategy).stallTimeout(STALL).listener(listener).build());
+        Copier copier = copier(strategy, listener);
 
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
             TransferTimeoutException timeout;
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(false);
 
+                long cpuBefore = THREADS.getCurrentThreadCpuTime();
+                long wallBefore = System.nanoTime();
                 timeout = catchThrowableOfType(TransferTimeoutException.class,
                         () -> copier.copy(file, (WritableByteChannel) channel));
+                long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
+                long wall = System.nanoTime() - wallBefore;
+
+                // Waiting out the stall must not spin: a busy loop would use all of the wall time.
+                assertThat(wall).as("time to the timeout").isGreaterThanOrEqualTo(STALL.toNanos());
+                assertThat(cpu).as("CPU time of the copying thread over %d ms", TimeUnit.NANOSECONDS.toMillis(wall))
+                        .isLessThan(wall / 2);
 
                 assertThat(timeout).as("TransferTimeoutException").isNotNull();
                 assertThat(timeout.bytesTransferred()).as("bytes transferred").isPositive().isLessThan(SIZE);
@@ -82,6 +132,6 @@ class StallTimeoutTest {
             assertThat(received.crc32c()).as("CRC32C of those bytes: the file's first " + counted)
                     .isEqualTo(TestFiles.crc32c(content, 0, counted));
         }
-        assertThat(listener.strategy()).isEqualTo(strategy);
+        assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? "transferTo" : strategy);
     }
 }

@@ -8,15 +8,20 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +41,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * returns once it has sent everything asked for, so for {@code transferTo} the step is bounded with
  * a rate limit (steps of a tenth of a second's worth); for mmap with the window, for buffered with
  * the buffer.
+ *
+ * <p>Also here: a file cut under a mapped window that is being written (the pages fault), and a
+ * file that grows mid-transfer (exactly the starting size is sent).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TruncatedSourceTest {
@@ -49,6 +57,8 @@ class TruncatedSourceTest {
 
     static Stream<Arguments> strategies() {
         return Stream.of(
+                // The default selection (transferTo here), with the same rate limit.
+                Arguments.of("auto", TransferOptions.builder().rateLimit(10 << 20), SEED),
                 // 10 MiB/s: steps of 1 MiB, and about 0.2 s until the cut is reached.
                 Arguments.of("transferTo", TransferOptions.builder().strategy("transferTo").rateLimit(10 << 20), SEED),
                 Arguments.of("mmap", TransferOptions.builder().strategy("mmap").mappedWindow(64 << 10), SEED),
@@ -92,7 +102,7 @@ class TruncatedSourceTest {
                         .isLessThanOrEqualTo(HALF);
                 assertThat(truncated.getMessage()).contains(String.valueOf(SIZE), String.valueOf(HALF));
                 assertThat(listener.failure()).as("onFailure").isSameAs(truncated);
-                assertThat(listener.strategy()).isEqualTo(strategy);
+                assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? "transferTo" : strategy);
 
                 // The socket is closed now: the peer has everything the sender counted, and only that.
                 LoopbackReceiver.Received received = receiver.received();
@@ -101,6 +111,133 @@ class TruncatedSourceTest {
                 assertThat(received.crc32c()).as("CRC32C of the file's first " + counted + " bytes")
                         .isEqualTo(TestFiles.crc32c(content, 0, counted));
             }
+        }
+    }
+
+    /**
+     * The file is cut while the window that covers it all is mapped and being written: the lost
+     * pages fault. Into a stream the JDK copies from the mapping in Java (SIGBUS becomes an
+     * {@code InternalError}); into a non-blocking socket the kernel reads it ({@code EFAULT}). Either
+     * way a {@link TruncatedSourceException}, never an {@code InternalError} or a crash. Everything
+     * before the cut is still there, so at least that much is sent, and the bytes are the file's.
+     */
+    @ParameterizedTest(name = "mmap into a {0} (seed {1})")
+    @MethodSource("mappedTargets")
+    void copy_mappedWindowTruncatedWhileWritten(String target, long seed) throws Exception {
+        byte[] content = TestFiles.randomBytes(SIZE, Seeds.derive(seed, target.hashCode()));
+        Path file = TestFiles.write(dir.resolve("source"), content);
+        AtomicLong truncatedAt = new AtomicLong(-1);
+        try (FileChannel cutter = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            RecordingListener listener = new RecordingListener(bytesSoFar -> {
+                if (truncatedAt.compareAndSet(-1, bytesSoFar)) {
+                    try {
+                        cutter.truncate(HALF);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+            Copier copier = Transfers.with(TransferOptions.builder()
+                    .strategy("mmap").mappedWindow(SIZE).listener(listener).build());
+
+            TruncatedSourceException truncated;
+            long receivedBytes;
+            long receivedCrc;
+            if (target.equals("stream")) {
+                HashingOutputStream out = new HashingOutputStream();
+                truncated = catchThrowableOfType(TruncatedSourceException.class, () -> copier.copy(file, out));
+                receivedBytes = out.count;
+                receivedCrc = out.crc.getValue();
+            } else {
+                try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
+                    try (SocketChannel channel = receiver.connectChannel()) {
+                        channel.configureBlocking(false);
+                        truncated = catchThrowableOfType(TruncatedSourceException.class,
+                                () -> copier.copy(file, (WritableByteChannel) channel));
+                    }
+                    LoopbackReceiver.Received received = receiver.received();
+                    receivedBytes = received.bytes();
+                    receivedCrc = received.crc32c();
+                }
+            }
+
+            assertThat(truncated).as("TruncatedSourceException").isNotNull();
+            assertThat(truncatedAt.get()).as("cut after the first step").isPositive().isLessThan(HALF);
+            assertThat(truncated.actualSize()).isEqualTo(HALF);
+            // A stream takes every write, so the copy runs into the cut; a full non-blocking socket
+            // makes the engine look at the file's size, and it stops there, counting what was sent.
+            assertThat(truncated.bytesTransferred()).as("bytes transferred")
+                    .isGreaterThanOrEqualTo(target.equals("stream") ? HALF : truncatedAt.get())
+                    .isLessThan(SIZE);
+            assertThat(receivedBytes).as("bytes the target got").isEqualTo(truncated.bytesTransferred());
+            // The file's bytes up to the cut; past it, the zeros that the mapping reads there (see MappedStrategy).
+            int counted = (int) truncated.bytesTransferred();
+            byte[] expected = Arrays.copyOf(content, counted);
+            if (counted > HALF) {
+                Arrays.fill(expected, HALF, counted, (byte) 0);
+            }
+            assertThat(receivedCrc).as("CRC32C of what the target got").isEqualTo(TestFiles.crc32c(expected));
+            assertThat(listener.failure()).as("onFailure").isSameAs(truncated);
+        }
+    }
+
+    static Stream<Arguments> mappedTargets() {
+        return Stream.of(Arguments.of("stream", SEED), Arguments.of("non-blocking socket", SEED));
+    }
+
+    /**
+     * The file grows while it is sent: exactly the size it had when the copy started arrives, and
+     * those bytes are the file's, whatever the strategy.
+     */
+    @ParameterizedTest(name = "{0} (seed {2})")
+    @MethodSource("strategies")
+    void copy_fileGrowsMidTransfer(String strategy, TransferOptions.Builder options, long seed) throws Exception {
+        byte[] content = TestFiles.randomBytes(SIZE, Seeds.derive(seed, ~strategy.hashCode()));
+        Path file = TestFiles.write(dir.resolve("source"), content);
+        AtomicLong grownAt = new AtomicLong(-1);
+        try (FileChannel appender = FileChannel.open(file, StandardOpenOption.APPEND)) {
+            RecordingListener listener = new RecordingListener(bytesSoFar -> {
+                if (grownAt.compareAndSet(-1, bytesSoFar)) {
+                    try {
+                        appender.write(ByteBuffer.wrap(TestFiles.randomBytes(SIZE, bytesSoFar)));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+            Copier copier = Transfers.with(options.listener(listener).build());
+            long sent;
+            LoopbackReceiver.Received received;
+            try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
+                try (SocketChannel channel = receiver.connectChannel()) {
+                    sent = copier.copy(file, (WritableByteChannel) channel);
+                }
+                received = receiver.received();
+            }
+
+            assertThat(grownAt.get()).as("grown during the transfer").isPositive().isLessThan(SIZE);
+            assertThat(Files.size(file)).as("the file's size now").isEqualTo(2L * SIZE);
+            assertThat(sent).as("returned count: the size at the start").isEqualTo(SIZE);
+            assertThat(received.bytes()).as("bytes the peer received").isEqualTo(SIZE);
+            assertThat(received.crc32c()).as("CRC32C of what the peer received").isEqualTo(TestFiles.crc32c(content));
+            assertThat(listener.expectedBytes()).isEqualTo(SIZE);
+        }
+    }
+
+    /** Counts and hashes what is written. */
+    private static final class HashingOutputStream extends OutputStream {
+        final CRC32C crc = new CRC32C();
+        long count;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            crc.update(b, off, len);
+            count += len;
         }
     }
 }
