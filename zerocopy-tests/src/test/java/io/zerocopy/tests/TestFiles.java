@@ -12,6 +12,13 @@ import java.util.zip.CRC32C;
 
 /** Generated test files (random content from a seed, and sparse files) and their checksums. */
 final class TestFiles {
+
+    /**
+     * What the default selection picks for a file sent to a loopback socket on Linux: the buffered
+     * loop, which measured as fast as sendfile or faster (Selection's table, docs/benchmarks.md).
+     */
+    static final String DEFAULT_FILE_TO_SOCKET = "buffered";
+
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
     static final long[] SIZES = {0, 1, 4096 + 1, (1 << 20) + 3, 9L << 20};
 
