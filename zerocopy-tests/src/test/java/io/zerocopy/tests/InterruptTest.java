@@ -15,6 +15,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,7 @@ class InterruptTest {
     @BeforeAll
     static void createFile() throws Exception {
         file = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(SIZE, SEED));
+        ProcSelf.openWhatTheJdkKeeps(); // before any test counts descriptors
     }
 
     /** How the sending thread ended. */
@@ -76,6 +78,7 @@ class InterruptTest {
     @MethodSource("cases")
     void copy_interruptedWhileStalled(String strategy, String mode, TransferOptions.Builder options) throws Exception {
         int descriptorsBefore = ProcSelf.available() ? ProcSelf.openDescriptors() : -1;
+        List<String> targetsBefore = descriptorsBefore >= 0 ? ProcSelf.descriptorTargets() : List.of();
         CountDownLatch progressed = new CountDownLatch(1);
         RecordingListener listener = new RecordingListener(bytesSoFar -> progressed.countDown());
         Copier copier = Transfers.with(options.listener(listener).build());
@@ -121,7 +124,9 @@ class InterruptTest {
         }
         if (descriptorsBefore >= 0) {
             assertThat(ProcSelf.awaitDescriptorsAtMost(descriptorsBefore))
-                    .as("open file descriptors once the test's own sockets are closed").isLessThanOrEqualTo(descriptorsBefore);
+                    .as("open file descriptors once the test's own sockets are closed; before %s, after %s",
+                            targetsBefore, ProcSelf.descriptorTargets())
+                    .isLessThanOrEqualTo(descriptorsBefore);
         }
     }
 
