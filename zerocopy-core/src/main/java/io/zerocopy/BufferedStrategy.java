@@ -60,10 +60,11 @@ final class BufferedStrategy implements TransferStrategy {
 
     @Override
     public Support supports(TransferRequest request) {
-        int size = bufferSize(request);
+        int writeSize = writeSize(request);
+        int size = bufferSize(request, writeSize);
         String reason = "a " + bufferDescription(request) + " buffer of " + size + " bytes";
-        int mss = loopbackMss(request);
-        if (size == writeSize(request) && size != request.bufferSize()) {
+        if (size == writeSize && size != request.bufferSize()) {
+            int mss = loopbackMss(request);
             reason += ": " + size / mss + " loopback segments of " + mss + " bytes, the most that fit in the "
                     + request.bufferSize() + " asked for, so that no write ends in a runt segment that Nagle holds";
         }
@@ -84,8 +85,12 @@ final class BufferedStrategy implements TransferStrategy {
     }
 
     private static int bufferSize(TransferRequest request) {
+        return bufferSize(request, writeSize(request));
+    }
+
+    /** The write size, or the whole transfer when that is smaller. */
+    private static int bufferSize(TransferRequest request, int writeSize) {
         long count = request.count();
-        int writeSize = writeSize(request);
         return count < 0 ? writeSize : (int) Math.max(1, Math.min(writeSize, count));
     }
 

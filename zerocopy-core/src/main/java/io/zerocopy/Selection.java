@@ -9,7 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -50,9 +50,10 @@ final class Selection {
     private static final class Row {
         final String strategy;
         final Predicate<TransferRequest> when;
-        final Function<TransferRequest, String> reason;
+        /** Why this row's strategy was chosen, given the request and the strategy's own {@link Support}. */
+        final BiFunction<TransferRequest, Support, String> reason;
 
-        Row(String strategy, Predicate<TransferRequest> when, Function<TransferRequest, String> reason) {
+        Row(String strategy, Predicate<TransferRequest> when, BiFunction<TransferRequest, Support, String> reason) {
             this.strategy = strategy;
             this.when = when;
             this.reason = reason;
@@ -87,19 +88,18 @@ final class Selection {
             new Row(BufferedStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
                             && r.platform().os() == Platform.OperatingSystem.LINUX,
-                    r -> "a file to a socket on Linux, where a read/write loop measured as fast as sendfile or faster,"
-                            + " to loopback and to a veth peer (docs/benchmarks.md); "
-                            + BufferedStrategy.INSTANCE.supports(r).reason()),
+                    (r, support) -> "a file to a socket on Linux, where a read/write loop measured as fast as sendfile"
+                            + " or faster, to loopback and to a veth peer (docs/benchmarks.md); " + support.reason()),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
-                    r -> directPath(r).get() + " from a file to a " + r.targetKind()),
+                    (r, support) -> directPath(r).get() + " from a file to a " + r.targetKind()),
             new Row(MappedStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && kernelReadsTarget(r.targetKind())
                             && r.count() >= MMAP_MIN_BYTES,
-                    r -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
+                    (r, support) -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
             new Row(BufferedStrategy.NAME,
                     r -> true,
-                    Selection::bufferedReason));
+                    (r, support) -> bufferedReason(r)));
 
     private final List<TransferStrategy> registered;
 
@@ -154,8 +154,9 @@ final class Selection {
         for (Row row : TABLE) {
             if (!excluded.contains(row.strategy) && row.when.test(request)) {
                 TransferStrategy s = Strategies.require(row.strategy, "strategy");
-                if (s.supports(request).supported()) {
-                    return new Choice(s, row.reason.apply(request));
+                Support support = s.supports(request);
+                if (support.supported()) {
+                    return new Choice(s, row.reason.apply(request, support));
                 }
             }
         }
