@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -79,13 +78,8 @@ final class ClientCommand implements Callable<Integer> {
         if (address.isUnresolved()) {
             throw new ParameterException(spec.commandLine(), "--host: unknown host " + host);
         }
-        AtomicReference<TransferResult> result = new AtomicReference<>();
-        TransferOptions options = options(strategy, bufferSize, new TransferListener() {
-            @Override
-            public void onComplete(TransferResult r) {
-                result.set(r);
-            }
-        });
+        LastResult result = new LastResult();
+        TransferOptions options = options(strategy, bufferSize, result);
         long sent;
         long start;
         long end;

@@ -1,9 +1,7 @@
 package io.zerocopy.examples;
 
 import io.zerocopy.Copier;
-import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
-import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,7 +22,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import me.tongfei.progressbar.ProgressBar;
@@ -174,7 +171,7 @@ final class CompareCommand implements Callable<Integer> {
             server.start();
             InetSocketAddress address = server.address();
             runsCsv.write("size_bytes,run,method,strategy,ms\n");
-            AtomicReference<TransferResult> last = new AtomicReference<>();
+            LastResult last = new LastResult();
             Map<Sender, Copier> copiers = copiers(last);
             if (warmUp >= 0) {
                 for (Sender m : methods) {
@@ -226,13 +223,7 @@ final class CompareCommand implements Callable<Integer> {
         return best;
     }
 
-    private static Map<Sender, Copier> copiers(AtomicReference<TransferResult> last) {
-        TransferListener listener = new TransferListener() {
-            @Override
-            public void onComplete(TransferResult r) {
-                last.set(r);
-            }
-        };
+    private static Map<Sender, Copier> copiers(LastResult listener) {
         Map<Sender, Copier> copiers = new LinkedHashMap<>();
         copiers.put(Sender.TRADITIONAL, Transfers.with(TransferOptions.builder()
                 .strategy("buffered").bufferSize(4096).listener(listener).build()));

@@ -1,8 +1,6 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
-import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
@@ -11,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,15 +58,10 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static void send(Path file, long expectedCrc, String strategy) throws IOException, InterruptedException {
-        AtomicReference<TransferResult> result = new AtomicReference<>();
+        LastResult result = new LastResult();
         TransferOptions options = TransferOptions.builder()
                 .strategy(strategy)
-                .listener(new TransferListener() {
-                    @Override
-                    public void onComplete(TransferResult r) {
-                        result.set(r);
-                    }
-                })
+                .listener(result)
                 .build();
         try (LoopbackReceiver receiver = new LoopbackReceiver()) {
             var received = receiver.receiveOne(true);

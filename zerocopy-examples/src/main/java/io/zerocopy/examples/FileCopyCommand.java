@@ -1,6 +1,5 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
@@ -12,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -60,15 +58,10 @@ final class FileCopyCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "SOURCE: " + (Files.exists(source)
                     ? "not a regular file: " : "no such file: ") + source);
         }
-        AtomicReference<TransferResult> result = new AtomicReference<>();
+        LastResult result = new LastResult();
         TransferOptions options = TransferOptions.builder()
                 .strategy(mode == Mode.auto ? null : mode.name())
-                .listener(new TransferListener() {
-                    @Override
-                    public void onComplete(TransferResult r) {
-                        result.set(r);
-                    }
-                })
+                .listener(result)
                 .build();
         CopyOption[] copyOptions = replace ? new CopyOption[] {StandardCopyOption.REPLACE_EXISTING} : new CopyOption[0];
         long start = System.nanoTime();
