@@ -38,6 +38,17 @@ public final class TransferOptions {
     public static final String STRATEGY_PROPERTY = "zerocopy.strategy";
 
     /**
+     * System property, read once: the most direct memory the library's buffers may take in this
+     * process, in bytes, with an optional {@code k}, {@code m} or {@code g} suffix as for
+     * {@code -XX:MaxDirectMemorySize}; 0 means no direct buffers at all. The default is a quarter of
+     * the JVM's direct memory limit, at most 64 MiB. A transfer that finds the budget spent takes a
+     * path that needs no buffer ({@code transferTo}) or a small heap buffer, and its
+     * {@link TransferResult#reason()} says so; the library never ends a transfer with the JDK's
+     * {@code OutOfMemoryError} for direct memory.
+     */
+    public static final String DIRECT_MEMORY_PROPERTY = "zerocopy.directMemory";
+
+    /**
      * Default copy buffer: 256 KiB. Sending 256 MiB from a cached file to a loopback socket with the
      * buffered strategy took 71 ms at 256 KiB against 120 ms at 64 KiB, 83 ms at 128 KiB and 80 ms
      * at 1 MiB on JDK 17 (60, 80, 84 and 66 ms on JDK 25; medians of 7, docs/defaults.md). A 64 KiB
