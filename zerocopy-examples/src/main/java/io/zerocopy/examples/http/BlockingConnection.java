@@ -130,10 +130,11 @@ final class BlockingConnection implements Runnable {
             ByteBuffer head = response.head;
             while (sent < response.count || head.hasRemaining()) {
                 long slice = Math.min(SLICE, response.count - sent);
+                int headLeft = head.remaining();
                 try {
                     send(head, response.file, response.position + sent, slice);
                 } catch (TransferException e) {
-                    sent += e.bytesTransferred();
+                    sent += Math.max(0, e.bytesTransferred() - headLeft);
                     throw e;
                 }
                 sent += slice;
@@ -145,14 +146,18 @@ final class BlockingConnection implements Runnable {
     }
 
     /**
-     * Writes the head, then {@code count} bytes of the file with the library's blocking copy. The
-     * one place to switch to the header + body verb once the library has it.
+     * Sends the head (if any left) and {@code count} bytes of the file: the first slice with the
+     * library's header + body copy, which gathers the head with the start of the file, later ones
+     * with its plain slice copy.
      */
     private void send(ByteBuffer head, FileChannel file, long position, long count) throws IOException {
-        while (head.hasRemaining()) {
-            channel.write(head);
-        }
-        if (count > 0) {
+        if (count == 0) {
+            while (head.hasRemaining()) {
+                channel.write(head);
+            }
+        } else if (head.hasRemaining()) {
+            engine.config().copier().copy(new ByteBuffer[] {head}, file, position, count, channel);
+        } else {
             engine.config().copier().copy(file, position, count, channel);
         }
     }

@@ -28,7 +28,7 @@ final class LoopConnection {
     private State state = State.READ;
     private long deadline;
     private Response response;
-    private BodyTransfer transfer;
+    private ResponseTransfer transfer;
     private long started;
 
     LoopConnection(EventLoop loop, SocketChannel channel, SelectionKey key, boolean refused) {
@@ -135,7 +135,7 @@ final class LoopConnection {
     /** Starts sending a response; true if it went out at once. */
     private boolean respond(Response next) throws IOException {
         response = next;
-        transfer = BodyTransfer.open(next, channel);
+        transfer = ResponseTransfer.open(loop.engine().config().copier(), next, channel);
         started = System.nanoTime();
         state = State.WRITE;
         deadline = started + idleNanos;
