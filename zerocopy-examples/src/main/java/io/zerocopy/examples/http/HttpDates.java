@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * HTTP dates (RFC 9110 section 5.6.7): formats IMF-fixdate ({@code Sun, 06 Nov 1994 08:49:37 GMT})
@@ -29,6 +31,14 @@ final class HttpDates {
     private static final DateTimeFormatter ASCTIME =
             DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
 
+    /**
+     * Last-Modified values already formatted: a server sends the same few files' dates over and
+     * over, and formatting costs more than the rest of a small response's head.
+     */
+    private static final Map<Long, String> FORMATTED = new ConcurrentHashMap<>();
+
+    private static final int MAX_CACHED = 4096;
+
     /** The Date header's value for the current second; recomputed at most once a second. */
     private static volatile Cached now = new Cached(Long.MIN_VALUE, "");
 
@@ -43,7 +53,7 @@ final class HttpDates {
         long second = System.currentTimeMillis() / 1000;
         Cached cached = now;
         if (cached.second != second) {
-            cached = new Cached(second, format(second));
+            cached = new Cached(second, IMF_FIXDATE.format(Instant.ofEpochSecond(second)));
             now = cached;
         }
         return cached.text;
@@ -51,7 +61,15 @@ final class HttpDates {
 
     /** IMF-fixdate of a time in seconds since the epoch. */
     static String format(long epochSecond) {
-        return IMF_FIXDATE.format(Instant.ofEpochSecond(epochSecond));
+        String text = FORMATTED.get(epochSecond);
+        if (text == null) {
+            if (FORMATTED.size() >= MAX_CACHED) {
+                FORMATTED.clear();
+            }
+            text = IMF_FIXDATE.format(Instant.ofEpochSecond(epochSecond));
+            FORMATTED.put(epochSecond, text);
+        }
+        return text;
     }
 
     /**

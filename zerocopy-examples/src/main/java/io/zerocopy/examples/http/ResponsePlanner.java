@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -163,7 +162,8 @@ final class ResponsePlanner {
     static String etag(BasicFileAttributes attributes, long size) {
         Object key = attributes.fileKey();
         long micros = attributes.lastModifiedTime().to(TimeUnit.MICROSECONDS);
-        return String.format(Locale.ROOT, "\"%x-%x-%x\"", key == null ? 0 : key.hashCode(), micros, size);
+        return "\"" + Integer.toHexString(key == null ? 0 : key.hashCode()) + "-" + Long.toHexString(micros) + "-"
+                + Long.toHexString(size) + "\"";
     }
 
     /** RFC 9110 13.1.3 and 13.1.4: If-None-Match (weak comparison, "*" matches) wins over If-Modified-Since. */
