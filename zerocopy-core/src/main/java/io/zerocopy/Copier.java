@@ -156,7 +156,8 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "options");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(source, target, copyOptions, (in, out) -> run(openWholeFile(in, out, null)));
+        // PathCopy read the source's attributes: a regular file. Its channels are its own to close.
+        return PathCopy.copy(source, target, copyOptions, (in, out) -> run(openWholeFile(in, out, () -> { })));
     }
 
     /**
@@ -379,14 +380,19 @@ public final class Copier {
         return TransferRequest.builder().source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind);
     }
 
-    /** Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}). */
+    /**
+     * Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}).
+     *
+     * @param owned a file the library opened from a {@code Path}, whose attributes were checked, to be
+     *     closed with the transfer; null for the caller's channel
+     */
     private RealTransfer open(TransferRequest.Builder builder, HeaderPrefix prefix, Closeable owned) throws IOException {
         TransferRequest request = builder
                 .bufferSize(options.bufferSize())
                 .mappedWindow(options.mappedWindow())
                 .platform(platform)
                 .build();
-        Preflight.requireModes(request);
+        Preflight.requireModes(request, owned == null);
         Selection.Choice choice = selection.choose(request, options.strategy().orElse(null), options.excluded(),
                 System.getProperty(TransferOptions.STRATEGY_PROPERTY), System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
         return RealTransfer.start(request, choice, options, prefix, owned);
