@@ -124,12 +124,9 @@ final class BufferedStrategy implements TransferStrategy {
 
     /**
      * The requested buffer size, or, to a loopback TCP peer on Linux when at least one segment was
-     * asked for, the largest multiple of the loopback MSS within it. A write of 256 KiB to loopback
-     * leaves a 212-byte runt behind every fourth segment, which Nagle's algorithm holds until the
-     * peer acknowledges; in the JMH run, 256 KiB writes took 1.4-2.0x the time of four-segment
-     * writes from a cached file at 64 MiB and 1 GiB, on JDK 17 and 25 (docs/benchmarks.md). To any
-     * other peer the size is left alone: four-segment writes were 3.4-4.1x slower than 256 KiB at
-     * 1 MiB to a peer behind a veth pair (MSS 1,448).
+     * asked for, the largest multiple of the loopback MSS within it: any other size leaves a runt
+     * segment behind each write that Nagle's algorithm holds until the peer acknowledges. To other
+     * peers the size is left alone, since their MSS is far smaller (docs/benchmarks.md).
      */
     static int writeSize(TransferRequest request) {
         int requested = request.bufferSize();

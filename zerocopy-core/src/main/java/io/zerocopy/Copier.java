@@ -200,7 +200,7 @@ public final class Copier {
         if (file == null) {
             // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
             // other channel; a FILE request would need a count.
-            return run(open(channelSource(source).target(target, ChannelKinds.of(target)), null, null));
+            return run(open(channelSource(source).target(target, ChannelKinds.of(target)), null, null, false));
         }
         long start = file.position();
         return copyAndAdvance(file, start, Math.max(0, file.size() - start), target);
@@ -223,7 +223,7 @@ public final class Copier {
         Preflight.checkNotInterrupted();
         FileChannel file = ChannelKinds.asSizedFile(source);
         if (file == null) {
-            return run(open(channelSource(source).count(count).target(target, ChannelKinds.of(target)), null, null));
+            return run(open(channelSource(source).count(count).target(target, ChannelKinds.of(target)), null, null, false));
         }
         long start = file.position();
         long left = Math.max(0, file.size() - start);
@@ -268,7 +268,7 @@ public final class Copier {
     private RealTransfer openSlice(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
         Preflight.checkSlice(source, position, count, target);
-        return open(fileSource(source, position, count).target(target, ChannelKinds.of(target)), null, null);
+        return open(fileSource(source, position, count).target(target, ChannelKinds.of(target)), null, null, false);
     }
 
     private RealTransfer openSlice(ByteBuffer[] header, FileChannel source, long position, long count,
@@ -283,7 +283,7 @@ public final class Copier {
         HeaderPrefix prefix = new HeaderPrefix(header, headerBytes, source, position, directIo ? 0 : count);
         int chunk = prefix.chunkBytes();
         return open(fileSource(source, position + chunk, count - chunk).target(target, ChannelKinds.of(target)),
-                prefix, null);
+                prefix, null, false);
     }
 
     /**
@@ -327,7 +327,7 @@ public final class Copier {
     private long copyAndAdvance(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
         long moved;
         try {
-            moved = run(open(fileSource(file, start, count).target(target, ChannelKinds.of(target)), null, null));
+            moved = run(open(fileSource(file, start, count).target(target, ChannelKinds.of(target)), null, null, false));
         } catch (TransferException e) {
             FileChannels.advance(file, start, e.bytesTransferred(), e);
             throw e;
@@ -351,6 +351,7 @@ public final class Copier {
         }
     }
 
+    /** A whole file whose path's attributes said it is no directory; {@code owned} is closed with the transfer, if not null. */
     private RealTransfer openWholeFile(FileChannel file, WritableByteChannel target, Closeable owned) throws IOException {
         long size = file.size();
         TransferRequest.Builder request;
@@ -360,7 +361,7 @@ public final class Copier {
         } else {
             request = fileSource(file, 0, size);
         }
-        return open(request.target(target, ChannelKinds.of(target)), null, owned);
+        return open(request.target(target, ChannelKinds.of(target)), null, owned, true);
     }
 
     /** A file slice as the request's source: a JDK file as it is, another provider's read through a view. */
@@ -379,14 +380,21 @@ public final class Copier {
         return TransferRequest.builder().source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind);
     }
 
-    /** Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}). */
-    private RealTransfer open(TransferRequest.Builder builder, HeaderPrefix prefix, Closeable owned) throws IOException {
+    /**
+     * Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}).
+     *
+     * @param owned a file the library opened, closed with the transfer; or null
+     * @param pathChecked whether the source is a file whose path's attributes were read (so it is no
+     *     directory); otherwise a caller's file channel is probed for one
+     */
+    private RealTransfer open(TransferRequest.Builder builder, HeaderPrefix prefix, Closeable owned,
+            boolean pathChecked) throws IOException {
         TransferRequest request = builder
                 .bufferSize(options.bufferSize())
                 .mappedWindow(options.mappedWindow())
                 .platform(platform)
                 .build();
-        Preflight.requireModes(request);
+        Preflight.requireModes(request, !pathChecked);
         Selection.Choice choice = selection.choose(request, options.strategy().orElse(null), options.excluded(),
                 System.getProperty(TransferOptions.STRATEGY_PROPERTY), System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
         return RealTransfer.start(request, choice, options, prefix, owned);

@@ -4,6 +4,7 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -54,12 +55,20 @@ final class Preflight {
      * Makes a JDK file channel opened in the wrong mode throw the JDK's own
      * {@code NonReadableChannelException} or {@code NonWritableChannelException} now. Zero-byte
      * calls check the mode and touch nothing (also on a channel opened for direct I/O).
+     *
+     * <p>A caller's file channel may be open on a directory, which has a size and fails only when
+     * read (EISDIR; inside a strategy, after {@code onStart}, sendfile even says "No such device").
+     * With {@code probeDirectory}, one byte is read where the transfer reads first anyway; not from
+     * a channel opened for direct I/O, which rejects such a read (and cannot be a directory).
      */
-    static void requireModes(TransferRequest request) throws IOException {
+    static void requireModes(TransferRequest request, boolean probeDirectory) throws IOException {
         requireOpen(request.source());
         requireOpen(request.target());
         if (request.source() instanceof FileChannel && ChannelKinds.of(request.source()) != ChannelKind.OTHER) {
             ((FileChannel) request.source()).read(ChannelKinds.NOTHING, 0);
+        }
+        if (probeDirectory && request.sourceKind() == ChannelKind.FILE && request.count() > 0 && !request.sourceDirectIo()) {
+            request.sourceFile().read(ByteBuffer.allocate(1), request.position());
         }
         if (request.target() instanceof FileChannel && ChannelKinds.of(request.target()) == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * the blocking verbs wait between its calls in {@link Engine}, an event loop in its selector.
  */
 final class RealTransfer implements Transfer {
-    private static final Logger log = LoggerFactory.getLogger(RealTransfer.class);
+    private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
     /**
      * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress
@@ -88,7 +88,7 @@ final class RealTransfer implements Transfer {
      *     with it; or null
      */
     static RealTransfer start(TransferRequest request, Selection.Choice choice, TransferOptions options,
-            HeaderPrefix prefix, Closeable owned) {
+            HeaderPrefix prefix, Closeable owned) throws TransferException {
         RealTransfer t = new RealTransfer(request, choice, options, prefix, owned);
         log.debug("{}{} via {}: {}", request, prefix == null ? "" : ", after a " + prefix, choice.strategy.name(),
                 choice.reason);
@@ -217,10 +217,15 @@ final class RealTransfer implements Transfer {
         return due - System.nanoTime() > 0;
     }
 
-    private void complete() {
+    private void complete() throws TransferException {
+        try {
+            releaseQuietly(null);
+        } catch (InternalError e) {
+            // a late fault of the last mapped window: the file was cut under it after all
+            throw fail(e);
+        }
         state = State.DONE;
         interestOps = 0;
-        releaseQuietly(null);
         result = new TransferResult(moved, choice.strategy.name(), choice.reason,
                 Duration.ofNanos(System.nanoTime() - started));
         listener.onComplete(result);
@@ -335,7 +340,10 @@ final class RealTransfer implements Transfer {
         return new TransferException("interrupted after " + moved + " bytes", moved, cause);
     }
 
-    /** Closes the step and what the library opened; a failure to do so is added to {@code failure}, or logged. */
+    /**
+     * Closes the step and what the library opened; a failure to do so is added to {@code failure},
+     * or logged (an {@code InternalError} without a failure is thrown, see {@link #complete()}).
+     */
     private void releaseQuietly(TransferException failure) {
         TransferStep s = step;
         step = null;
@@ -348,6 +356,8 @@ final class RealTransfer implements Transfer {
             } catch (IOException | RuntimeException | InternalError e) {
                 if (failure != null) {
                     failure.addSuppressed(e);
+                } else if (e instanceof InternalError) {
+                    throw (InternalError) e; // a late mapping fault while unmapping: complete() reports it
                 } else {
                     log.debug("could not release {} after the transfer", c, e);
                 }

@@ -26,8 +26,7 @@ final class Selection {
     /**
      * Smallest transfer for which the mmap strategy is chosen when the kernel has no direct path to
      * a JDK channel: 4 MiB. Below it, mmap, munmap and the page faults cost about what the copy they
-     * save does (mmap took 0.82-1.43x the buffered strategy's time at 64 KiB to 1 MiB into a pipe or
-     * a socket-backed channel; docs/defaults.md has the runs).
+     * save does (docs/defaults.md).
      */
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
