@@ -7,6 +7,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -26,6 +29,22 @@ final class Descriptors {
         try (Stream<Path> entries = Files.list(FDS)) {
             return (int) entries.count();
         }
+    }
+
+    /** What each open descriptor points to ({@code socket:[n]}, {@code anon_inode:[eventpoll]}, a path), sorted. */
+    static List<String> targets() throws IOException {
+        List<String> targets = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(FDS)) {
+            for (Path entry : entries.toList()) {
+                try {
+                    targets.add(Files.readSymbolicLink(entry).toString());
+                } catch (IOException e) {
+                    targets.add("closed while listed");
+                }
+            }
+        }
+        Collections.sort(targets);
+        return targets;
     }
 
     /**
