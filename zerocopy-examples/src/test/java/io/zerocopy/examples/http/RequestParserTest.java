@@ -48,6 +48,7 @@ class RequestParserTest {
                 .isFalse();
         assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n").request().keepAlive()).isFalse();
         assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n").request().keepAlive()).isTrue();
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 000\r\n\r\n").request().keepAlive()).isTrue();
         assertThat(parse("GET / HTTP/1.2\r\nHost: h\r\n\r\n").request().minorVersion()).isEqualTo(1);
     }
 
