@@ -97,6 +97,16 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /**
+     * After the loop ended: closes connections handed over too late to be registered (the
+     * selector is closed, so registering fails and closes them).
+     */
+    void closeLateArrivals() {
+        for (Runnable task; (task = tasks.poll()) != null; ) {
+            task.run();
+        }
+    }
+
     /** Forgets a connection that closed itself. */
     void remove(LoopConnection connection) {
         connections.remove(connection);

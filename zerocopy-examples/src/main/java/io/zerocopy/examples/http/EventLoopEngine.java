@@ -139,6 +139,9 @@ final class EventLoopEngine implements HttpServer {
             }
             awaitLoops(Duration.ofSeconds(5));
         }
+        for (EventLoop loop : loops) {
+            loop.closeLateArrivals();
+        }
         try {
             server.close(); // the loop that accepted has deregistered it by now
         } catch (IOException ignored) {
