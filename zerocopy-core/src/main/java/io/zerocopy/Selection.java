@@ -67,11 +67,12 @@ final class Selection {
      *
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
-     * and holds no buffer. To a peer on this host, where the receiver's copy is on the same CPUs,
-     * the scale benchmark decides (docs/scale.md): a blocking socket written from a platform thread
-     * goes to the buffered strategy while the direct memory budget lasts; from a virtual thread, to
-     * a non-blocking socket, or once the budget is spent, {@code sendfile}, which needs no buffer.
-     * Other systems keep their kernel path: they were not measured.
+     * and holds no buffer. To a peer on this host, where the receiver's copy runs on the same CPUs,
+     * the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
+     * percent of it at every N, on platform and virtual threads, so the buffered strategy runs while
+     * the direct memory budget lasts; past it, mapped windows, which need no buffer and came close
+     * behind, where {@code sendfile} lost a third. Other systems keep their kernel path: they were
+     * not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
@@ -91,13 +92,20 @@ final class Selection {
             new Row(MappedStrategy.NAME,
                     r -> r.sourceDirectIo(),
                     (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
-            new Row(BufferedStrategy.NAME,
-                    r -> fileToSocketOnLinux(r) && bufferedToThisHost(r),
-                    (r, support) -> "a file to a blocking socket on this host from a platform thread, where a read/write"
-                            + " loop measured faster than sendfile (docs/scale.md); " + support.reason()),
             new Row(TransferToStrategy.NAME,
+                    r -> fileToSocketOnLinux(r) && !Peers.onThisHost(r.target()),
+                    (r, support) -> directPath(r).get() + " to a peer on another host: the network card reads the page"
+                            + " cache, the sender copies nothing"),
+            new Row(BufferedStrategy.NAME,
+                    r -> fileToSocketOnLinux(r) && DirectBuffers.SHARED.canLend(r.bufferSize()),
+                    (r, support) -> "a file to a socket on this host, where a read/write loop measured fastest at any"
+                            + " number of transfers at once (docs/scale.md); " + support.reason()),
+            new Row(MappedStrategy.NAME,
                     r -> fileToSocketOnLinux(r),
-                    (r, support) -> sendfileReason(r)),
+                    (r, support) -> "a file to a socket on this host with the direct memory budget ("
+                            + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY
+                            + ") spent: mapped windows need no buffer and measured faster than sendfile there"
+                            + " (docs/scale.md)"),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     (r, support) -> directPath(r).get() + " from a file to a " + r.targetKind()),
@@ -112,29 +120,6 @@ final class Selection {
     private static boolean fileToSocketOnLinux(TransferRequest r) {
         return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
                 && r.platform().os() == Platform.OperatingSystem.LINUX;
-    }
-
-    /** The case where a buffer measured faster than sendfile: a blocking socket to this host, a platform thread, a buffer to be had. */
-    private static boolean bufferedToThisHost(TransferRequest r) {
-        return !r.targetNonBlocking() && !Peers.callerIsVirtual() && Peers.onThisHost(r.target())
-                && DirectBuffers.SHARED.canLend(r.bufferSize());
-    }
-
-    /** Why sendfile serves a file to a socket on Linux: the first of the buffered row's conditions that failed. */
-    private static String sendfileReason(TransferRequest r) {
-        String path = directPath(r).get();
-        if (!Peers.onThisHost(r.target())) {
-            return path + " to a peer on another host: the network card reads the page cache, the sender copies nothing";
-        }
-        if (r.targetNonBlocking()) {
-            return path + " to a non-blocking socket on this host: no buffer is held while the socket is full";
-        }
-        if (Peers.callerIsVirtual()) {
-            return path + " to a peer on this host from a virtual thread, where it measured faster than a buffer"
-                    + " (docs/scale.md)";
-        }
-        return path + " to a peer on this host: the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
-                + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and sendfile needs no buffer";
     }
 
     private final List<TransferStrategy> registered;

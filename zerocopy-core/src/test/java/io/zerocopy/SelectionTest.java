@@ -296,7 +296,7 @@ class SelectionTest {
     @Test
     void tableOrder_fastestFirst() {
         assertThat(Selection.tableOrder())
-                .containsExactly("transferTo", "mmap", "buffered", "transferTo", "transferTo", "mmap", "buffered");
+                .containsExactly("transferTo", "mmap", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
     }
 
     @Test

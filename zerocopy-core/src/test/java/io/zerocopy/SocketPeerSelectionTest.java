@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -64,27 +65,22 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_blockingLoopbackFromPlatformThread_isBuffered() {
+    void choose_loopbackPeer_isBufferedBlockingOrNot() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
 
-        Selection.Choice choice = choose(false);
-
-        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-        assertThat(choice.reason).contains("blocking socket on this host", "platform thread", "docs/scale.md");
-    }
-
-    @Test
-    void choose_nonBlockingLoopback_isSendfile() throws IOException {
+        Selection.Choice blocking = choose(false);
         client.configureBlocking(false);
+        Selection.Choice nonBlocking = choose(false);
 
-        Selection.Choice choice = choose(false);
-
-        assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-        assertThat(choice.reason).contains("sendfile(2)", "non-blocking");
+        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+            assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+            assertThat(choice.reason).contains("socket on this host", "docs/scale.md");
+        }
     }
 
     @Test
-    void choose_loopbackFromVirtualThread_isSendfile() throws Exception {
+    void choose_loopbackPeerFromVirtualThread_isBufferedToo() throws Exception {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
         Optional<ExecutorService> virtual = virtualThreads();
         assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
         ExecutorService executor = virtual.get();
@@ -92,11 +88,25 @@ class SocketPeerSelectionTest {
             Selection.Choice choice = CompletableFuture.supplyAsync(() -> choose(false), executor)
                     .get(10, TimeUnit.SECONDS);
 
-            assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason).contains("sendfile(2)", "virtual thread", "docs/scale.md");
+            assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
         } finally {
             executor.shutdown();
         }
+    }
+
+    @Test
+    void choose_peerOnAnotherHost_isSendfile() {
+        // a socket that is not connected anywhere on this host: the same rule as a peer elsewhere
+        TransferRequest request = TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, 1024)
+                .target(new NowhereSocket(), ChannelKind.SOCKET)
+                .platform(LINUX)
+                .build();
+
+        Selection.Choice choice = selection.choose(request, null, Set.of(), null, null);
+
+        assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
+        assertThat(choice.reason).contains("sendfile(2)", "another host");
     }
 
     @Test
@@ -122,24 +132,28 @@ class SocketPeerSelectionTest {
         }
     }
 
-    @Test
-    void peers_callerIsVirtualOnlyOnVirtualThreads() throws Exception {
-        assertThat(Peers.callerIsVirtual()).isFalse();
-        Optional<ExecutorService> virtual = virtualThreads();
-        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
-        try {
-            assertThat(CompletableFuture.supplyAsync(Peers::callerIsVirtual, virtual.get()).get(10, TimeUnit.SECONDS))
-                    .isTrue();
-        } finally {
-            virtual.get().shutdown();
-        }
-    }
-
     static Optional<ExecutorService> virtualThreads() {
         try {
             return Optional.of((ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null));
         } catch (ReflectiveOperationException e) {
             return Optional.empty();
+        }
+    }
+
+    /** A channel standing for a socket whose peer is not on this host (it is no {@code SocketChannel} at all). */
+    private static final class NowhereSocket implements java.nio.channels.WritableByteChannel {
+        @Override
+        public int write(java.nio.ByteBuffer src) {
+            throw new UnsupportedOperationException("never written in a selection test");
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
         }
     }
 }

@@ -113,7 +113,7 @@ class InterruptTest {
                     assertThat(channel.isOpen()).as("channel still open").isTrue();
                 }
                 if (strategy.equals("auto")) {
-                    assertThat(listener.strategy()).isEqualTo(TestFiles.defaultFileToSocket(mode.equals("non-blocking")));
+                    assertThat(listener.strategy()).isEqualTo(TestFiles.DEFAULT_FILE_TO_SOCKET);
                 }
             } finally {
                 sender.interrupt();

@@ -141,9 +141,8 @@ class LoopbackTransferTest {
         }
 
         String expectedStrategy = mode.forced != null ? mode.forced
-                // to this host from a platform thread: a buffer for a blocking socket or a stream,
-                // sendfile for a non-blocking socket (docs/scale.md)
-                : TestFiles.defaultFileToSocket(target == Target.NON_BLOCKING_CHANNEL);
+                // to a peer on this host, blocking or not: a buffer (docs/scale.md)
+                : TestFiles.DEFAULT_FILE_TO_SOCKET;
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
         assertThat(listener.result()).as("onComplete result").isNotNull();
         assertThat(listener.result().bytes()).isEqualTo(size);
