@@ -83,6 +83,14 @@ final class Selection {
      * strategy: the JDK's {@code transferFrom} from a socket reads through an 8 KiB heap buffer and
      * took 2.5x (JDK 17) and 3.0x (JDK 25) the time of the buffered strategy's 256 KiB direct
      * buffer (256 MiB from a loopback socket into a file, medians of 7; docs/defaults.md).
+     *
+     * <p>Socket to socket goes to splice where it can serve (Linux, Java 22+, the JVM flags; its
+     * {@code supports} says no otherwise and the buffered row follows). In the relay runs
+     * (docs/splice.md; medians of paired ratios against buffered, JDK 25) it cost 0.56-0.85x the
+     * relay CPU per GB to a veth peer at 1.17-1.26x the throughput, and to a loopback peer 0.37x the
+     * CPU at 1.41x the throughput with 256 connections but 0.83x the CPU at 0.91x the throughput with
+     * one. A socket into a file stays buffered: into tmpfs splice reached 1.04x (one connection) and
+     * 1.18x (256) its throughput, into ext4 writeback noise (0.49-3.03x run to run) hid any difference.
      */
     private static final List<Row> TABLE = List.of(
             new Row(BufferedStrategy.NAME,
@@ -97,6 +105,10 @@ final class Selection {
                     r -> r.sourceKind() == ChannelKind.FILE && kernelReadsTarget(r.targetKind())
                             && r.count() >= MMAP_MIN_BYTES,
                     (r, support) -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
+            new Row(SpliceStrategy.NAME,
+                    r -> r.sourceKind() == ChannelKind.SOCKET && r.targetKind() == ChannelKind.SOCKET,
+                    (r, support) -> "socket to socket, where splice measured less relay CPU per GB than a buffer at"
+                            + " 1 and 256 connections (docs/splice.md); " + support.reason()),
             new Row(BufferedStrategy.NAME,
                     r -> true,
                     (r, support) -> bufferedReason(r)));

@@ -295,7 +295,7 @@ class SelectionTest {
 
     @Test
     void tableOrder_fastestFirst() {
-        assertThat(Selection.tableOrder()).containsExactly("buffered", "transferTo", "mmap", "buffered");
+        assertThat(Selection.tableOrder()).containsExactly("buffered", "transferTo", "mmap", "splice", "buffered");
     }
 
     @ParameterizedTest(name = "count {0}")
@@ -456,6 +456,21 @@ class SelectionTest {
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason).contains(TransferOptions.STRATEGY_PROPERTY);
         assertThat(selection.choose(request, null, Set.of(), "  buffered ", null).strategy.name()).isEqualTo("buffered");
+    }
+
+    /**
+     * Socket to socket asks splice first; these unit tests load the base classes (the Java 22 part
+     * is only in the packaged jar), where it declines, so the buffered row serves, as it does on
+     * Java 17-21 and without the JVM flags. zerocopy-tests checks the choice against the jar.
+     */
+    @Test
+    void choose_socketToSocket_spliceDeclinesHere_buffered() {
+        TransferRequest request = streamRequest(Machine.LINUX_6_JDK25, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
+
+        Selection.Choice choice = choose(request);
+
+        assertThat(choice.strategy.name()).isEqualTo("buffered");
+        assertThat(SpliceStrategy.INSTANCE.supports(request).reason()).contains("Java 22");
     }
 
     @Test

@@ -147,6 +147,25 @@ class SpliceTest {
         return cases.stream();
     }
 
+    /** With the flags, socket to socket selects splice by itself; socket into a file stays buffered. */
+    @Test
+    void automatic_choice() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        Copier auto = Transfers.with(TransferOptions.builder().listener(listener).build());
+        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+            source.send(new byte[70_000], true);
+            assertThat(auto.copy((ReadableByteChannel) source.near(), target.near())).isEqualTo(70_000);
+            assertThat(listener.strategy()).isEqualTo("splice");
+            assertThat(listener.result().reason()).contains("docs/splice.md");
+        }
+        try (Connection source = Connection.open();
+                FileChannel target = FileChannel.open(dir.resolve("auto"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            source.send(new byte[70_000], true);
+            assertThat(auto.copy((ReadableByteChannel) source.near(), target)).isEqualTo(70_000);
+            assertThat(listener.strategy()).isEqualTo("buffered");
+        }
+    }
+
     @Test
     void copy_appendingFileDeclined() throws Exception {
         try (LoopbackSender sender = LoopbackSender.toChannel(new byte[10]);
