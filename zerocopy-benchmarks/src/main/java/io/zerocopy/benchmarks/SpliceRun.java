@@ -223,7 +223,8 @@ public final class SpliceRun {
             InetSocketAddress address = new InetSocketAddress(LOOPBACK, port);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (true) {
-                try (SocketChannel ignored = SocketChannel.open(address)) {
+                try {
+                    SocketChannel.open(address).close();
                     break; // listening (this connection's child exits at once: the receiver sees no header)
                 } catch (IOException notYet) {
                     if (System.nanoTime() > deadline) {

@@ -35,8 +35,12 @@ class RelayCommandTest {
             Cli cli = new Cli();
             RelayCommand command = cli.command("relay");
             int echoPort = ((InetSocketAddress) echo.getLocalAddress()).getPort();
-            CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(
-                    () -> cli.run("relay", "--listen", "0", "--to", "127.0.0.1:" + echoPort, "--connections", "2"));
+            CompletableFuture<Cli.Run> run = new CompletableFuture<>();
+            // Own threads, not the common pool: on two cores it has one thread, which the relay would hold.
+            Thread relayThread = new Thread(() -> run.complete(
+                    cli.run("relay", "--listen", "0", "--to", "127.0.0.1:" + echoPort, "--connections", "2")), "relay");
+            relayThread.setDaemon(true);
+            relayThread.start();
             InetSocketAddress relay = command.started.get(20, TimeUnit.SECONDS);
 
             Random random = new Random(SEED);
@@ -55,17 +59,21 @@ class RelayCommandTest {
     /** Sends {@code data} while reading the echo, then ends the output and reads to the end. */
     private static byte[] roundTrip(InetSocketAddress relay, byte[] data) throws Exception {
         try (SocketChannel client = SocketChannel.open(relay)) {
-            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> sent = new CompletableFuture<>();
+            Thread sender = new Thread(() -> {
                 try {
                     ByteBuffer out = ByteBuffer.wrap(data);
                     while (out.hasRemaining()) {
                         client.write(out);
                     }
                     client.shutdownOutput();
+                    sent.complete(null);
                 } catch (IOException e) {
-                    throw new IllegalStateException(e);
+                    sent.completeExceptionally(e);
                 }
-            });
+            }, "relay-test-sender");
+            sender.setDaemon(true);
+            sender.start();
             ByteBuffer in = ByteBuffer.allocate(data.length + 1);
             while (client.read(in) >= 0 && in.position() <= data.length) {
                 // until end of stream, or one byte too many
