@@ -139,6 +139,11 @@ final class SpliceStep implements TransferStep {
      */
     private long splice(Channel end, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, String what)
             throws IOException {
+        if (!wake.isOpen()) {
+            // An interrupt ended an earlier call of this step as it moved bytes (and closed that
+            // call's channel); a closed guard could not wake this one, so the step ends here.
+            throw new ClosedByInterruptException();
+        }
         boolean blockingSocket = end instanceof SelectableChannel && ((SelectableChannel) end).isBlocking();
         long n;
         try {
