@@ -83,6 +83,11 @@ final class Selection {
      * <p>Socket (or any non-file) to file goes to the buffered strategy: the JDK's
      * {@code transferFrom} from a socket reads through an 8 KiB heap buffer and takes several times
      * as long (docs/defaults.md).
+     *
+     * <p>Socket to socket stays buffered. {@code splice} (Linux, Java 22+, with the JVM flags) can be
+     * forced: in the relay runs (docs/splice.md) it always cost less relay CPU per GB, but was faster
+     * only with many connections, and on a virtual thread the JDK's non-blocking descriptor makes it
+     * wait in the engine's pauses.
      */
     private static final List<Row> TABLE = List.of(
             new Row(TransferToStrategy.NAME,

@@ -22,7 +22,8 @@ final class Strategies {
             TransferToStrategy.INSTANCE,
             TransferFromStrategy.INSTANCE,
             MappedStrategy.INSTANCE,
-            BufferedStrategy.INSTANCE);
+            BufferedStrategy.INSTANCE,
+            SpliceStrategy.INSTANCE);
 
     private Strategies() {
     }

@@ -445,6 +445,20 @@ class SelectionTest {
         assertThat(selection.choose(request, null, Set.of(), "  buffered ", null).strategy.name()).isEqualTo("buffered");
     }
 
+    /**
+     * Socket to socket is buffered: splice is only ever forced (docs/splice.md). These unit tests load
+     * the base classes (the Java 22 part is only in the packaged jar), where it also declines.
+     */
+    @Test
+    void choose_socketToSocket_buffered() {
+        TransferRequest request = streamRequest(Machine.LINUX_6_JDK25, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
+
+        Selection.Choice choice = choose(request);
+
+        assertThat(choice.strategy.name()).isEqualTo("buffered");
+        assertThat(SpliceStrategy.INSTANCE.supports(request).reason()).contains("Java 22");
+    }
+
     @Test
     void choose_propertyFallsThroughWhereNotSupported() {
         TransferRequest socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);

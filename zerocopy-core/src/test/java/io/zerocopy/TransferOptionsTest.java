@@ -158,9 +158,9 @@ class TransferOptionsTest {
 
     @Test
     void strategy_unknownName() {
-        assertThatThrownBy(() -> TransferOptions.builder().strategy("splice"))
+        assertThatThrownBy(() -> TransferOptions.builder().strategy("vmsplice"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("strategy: splice (expected one of: ");
+                .hasMessageStartingWith("strategy: vmsplice (expected one of: ");
     }
 
     @Test

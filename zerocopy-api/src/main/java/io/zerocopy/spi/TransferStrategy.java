@@ -32,7 +32,7 @@ public interface TransferStrategy {
     /**
      * A short, unique, stable name, used to force or exclude the strategy in options and system
      * properties. Built-in names: {@code transferTo}, {@code transferFrom}, {@code mmap},
-     * {@code buffered}.
+     * {@code buffered}, {@code splice} (Linux, Java 22+).
      */
     String name();
 

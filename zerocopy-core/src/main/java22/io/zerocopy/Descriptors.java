@@ -1,0 +1,91 @@
+package io.zerocopy;
+
+import java.io.FileDescriptor;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * Reads the Unix file descriptor of a JDK channel, which the JDK does not expose. Sockets: the
+ * public {@code sun.nio.ch.SelChImpl.getFDVal()}, reachable with
+ * {@code --add-exports java.base/sun.nio.ch=...}. Files: {@code FileChannelImpl} has no public
+ * member that gives its descriptor, so its private {@code fd} field is read, which needs
+ * {@code --add-opens java.base/sun.nio.ch=...} (opening implies exporting), and then the public
+ * {@code sun.nio.ch.IOUtil.fdVal(FileDescriptor)}.
+ *
+ * <p>The {@code can*} methods only look at module flags; the handles are looked up on first use,
+ * after a check said yes.
+ */
+final class Descriptors {
+    private static final String PACKAGE = "sun.nio.ch";
+    private static final Module SELF = Descriptors.class.getModule();
+
+    private Descriptors() {
+    }
+
+    /** The module the flags must name: {@code io.zerocopy}, or {@code ALL-UNNAMED} on the class path. */
+    static String flagTarget() {
+        return SELF.isNamed() ? SELF.getName() : "ALL-UNNAMED";
+    }
+
+    /** Whether socket descriptors can be read: {@code --add-exports java.base/sun.nio.ch} to this module. */
+    static boolean canReadSockets() {
+        return Object.class.getModule().isExported(PACKAGE, SELF);
+    }
+
+    /** Whether file descriptors can be read: {@code --add-opens java.base/sun.nio.ch} to this module. */
+    static boolean canReadFiles() {
+        return Object.class.getModule().isOpen(PACKAGE, SELF);
+    }
+
+    /** The descriptor of a JDK socket channel; only after {@link #canReadSockets()} said yes. */
+    static int of(SocketChannel channel) {
+        try {
+            return (int) Sockets.GET_FD_VAL.invoke(channel);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot read the descriptor of " + channel, t);
+        }
+    }
+
+    /** The descriptor of a JDK file channel; only after {@link #canReadFiles()} said yes. */
+    static int of(FileChannel channel) {
+        try {
+            FileDescriptor fd = (FileDescriptor) Files.FD.invoke(channel);
+            return (int) Files.FD_VAL.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot read the descriptor of " + channel, t);
+        }
+    }
+
+    private static final class Sockets {
+        static final MethodHandle GET_FD_VAL;
+
+        static {
+            try {
+                Class<?> selChImpl = Class.forName(PACKAGE + ".SelChImpl");
+                GET_FD_VAL = MethodHandles.lookup().findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    private static final class Files {
+        static final MethodHandle FD;
+        static final MethodHandle FD_VAL;
+
+        static {
+            try {
+                Class<?> fileChannelImpl = Class.forName(PACKAGE + ".FileChannelImpl");
+                FD = MethodHandles.privateLookupIn(fileChannelImpl, MethodHandles.lookup())
+                        .findGetter(fileChannelImpl, "fd", FileDescriptor.class);
+                FD_VAL = MethodHandles.lookup().findStatic(Class.forName(PACKAGE + ".IOUtil"), "fdVal",
+                        MethodType.methodType(int.class, FileDescriptor.class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Platform;
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
+import io.zerocopy.spi.TransferStrategy;
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Linux {@code splice(2)} from a JDK socket through a pipe to a JDK socket or file, so the bytes
+ * never enter user space: the JDK itself has no such path (its {@code transferFrom} from a socket
+ * reads through an 8 KiB heap buffer, and socket to socket always copies). This is the Java 22 part
+ * of a multi-release jar ({@code META-INF/versions/22}); Java 17 to 21 load a stub that declines.
+ *
+ * <p>It needs what the JDK does not give: a channel's descriptor, and native calls. So it serves a
+ * request only when the JVM runs with
+ * <ul>
+ *   <li>{@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (or {@code =io.zerocopy} on the
+ *       module path) to read a socket's descriptor;</li>
+ *   <li>{@code --add-opens java.base/sun.nio.ch=...} instead, for a file target: a file channel's
+ *       descriptor is private;</li>
+ *   <li>{@code --enable-native-access=ALL-UNNAMED} (or {@code =io.zerocopy}).</li>
+ * </ul>
+ * Without them, on another system, or for a channel that is not the JDK's own, {@link #supports}
+ * says which is missing and selection moves on; the first such answer is logged once at debug level.
+ * A file target opened for appending is declined (splice writes at explicit offsets). File sources
+ * are not served: {@code sendfile} is the same kernel path. Stateless; one shared instance.
+ */
+final class SpliceStrategy implements TransferStrategy {
+    static final SpliceStrategy INSTANCE = new SpliceStrategy();
+
+    static final String NAME = "splice";
+
+    private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
+    private static final AtomicBoolean LOGGED = new AtomicBoolean();
+
+    private SpliceStrategy() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Support supports(TransferRequest request) {
+        if (request.platform().os() != Platform.OperatingSystem.LINUX) {
+            return Support.no("splice(2) is Linux only; this is " + request.platform().os());
+        }
+        if (request.sourceKind() != ChannelKind.SOCKET) {
+            return Support.no("splice reads from a JDK socket; the source is a " + request.sourceKind());
+        }
+        boolean file = request.targetKind() == ChannelKind.FILE;
+        if (!file && request.targetKind() != ChannelKind.SOCKET) {
+            return Support.no("splice writes to a JDK socket or file; the target is a " + request.targetKind());
+        }
+        String missing = missingFlags(file);
+        if (missing != null) {
+            if (LOGGED.compareAndSet(false, true)) {
+                log.debug("splice is unavailable: {}", missing);
+            }
+            return Support.no(missing);
+        }
+        String fileProblem = file ? fileTargetProblem(request) : null;
+        if (fileProblem != null) {
+            return Support.no(fileProblem);
+        }
+        return Support.yes("splice(2) through a pipe from a socket to a " + (file ? "file" : "socket")
+                + ", no copy in user space");
+    }
+
+    /** What the JVM's flags lack for this pair, in words with the flag to add, or null. */
+    private static String missingFlags(boolean fileTarget) {
+        String module = Descriptors.flagTarget();
+        if (fileTarget ? !Descriptors.canReadFiles() : !Descriptors.canReadSockets()) {
+            return fileTarget
+                    ? "splice into a file needs --add-opens java.base/sun.nio.ch=" + module + " to read the file channel's descriptor"
+                    : "splice needs --add-exports java.base/sun.nio.ch=" + module + " to read a socket's descriptor";
+        }
+        if (!SpliceStrategy.class.getModule().isNativeAccessEnabled()) {
+            return "splice needs --enable-native-access=" + module + " to call splice(2)";
+        }
+        return Binding.PROBLEM;
+    }
+
+    /** Why a file target cannot be spliced into (it appends, or its descriptor is unreadable), or null. */
+    private static String fileTargetProblem(TransferRequest request) {
+        int flags;
+        try {
+            flags = LinuxCalls.fcntl(new LinuxCalls.State(), Descriptors.of(request.targetFile()), LinuxCalls.F_GETFL, 0);
+        } catch (IllegalStateException e) {
+            return "cannot read the target file's descriptor: " + e.getCause();
+        }
+        return flags >= 0 && (flags & LinuxCalls.O_APPEND) != 0
+                ? "the target file is open for appending, and splice writes at explicit offsets" : null;
+    }
+
+    @Override
+    public TransferStep open(TransferRequest request) throws IOException {
+        if (!(request.source() instanceof SocketChannel)) {
+            throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
+        }
+        return SpliceStep.open(request);
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+
+    /** Whether the C library's functions could be bound; looked at only once native access is known to be on. */
+    private static final class Binding {
+        static final String PROBLEM = bind();
+
+        private static String bind() {
+            try {
+                LinuxCalls.message(0);
+                return null;
+            } catch (RuntimeException | LinkageError e) {
+                log.debug("splice is unavailable: the C library's functions could not be bound", e);
+                return "splice(2) could not be bound through the FFM API: " + e;
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.zerocopy.examples;
+
+import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferResult;
+import io.zerocopy.Transfers;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * A TCP relay: every connection accepted on the listening address is connected to the target, and
+ * the bytes of each direction are moved by one {@code Transfers.copy(socket, socket)} on a thread of
+ * its own (splice(2) on Linux with Java 22+ and the flags, a buffer otherwise). When one side ends
+ * its output, the relay passes that end on; when both directions are done it closes both sockets.
+ * Closing the relay stops accepting; connections in progress run to their end.
+ */
+final class Relay implements AutoCloseable {
+
+    /** What one relayed connection moved; the strategy is that of the client-to-target direction. */
+    record Connection(String client, long up, long down, long millis, String strategy, String failure) {
+    }
+
+    private final ServerSocketChannel server;
+    private final InetSocketAddress target;
+    private final TransferOptions options;
+    private final Consumer<Connection> onDone;
+    private final Thread acceptor;
+
+    private Relay(ServerSocketChannel server, InetSocketAddress target, String strategy, Consumer<Connection> onDone) {
+        this.server = server;
+        this.target = target;
+        this.options = TransferOptions.builder().strategy(strategy).build();
+        this.onDone = onDone;
+        this.acceptor = new Thread(this::acceptLoop, "relay-accept");
+        acceptor.setDaemon(true);
+    }
+
+    /**
+     * Starts relaying from {@code listen} to {@code target}.
+     *
+     * @param strategy a strategy to force, or null for the library's own choice
+     * @param onDone called once per connection, from one of its threads, when both directions ended
+     */
+    static Relay start(InetSocketAddress listen, InetSocketAddress target, String strategy, Consumer<Connection> onDone)
+            throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.bind(listen, 128);
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+        Relay relay = new Relay(server, target, strategy, onDone);
+        relay.acceptor.start();
+        return relay;
+    }
+
+    InetSocketAddress address() throws IOException {
+        return (InetSocketAddress) server.getLocalAddress();
+    }
+
+    private void acceptLoop() {
+        while (server.isOpen()) {
+            SocketChannel client;
+            try {
+                client = server.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            String name = String.valueOf(client.socket().getRemoteSocketAddress());
+            SocketChannel upstream;
+            try {
+                upstream = SocketChannel.open(target);
+            } catch (IOException e) {
+                closeQuietly(client);
+                onDone.accept(new Connection(name, 0, 0, 0, "-", "cannot reach " + target + ": " + e.getMessage()));
+                continue;
+            }
+            new Pair(name, client, upstream).start();
+        }
+    }
+
+    /** The two directions of one connection. */
+    private final class Pair {
+        private final String name;
+        private final SocketChannel client;
+        private final SocketChannel upstream;
+        private final long started = System.nanoTime();
+        private final AtomicInteger running = new AtomicInteger(2);
+        private final AtomicReference<String> failure = new AtomicReference<>();
+        private final LastResult upResult = new LastResult();
+        private volatile long up;
+        private volatile long down;
+
+        Pair(String name, SocketChannel client, SocketChannel upstream) {
+            this.name = name;
+            this.client = client;
+            this.upstream = upstream;
+        }
+
+        void start() {
+            thread("up", () -> up = pump(client, upstream, upResult));
+            thread("down", () -> down = pump(upstream, client, new LastResult()));
+        }
+
+        private void thread(String direction, Runnable body) {
+            Thread t = new Thread(() -> {
+                try {
+                    body.run();
+                } finally {
+                    if (running.decrementAndGet() == 0) {
+                        finish();
+                    }
+                }
+            }, "relay-" + direction + "-" + name);
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /** Copies one direction to its end and passes the end on; on failure closes both, ending the other. */
+        private long pump(SocketChannel from, SocketChannel to, LastResult result) {
+            try {
+                long n = Transfers.with(options.toBuilder().listener(result).build())
+                        .copy((ReadableByteChannel) from, to);
+                to.shutdownOutput();
+                return n;
+            } catch (IOException e) {
+                failure.compareAndSet(null, e.getMessage());
+                closeQuietly(client);
+                closeQuietly(upstream);
+                return e instanceof TransferException ? ((TransferException) e).bytesTransferred() : 0;
+            }
+        }
+
+        private void finish() {
+            closeQuietly(client);
+            closeQuietly(upstream);
+            TransferResult result = upResult.get();
+            onDone.accept(new Connection(name, up, down, (System.nanoTime() - started) / 1_000_000,
+                    result == null ? "-" : result.strategy(), failure.get()));
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing more to do for a socket that will not close
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

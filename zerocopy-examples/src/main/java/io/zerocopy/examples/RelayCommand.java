@@ -1,0 +1,84 @@
+package io.zerocopy.examples;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code relay}: a {@link Relay} on the command line, one line per connection. */
+@Command(name = "relay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Relays TCP connections to another address, both directions with Transfers.copy(socket, socket): "
+                + "splice(2) where the library picks it (Linux, Java 22+, the jar's Add-Exports and Enable-Native-Access "
+                + "manifest entries), a buffer otherwise. One line per connection: bytes each way, time, strategy."})
+final class RelayCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--listen", required = true, paramLabel = "PORT", description = "Port to accept connections on, 0 for any free one.")
+    int listen;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Local address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = "127.0.0.1";
+
+    @Option(names = "--to", required = true, paramLabel = "HOST:PORT", description = "Where to relay each connection.")
+    String to;
+
+    @Option(names = "--strategy", paramLabel = "NAME", description = "Force a strategy (buffered, splice), or auto (default).")
+    String strategy = "auto";
+
+    @Option(names = "--connections", paramLabel = "N", description = "Stop after N connections have ended (default: run until Ctrl-C).")
+    long connections;
+
+    /** Completed with the bound address once listening; lets an in-process caller find an ephemeral port. */
+    final CompletableFuture<InetSocketAddress> started = new CompletableFuture<>();
+
+    @Override
+    public Integer call() throws Exception {
+        if (listen < 0 || listen > 65535) {
+            throw new ParameterException(spec.commandLine(), "--listen: " + listen + " (expected: 0 to 65535)");
+        }
+        int colon = to.lastIndexOf(':');
+        int port = colon < 0 ? -1 : parsePort(to.substring(colon + 1));
+        if (colon <= 0 || port < 1) {
+            throw new ParameterException(spec.commandLine(), "--to: " + to + " (expected: HOST:PORT with a port from 1 to 65535)");
+        }
+        InetSocketAddress target = new InetSocketAddress(to.substring(0, colon), port);
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch ended = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
+        try (Relay relay = Relay.start(new InetSocketAddress(bind, listen), target,
+                strategy.equals("auto") ? null : strategy, c -> {
+                    synchronized (out) {
+                        out.printf(Locale.ROOT, "%s: %d bytes up, %d bytes down, %d ms, %s%s%n", c.client(), c.up(), c.down(),
+                                c.millis(), c.strategy(), c.failure() == null ? "" : ", failed: " + c.failure());
+                        out.flush();
+                    }
+                    ended.countDown();
+                })) {
+            out.println("relaying " + relay.address() + " -> " + target);
+            out.flush();
+            started.complete(relay.address());
+            ended.await(); // with no --connections, until Ctrl-C ends the JVM
+        } catch (Exception e) {
+            started.completeExceptionally(e);
+            throw e;
+        }
+        return 0;
+    }
+
+    private static int parsePort(String text) {
+        try {
+            int port = Integer.parseInt(text);
+            return port <= 65535 ? port : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
