@@ -8,6 +8,9 @@ module io.zerocopy {
     // sun.misc.Unsafe.invokeCleaner unmaps mapped windows at once on Java 17 to 21; without this
     // the module is not resolved in a modular application and mappings wait for the GC.
     requires jdk.unsupported;
+    // Reads -XX:MaxDirectMemorySize for the default direct memory budget; without it in the module
+    // graph the budget derives from the heap's maximum, the JDK's own default for that limit.
+    requires static java.management;
 
     exports io.zerocopy;
 

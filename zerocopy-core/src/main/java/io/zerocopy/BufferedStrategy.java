@@ -21,8 +21,10 @@ import java.nio.channels.WritableByteChannel;
  * Reads into one buffer and writes it out, reusing the buffer for the whole transfer; serves every
  * pair. The buffer is direct when both ends are channels (a JDK channel would otherwise copy a heap
  * buffer into a temporary direct one on every call) and a heap array when either end is a stream
- * (streams take arrays). Direct buffers come from, and go back to, the small {@link DirectBuffers}
- * pool; a heap buffer is never larger than the transfer. Stateless; one shared instance.
+ * (streams take arrays). Direct buffers come from, and go back to, the {@link DirectBuffers} pool;
+ * when its budget is spent the step reads through a small heap buffer instead (see
+ * {@link #HEAP_FALLBACK_BYTES}). A heap buffer is never larger than the transfer. A source opened for
+ * direct I/O is declined: its reads would have to be block-aligned. Stateless; one shared instance.
  *
  * <p>To a TCP socket whose peer is loopback on Linux, the buffer (and with it every full write) is
  * cut down to whole loopback segments, see {@link #writeSize}.
@@ -50,6 +52,16 @@ final class BufferedStrategy implements TransferStrategy {
      */
     static final int LOOPBACK_MSS_IPV6 = 65_464;
 
+    /**
+     * The heap buffer used between channels when the direct memory budget is spent: 16 KiB. A JDK
+     * channel copies a heap buffer through a temporary direct buffer of the same size that it keeps
+     * per platform thread, so this is also what each such thread then holds outside the budget.
+     */
+    static final int HEAP_FALLBACK_BYTES = 16 * 1024;
+
+    /** Buffer sizes up to 4 MiB are asked for whole, so that they serve later transfers; larger ones are rare. */
+    static final int SHARED_SIZE_LIMIT = 4 << 20;
+
     private BufferedStrategy() {
     }
 
@@ -60,8 +72,15 @@ final class BufferedStrategy implements TransferStrategy {
 
     @Override
     public Support supports(TransferRequest request) {
+        if (request.sourceDirectIo()) {
+            return Support.no("the source was opened for direct I/O (O_DIRECT), whose reads must be block-aligned");
+        }
         int writeSize = writeSize(request);
         int size = bufferSize(request, writeSize);
+        if (!usesHeap(request) && !DirectBuffers.SHARED.canLend(poolSize(request, size))) {
+            return Support.yes("a heap buffer of " + Math.min(size, HEAP_FALLBACK_BYTES) + " bytes: the direct memory budget ("
+                    + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent");
+        }
         String reason = "a " + bufferDescription(request) + " buffer of " + size + " bytes";
         if (size == writeSize && size != request.bufferSize()) {
             int mss = loopbackMss(request);
@@ -88,6 +107,15 @@ final class BufferedStrategy implements TransferStrategy {
         return bufferSize(request, writeSize(request));
     }
 
+    /**
+     * The size to ask the pool for: the usual size, so that the buffer serves the next transfer too;
+     * one larger than {@link #SHARED_SIZE_LIMIT} (an explicit bufferSize) only at the size this
+     * transfer needs.
+     */
+    private static int poolSize(TransferRequest request, int size) {
+        return request.bufferSize() <= SHARED_SIZE_LIMIT ? request.bufferSize() : size;
+    }
+
     /** The write size, or the whole transfer when that is smaller. */
     private static int bufferSize(TransferRequest request, int writeSize) {
         long count = request.count();
@@ -96,12 +124,9 @@ final class BufferedStrategy implements TransferStrategy {
 
     /**
      * The requested buffer size, or, to a loopback TCP peer on Linux when at least one segment was
-     * asked for, the largest multiple of the loopback MSS within it. A write of 256 KiB to loopback
-     * leaves a 212-byte runt behind every fourth segment, which Nagle's algorithm holds until the
-     * peer acknowledges; in the JMH run, 256 KiB writes took 1.4-2.0x the time of four-segment
-     * writes from a cached file at 64 MiB and 1 GiB, on JDK 17 and 25 (docs/benchmarks.md). To any
-     * other peer the size is left alone: four-segment writes were 3.4-4.1x slower than 256 KiB at
-     * 1 MiB to a peer behind a veth pair (MSS 1,448).
+     * asked for, the largest multiple of the loopback MSS within it: any other size leaves a runt
+     * segment behind each write that Nagle's algorithm holds until the peer acknowledges. To other
+     * peers the size is left alone, since their MSS is far smaller (docs/benchmarks.md).
      */
     static int writeSize(TransferRequest request) {
         int requested = request.bufferSize();
@@ -155,11 +180,10 @@ final class BufferedStrategy implements TransferStrategy {
             this.sourceFile = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
             this.start = request.position();
             this.target = request.target();
-            this.size = bufferSize(request);
-            // A poolable buffer is asked for at the usual size, so that it serves the next transfer
-            // too; a larger one only at the size this transfer needs.
-            this.buffer = usesHeap(request) ? ByteBuffer.allocate(size)
-                    : DirectBuffers.acquire(request.bufferSize() <= DirectBuffers.MAX_POOLED_BYTES ? request.bufferSize() : size);
+            int wanted = bufferSize(request);
+            ByteBuffer direct = usesHeap(request) ? null : DirectBuffers.SHARED.acquire(poolSize(request, wanted));
+            this.size = usesHeap(request) || direct != null ? wanted : Math.min(wanted, HEAP_FALLBACK_BYTES);
+            this.buffer = direct != null ? direct : ByteBuffer.allocate(size);
             buffer.limit(0);
         }
 
@@ -194,7 +218,7 @@ final class BufferedStrategy implements TransferStrategy {
         @Override
         public void close() {
             if (buffer.isDirect()) {
-                DirectBuffers.release(buffer);
+                DirectBuffers.SHARED.release(buffer);
             }
         }
 

@@ -3,66 +3,54 @@ package io.zerocopy;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.TransferRequest;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channel;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.NonReadableChannelException;
-import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
 import java.util.Objects;
-import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
- * The {@code copy} verbs of {@link Transfers}, bound to one set of {@link TransferOptions}. Get one
- * with {@link Transfers#with(TransferOptions)}; it is immutable and thread-safe, so keep it in a
- * field and share it.
+ * The verbs of {@link Transfers}, bound to one set of {@link TransferOptions}. Get one with
+ * {@link Transfers#with(TransferOptions)}; it is immutable and thread-safe, so keep it in a field
+ * and share it.
  *
- * <p>Every method returns the number of bytes moved and blocks until they have all moved, the
- * source is exhausted, or the transfer fails. Each method documents what it reads, where it writes
- * and what it leaves behind; the common rules are:
+ * <p>The {@code copy} verbs return the number of bytes moved and block until they have all moved,
+ * the source is exhausted, or the transfer fails; {@code open} returns a {@link Transfer} that an
+ * event loop drives, and {@code copyAsync} runs a copy on another thread. Each method documents
+ * what it reads, where it writes and what it leaves behind; the common rules are:
  * <ul>
  *   <li><b>Ownership.</b> Channels, sockets and streams passed in are never closed, flushed, or
  *       switched between blocking and non-blocking mode, and after the call they are not registered
  *       with any selector of the library's. Files opened from a {@code Path} are closed before the
- *       method returns.</li>
- *   <li><b>Short counts</b> are the library's problem: the call does not return until everything
- *       moved. A non-blocking target is waited on with a selector.</li>
+ *       method returns (for {@code open}, when the transfer ends or is closed).</li>
+ *   <li><b>Short counts</b> are the library's problem: a {@code copy} does not return until
+ *       everything moved. A non-blocking target is waited on with a selector.</li>
  *   <li><b>Errors before the first byte</b>: {@code NullPointerException} for a null argument,
  *       {@code IllegalArgumentException} for a bad value or a forced strategy that cannot serve the
  *       pair, {@code ClosedChannelException} for a closed channel, and the JDK's own exceptions for
- *       a path that cannot be opened, a channel opened in the wrong mode, or a source that is a
- *       directory (an {@code IOException} "Is a directory": Linux lets a directory be opened for
- *       reading, and only a read tells).</li>
+ *       a path that cannot be opened, a channel opened in the wrong mode, or a source path that is a
+ *       directory (an {@code IOException} "Is a directory").</li>
  *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
- *       {@link TransferException#bytesTransferred()}; a {@link TruncatedSourceException} if a file
- *       shrank, a {@link TransferTimeoutException} if nothing moved for the stall timeout. Into a
+ *       {@link TransferException#bytesTransferred()}, after the listener's {@code onFailure}; a
+ *       {@link TruncatedSourceException} if a file shrank, a {@link TransferTimeoutException} if
+ *       nothing moved for the stall timeout. Whatever a channel, stream, mapping or buffer throws
+ *       counts: an unchecked exception becomes a {@code TransferException} with it as the cause; an
+ *       {@code Error} is told to {@code onFailure} wrapped in one and then thrown as itself. Into a
  *       channel the count is exact; into a stream it counts the writes that completed, since a
  *       stream's failed write does not say how much of it got through.</li>
  *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channel that
@@ -76,17 +64,14 @@ import org.slf4j.LoggerFactory;
  *       report what the call it cut short had already moved. A write into a stream (a
  *       plain {@code Socket}'s, any {@code OutputStream}) is not interruptible in the JDK: the
  *       interrupt is seen once that write returns; close the socket to end it sooner.</li>
+ *   <li><b>Any file.</b> A {@code FileChannel} of another file system provider (zipfs, an
+ *       in-memory file system) is read at explicit positions with a buffer, since neither the
+ *       kernel's paths nor {@code map} serve it; one opened for direct I/O
+ *       ({@code ExtendedOpenOption.DIRECT}) is sent by the kernel's paths, which its alignment rules
+ *       do not bind.</li>
  * </ul>
  */
 public final class Copier {
-    private static final Logger log = LoggerFactory.getLogger(Transfers.class);
-
-    /** Zero bytes, for mode checks: never written to, so one instance serves every thread. */
-    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
-
-    private static final Set<StandardOpenOption> NEW_FILE = EnumSet.of(StandardOpenOption.WRITE,
-            StandardOpenOption.CREATE_NEW);
-
     private final TransferOptions options;
     private final Platform platform;
     private final Selection selection;
@@ -112,8 +97,8 @@ public final class Copier {
     public long copy(Path source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        checkNotInterrupted();
-        return copyWholeFile(source, target);
+        Preflight.checkNotInterrupted();
+        return run(openWholeFile(source, target));
     }
 
     /**
@@ -127,7 +112,7 @@ public final class Copier {
     public long copy(Path source, Socket target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        checkNotInterrupted();
+        Preflight.checkNotInterrupted();
         // Checked here for both kinds of socket: a channel's transferTo would otherwise report these
         // as ClosedChannelException or a broken pipe after the transfer started.
         if (target.isClosed()) {
@@ -140,11 +125,7 @@ public final class Copier {
             throw new SocketException("Socket output is shutdown");
         }
         SocketChannel channel = target.getChannel();
-        if (channel != null) {
-            return copy(source, channel);
-        }
-        OutputStream out = target.getOutputStream();
-        return copyWholeFile(source, new StreamChannels.Output(out));
+        return run(openWholeFile(source, channel != null ? channel : new StreamChannels.Output(target.getOutputStream())));
     }
 
     /**
@@ -154,9 +135,8 @@ public final class Copier {
      */
     public long copy(Path source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
-        checkNotInterrupted();
-        WritableByteChannel out = channelOf(Objects.requireNonNull(target, "target"));
-        return copyWholeFile(source, out);
+        Preflight.checkNotInterrupted();
+        return run(openWholeFile(source, ChannelKinds.channelOf(Objects.requireNonNull(target, "target"))));
     }
 
     /**
@@ -175,61 +155,8 @@ public final class Copier {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "options");
-        checkNotInterrupted();
-        boolean replace = false;
-        boolean attributes = false;
-        boolean followLinks = true;
-        for (CopyOption option : copyOptions) {
-            if (option == StandardCopyOption.REPLACE_EXISTING) {
-                replace = true;
-            } else if (option == StandardCopyOption.COPY_ATTRIBUTES) {
-                attributes = true;
-            } else if (option == LinkOption.NOFOLLOW_LINKS) {
-                followLinks = false;
-            } else {
-                throw new UnsupportedOperationException("options: " + Objects.requireNonNull(option, "options[i]")
-                        + " (expected: REPLACE_EXISTING, COPY_ATTRIBUTES or NOFOLLOW_LINKS)");
-            }
-        }
-        LinkOption[] linkOptions = followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-        BasicFileAttributes sourceAttributes = Files.readAttributes(source, BasicFileAttributes.class, linkOptions);
-        if (!sourceAttributes.isRegularFile()) {
-            Files.copy(source, target, copyOptions);
-            return 0;
-        }
-        BasicFileAttributes targetAttributes = existingAttributes(target);
-        if (targetAttributes != null) {
-            // As Files.copy: the target's own attributes, not its link's destination's, so a link to
-            // the source is a different file that REPLACE_EXISTING replaces.
-            Object key = sourceAttributes.fileKey();
-            if (key != null && key.equals(targetAttributes.fileKey())) {
-                return 0;
-            }
-            if (!replace) {
-                throw new FileAlreadyExistsException(target.toString());
-            }
-            Files.delete(target);
-        }
-        long moved;
-        boolean created = false;
-        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(source))) {
-            created = true;
-            moved = copyWholeFile(in, out);
-        } catch (IOException | RuntimeException e) {
-            if (created) {
-                try {
-                    Files.deleteIfExists(target);
-                } catch (IOException deleteFailure) {
-                    e.addSuppressed(deleteFailure);
-                }
-            }
-            throw e;
-        }
-        if (attributes) {
-            copyAttributes(source, target, sourceAttributes);
-        }
-        return moved;
+        Preflight.checkNotInterrupted();
+        return PathCopy.copy(source, target, copyOptions, (in, out) -> run(openWholeFile(in, out, null)));
     }
 
     /**
@@ -241,25 +168,22 @@ public final class Copier {
      *     reaches past the end of the file
      */
     public long copy(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(target, "target");
-        checkNotInterrupted();
-        Checks.notNegative(position, "position");
-        Checks.notNegative(count, "count");
-        requireOpen(source);
-        requireOpen(target);
-        long size = source.size();
-        if (position > size) {
-            throw new IllegalArgumentException("position: " + position + " (expected: <= file size " + size + ")");
-        }
-        if (count > size - position) {
-            throw new IllegalArgumentException("count: " + count + " (expected: <= " + (size - position)
-                    + ", the bytes from position " + position + " to the end of the file)");
-        }
-        return transfer(TransferRequest.builder()
-                .source(source, ChannelKind.FILE)
-                .slice(position, count)
-                .target(target, kindOf(target)));
+        return run(openSlice(source, position, count, target));
+    }
+
+    /**
+     * Writes {@code header} and then {@code count} bytes of {@code source} from {@code position},
+     * as one stream: an HTTP response, a record with its framing. The first write gathers the header
+     * with the start of the file, so that no segment carries the header alone, and the rest of the
+     * file takes the zero-copy path. The header buffers are consumed (their positions advance) as a
+     * gathering write consumes them; the source's position is left unchanged.
+     *
+     * @return the header's bytes plus {@code count}
+     * @throws IllegalArgumentException as for {@link #copy(FileChannel, long, long, WritableByteChannel)}
+     */
+    public long copy(ByteBuffer[] header, FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        return run(openSlice(header, source, position, count, target));
     }
 
     /**
@@ -271,51 +195,43 @@ public final class Copier {
     public long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        checkNotInterrupted();
-        FileChannel file = asSizedFile(source);
+        Preflight.checkNotInterrupted();
+        FileChannel file = ChannelKinds.asSizedFile(source);
         if (file == null) {
             // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
             // other channel; a FILE request would need a count.
-            ChannelKind kind = kindOf(source);
-            return transfer(TransferRequest.builder()
-                    .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind)
-                    .target(target, kindOf(target)));
+            return run(open(channelSource(source).target(target, ChannelKinds.of(target)), null, null, false));
         }
         long start = file.position();
-        long moved;
-        try {
-            moved = transfer(TransferRequest.builder()
-                    .source(file, ChannelKind.FILE)
-                    .slice(start, Math.max(0, file.size() - start))
-                    .target(target, kindOf(target)));
-        } catch (TransferException e) {
-            advance(file, start, e.bytesTransferred(), e);
-            throw e;
-        }
-        advance(file, start, moved, null);
-        return moved;
+        return copyAndAdvance(file, start, Math.max(0, file.size() - start), target);
     }
 
     /**
-     * Moves a source channel's position past what was copied. A failure to do so is added to the
-     * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
-     * the count.
+     * Copies exactly {@code count} bytes from {@code source}, and not one more: the bytes after
+     * them stay in the source for the caller's next read (an HTTP body of {@code Content-Length}
+     * bytes, a record of known size). A JDK {@code FileChannel} source is read from its position,
+     * which advances by the bytes moved; a file target is written at, and advances, its position.
+     *
+     * @throws IllegalArgumentException if {@code count} is negative, or the source is a file with
+     *     fewer than {@code count} bytes after its position
+     * @throws TransferException with an {@code EOFException} as its cause if the source ends first
      */
-    private static void advance(FileChannel file, long start, long moved, TransferException failure)
-            throws TransferException {
-        if (!file.isOpen()) {
-            return;
+    public long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Checks.notNegative(count, "count");
+        Preflight.checkNotInterrupted();
+        FileChannel file = ChannelKinds.asSizedFile(source);
+        if (file == null) {
+            return run(open(channelSource(source).count(count).target(target, ChannelKinds.of(target)), null, null, false));
         }
-        try {
-            FileChannels.restorePosition(file, start + moved);
-        } catch (IOException e) {
-            if (failure != null) {
-                failure.addSuppressed(e);
-                return;
-            }
-            throw new TransferException("copied " + moved + " bytes, but could not move the source's position to "
-                    + (start + moved), moved, e);
+        long start = file.position();
+        long left = Math.max(0, file.size() - start);
+        if (count > left) {
+            throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
+                    + ", the bytes from the channel's position " + start + " to the end of the file)");
         }
+        return copyAndAdvance(file, start, count, target);
     }
 
     /**
@@ -327,170 +243,165 @@ public final class Copier {
     public long copy(InputStream source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        checkNotInterrupted();
-        ReadableByteChannel in = source.getClass() == FileInputStream.class
-                ? ((FileInputStream) source).getChannel()
-                : new StreamChannels.Input(source);
-        return copy(in, channelOf(target));
+        Preflight.checkNotInterrupted();
+        return copy(ChannelKinds.channelOf(source), ChannelKinds.channelOf(target));
     }
 
-    private long copyWholeFile(Path source, WritableByteChannel target) throws IOException {
-        try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
-            return copyWholeFile(file, target);
+    /**
+     * Opens a transfer of {@code count} bytes of {@code source} from {@code position} to
+     * {@code target}, for the caller to drive with {@link Transfer#advance()}. Arguments are checked,
+     * and the strategy chosen, as for {@link #copy(FileChannel, long, long, WritableByteChannel)}.
+     */
+    public Transfer open(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
+        return openSlice(source, position, count, target);
+    }
+
+    /**
+     * Opens a header + body transfer, as {@link #copy(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}
+     * sends it, for the caller to drive with {@link Transfer#advance()}. Its count includes the header.
+     */
+    public Transfer open(ByteBuffer[] header, FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        return openSlice(header, source, position, count, target);
+    }
+
+    private RealTransfer openSlice(FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        Preflight.checkSlice(source, position, count, target);
+        return open(fileSource(source, position, count).target(target, ChannelKinds.of(target)), null, null, false);
+    }
+
+    private RealTransfer openSlice(ByteBuffer[] header, FileChannel source, long position, long count,
+            WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(header, "header");
+        for (int i = 0; i < header.length; i++) {
+            Objects.requireNonNull(header[i], "header[" + i + "]");
+        }
+        Preflight.checkSlice(source, position, count, target);
+        long headerBytes = HeaderPrefix.headerBytes(header);
+        boolean directIo = ChannelKinds.of(source) == ChannelKind.FILE && ChannelKinds.isDirectIo(source);
+        HeaderPrefix prefix = new HeaderPrefix(header, headerBytes, source, position, directIo ? 0 : count);
+        int chunk = prefix.chunkBytes();
+        return open(fileSource(source, position + chunk, count - chunk).target(target, ChannelKinds.of(target)),
+                prefix, null, false);
+    }
+
+    /**
+     * Opens a transfer of the whole file to {@code target}, for the caller to drive with
+     * {@link Transfer#advance()}. The file is opened now and closed when the transfer ends or is
+     * closed; file size rules as for {@link #copy(Path, WritableByteChannel)}.
+     */
+    public Transfer open(Path source, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        return openWholeFile(source, target);
+    }
+
+    /**
+     * Copies the whole file to {@code target} on another thread: a virtual thread on Java 21 and
+     * later, a small pool of daemon threads before that (pass an executor to serve many slow peers
+     * on Java 17 to 20). The future completes with the result, or exceptionally with what
+     * {@link #copy(Path, WritableByteChannel)} would have thrown. {@code cancel} on the future stops
+     * the copy at its next step without interrupting the thread or closing a channel, and the
+     * listener hears {@code onFailure}; a step blocked in a blocking channel ends first.
+     */
+    public CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target) {
+        return copyAsync(source, target, AsyncCopies.defaultExecutor());
+    }
+
+    /** As {@link #copyAsync(Path, WritableByteChannel)}, on {@code executor}. */
+    public CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target, Executor executor) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(executor, "executor");
+        return AsyncCopies.start(handle -> {
+            RealTransfer transfer = openWholeFile(source, target);
+            Engine engine = new Engine(transfer, options);
+            handle.attach(engine);
+            engine.run();
+            return transfer.result();
+        }, executor);
+    }
+
+    private long copyAndAdvance(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
+        long moved;
+        try {
+            moved = run(open(fileSource(file, start, count).target(target, ChannelKinds.of(target)), null, null, false));
+        } catch (TransferException e) {
+            FileChannels.advance(file, start, e.bytesTransferred(), e);
+            throw e;
+        }
+        FileChannels.advance(file, start, moved, null);
+        return moved;
+    }
+
+    private RealTransfer openWholeFile(Path source, WritableByteChannel target) throws IOException {
+        Preflight.requireNotDirectory(source);
+        FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
+        try {
+            return openWholeFile(file, target, file);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                file.close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
         }
     }
 
-    private long copyWholeFile(FileChannel file, WritableByteChannel target) throws IOException {
+    /** A whole file whose path's attributes said it is no directory; {@code owned} is closed with the transfer, if not null. */
+    private RealTransfer openWholeFile(FileChannel file, WritableByteChannel target, Closeable owned) throws IOException {
         long size = file.size();
-        TransferRequest.Builder request = TransferRequest.builder().target(target, kindOf(target));
-        if (size == 0 && !isEmpty(file)) {
+        TransferRequest.Builder request;
+        if (size == 0 && ChannelKinds.of(file) == ChannelKind.FILE && !ChannelKinds.isEmpty(file)) {
             // procfs, sysfs and friends report 0 and still have content: read to end of stream.
-            return transfer(request.source(file, ChannelKind.OTHER));
+            request = TransferRequest.builder().source(file, ChannelKind.OTHER);
+        } else {
+            request = fileSource(file, 0, size);
         }
-        return transfer(request.source(file, ChannelKind.FILE).slice(0, size));
+        return open(request.target(target, ChannelKinds.of(target)), null, owned, true);
     }
 
-    private long transfer(TransferRequest.Builder builder) throws IOException {
+    /** A file slice as the request's source: a JDK file as it is, another provider's read through a view. */
+    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) {
+        if (ChannelKinds.of(file) == ChannelKind.FILE) {
+            return TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count)
+                    .sourceDirectIo(ChannelKinds.isDirectIo(file));
+        }
+        return TransferRequest.builder().source(new FileSliceChannel(file, position, count), ChannelKind.OTHER)
+                .count(count);
+    }
+
+    /** A source read as a stream: a JDK file channel without a usable size counts as OTHER. */
+    private static TransferRequest.Builder channelSource(ReadableByteChannel source) {
+        ChannelKind kind = ChannelKinds.of(source);
+        return TransferRequest.builder().source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind);
+    }
+
+    /**
+     * Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}).
+     *
+     * @param owned a file the library opened, closed with the transfer; or null
+     * @param pathChecked whether the source is a file whose path's attributes were read (so it is no
+     *     directory); otherwise a caller's file channel is probed for one
+     */
+    private RealTransfer open(TransferRequest.Builder builder, HeaderPrefix prefix, Closeable owned,
+            boolean pathChecked) throws IOException {
         TransferRequest request = builder
                 .bufferSize(options.bufferSize())
                 .mappedWindow(options.mappedWindow())
                 .platform(platform)
                 .build();
-        requireOpen(request.source());
-        requireOpen(request.target());
-        requireModes(request);
+        Preflight.requireModes(request, !pathChecked);
         Selection.Choice choice = selection.choose(request, options.strategy().orElse(null), options.excluded(),
                 System.getProperty(TransferOptions.STRATEGY_PROPERTY), System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
-        log.debug("{} via {}: {}", request, choice.strategy.name(), choice.reason);
-        return new Engine(request, choice, options).run();
+        return RealTransfer.start(request, choice, options, prefix, owned);
     }
 
-    /** The kind of a channel the caller passed in or the library made. */
-    static ChannelKind kindOf(Channel channel) {
-        if (channel instanceof StreamChannels.Input || channel instanceof StreamChannels.Output) {
-            return ChannelKind.STREAM;
-        }
-        if (channel.getClass().getModule() != FileChannel.class.getModule()) {
-            return ChannelKind.OTHER;
-        }
-        if (channel instanceof FileChannel) {
-            return ChannelKind.FILE;
-        }
-        if (channel instanceof SocketChannel) {
-            return ChannelKind.SOCKET;
-        }
-        if (channel instanceof Pipe.SinkChannel || channel instanceof Pipe.SourceChannel) {
-            return ChannelKind.PIPE;
-        }
-        return ChannelKind.OTHER;
-    }
-
-    /**
-     * The source as a file with a known size, or null: a JDK FileChannel whose position and size can
-     * be read and whose size is not 0 (a FileChannel over a pipe or a procfs file is read as a stream).
-     */
-    private static FileChannel asSizedFile(ReadableByteChannel source) {
-        if (!(source instanceof FileChannel) || kindOf(source) != ChannelKind.FILE) {
-            return null;
-        }
-        FileChannel file = (FileChannel) source;
-        try {
-            file.position();
-            return file.size() > 0 || isEmpty(file) ? file : null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
-     * of 0 bytes (which every file strategy serves), rather than a procfs-style file that has
-     * content anyway or a channel that cannot be read by position (a FIFO).
-     */
-    private static boolean isEmpty(FileChannel file) {
-        try {
-            return file.read(ByteBuffer.allocate(1), 0) < 0;
-        } catch (IOException | NonReadableChannelException e) {
-            return false;
-        }
-    }
-
-    private static WritableByteChannel channelOf(OutputStream target) {
-        return target.getClass() == FileOutputStream.class
-                ? ((FileOutputStream) target).getChannel()
-                : new StreamChannels.Output(target);
-    }
-
-    /**
-     * Makes a JDK file channel opened in the wrong mode throw the JDK's own
-     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, before the
-     * listener hears of a transfer that cannot start. Zero-byte calls check the mode and touch
-     * nothing.
-     */
-    private static void requireModes(TransferRequest request) throws IOException {
-        if (request.source() instanceof FileChannel && kindOf(request.source()) != ChannelKind.OTHER) {
-            ((FileChannel) request.source()).read(NOTHING, 0);
-        }
-        if (request.sourceKind() == ChannelKind.FILE && request.count() > 0) {
-            // A directory opens for reading on Linux and has a size; only a read fails (EISDIR), and
-            // inside a strategy that would be a TransferException after onStart (sendfile even says
-            // "No such device"). One byte, where the transfer reads first anyway.
-            request.sourceFile().read(ByteBuffer.allocate(1), request.position());
-        }
-        if (request.target() instanceof FileChannel && kindOf(request.target()) == ChannelKind.FILE) {
-            // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
-            ((FileChannel) request.target()).write(NOTHING);
-        }
-    }
-
-    /**
-     * An interrupt pending when a copy is called ends it before anything is touched: a JDK
-     * {@code FileChannel} closes itself on any operation made while the thread is interrupted, and
-     * even reading the caller's position or size would close a channel the caller owns.
-     */
-    private static void checkNotInterrupted() throws TransferException {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new TransferException("interrupted before the transfer started", 0,
-                    new InterruptedIOException("interrupted before the transfer started"));
-        }
-    }
-
-    private static void requireOpen(Channel channel) throws ClosedChannelException {
-        if (!channel.isOpen()) {
-            throw new ClosedChannelException();
-        }
-    }
-
-    /** The target's own attributes (a link is not followed), or null if there is nothing there. */
-    private static BasicFileAttributes existingAttributes(Path target) throws IOException {
-        try {
-            return Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-    }
-
-    /**
-     * The source's POSIX permissions as a creation attribute, so that the target never exists with
-     * wider permissions than the source (a 0600 key must not be readable by others for the length
-     * of the copy); the umask applies on top, as it does for {@code Files.copy}. None elsewhere.
-     */
-    private static FileAttribute<?>[] sameMode(Path source) throws IOException {
-        PosixFileAttributeView posix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
-        if (posix == null) {
-            return new FileAttribute<?>[0];
-        }
-        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(posix.readAttributes().permissions())};
-    }
-
-    private static void copyAttributes(Path source, Path target, BasicFileAttributes attributes) throws IOException {
-        PosixFileAttributeView sourcePosix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
-        PosixFileAttributeView targetPosix = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-        if (sourcePosix != null && targetPosix != null) {
-            targetPosix.setPermissions(sourcePosix.readAttributes().permissions());
-        }
-        Files.getFileAttributeView(target, BasicFileAttributeView.class)
-                .setTimes(attributes.lastModifiedTime(), attributes.lastAccessTime(), null);
+    private long run(RealTransfer transfer) throws IOException {
+        return new Engine(transfer, options).run();
     }
 
     @Override

@@ -1,66 +1,167 @@
 package io.zerocopy;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A small shared pool of direct buffers for the buffered strategy.
+ * The library's direct buffers, within a process-wide budget.
  *
  * <p>{@code ByteBuffer.allocateDirect} zeroes the memory, reserves it against
- * {@code -XX:MaxDirectMemorySize} and registers a cleaner: for a 256 KiB buffer that cost more than
- * the whole copy of a small file (about 0.7 ms against 0.1 ms for a 64 KiB transfer to a wrapper
- * channel, measured on the development machine). The pool keeps a few released buffers for the next
- * transfer. It is a fixed array of slots rather than a thread-local, so that many (virtual) threads
- * do not each pin a buffer: at most {@link #SLOTS} buffers of at most {@link #MAX_POOLED_BYTES} are
- * kept.
+ * {@code -XX:MaxDirectMemorySize} and registers a cleaner, which costs more than the whole copy of a
+ * small file, and a server running a thousand transfers at once must not ask for a thousand
+ * buffers: past {@code MaxDirectMemorySize} the JDK throws {@code OutOfMemoryError}. So the pool
+ * allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated for the next
+ * transfer once it is released, and answers null when the budget is spent; the caller then takes a
+ * path that needs no direct buffer. Nothing is left for the garbage collector to free, and the
+ * library's direct memory never exceeds the budget, however many transfers run. After a burst, up
+ * to the budget stays allocated for reuse.
+ *
+ * <p>The budget is {@value TransferOptions#DIRECT_MEMORY_PROPERTY} if set, else a quarter of the
+ * JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, which defaults to the heap's maximum),
+ * at most {@link #DEFAULT_BUDGET_CAP}. It is read once.
  */
 final class DirectBuffers {
+    private static final Logger log = LoggerFactory.getLogger(DirectBuffers.class);
 
-    /** Two buffers per core: enough for every core to run a transfer while another is being set up. */
-    static final int SLOTS = Math.min(16, 2 * Runtime.getRuntime().availableProcessors());
+    /**
+     * Most the default budget reaches: 64 MiB, one 256 KiB buffer for each of 256 transfers at once.
+     * More transfers than that take paths that need no buffer (docs/scale.md shows why that costs
+     * little), so a larger pool would only hold memory.
+     */
+    static final long DEFAULT_BUDGET_CAP = 64L << 20;
 
-    /** Larger buffers than 4 MiB are rare (an explicit bufferSize) and are not kept. */
-    static final int MAX_POOLED_BYTES = 4 << 20;
+    /** The pool every transfer shares. */
+    static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
-    private static final AtomicReferenceArray<ByteBuffer> POOL = new AtomicReferenceArray<>(SLOTS);
+    private final long budget;
+    private final AtomicLong allocated = new AtomicLong();
+    private final Queue<ByteBuffer> idle = new ConcurrentLinkedQueue<>();
 
-    private DirectBuffers() {
+    DirectBuffers(long budget) {
+        this.budget = budget;
+    }
+
+    /** The most bytes this pool allocates in all. */
+    long budget() {
+        return budget;
+    }
+
+    /** The bytes this pool has allocated, lent out or idle. */
+    long allocated() {
+        return allocated.get();
     }
 
     /**
-     * A cleared direct buffer of at least {@code size} bytes, pooled or new. A new one has exactly
-     * {@code size} bytes, so callers should ask for their usual size rather than the size of one
-     * small transfer, or the pool fills with buffers too small for the next.
+     * Whether {@link #acquire} would now find a buffer of {@code size} bytes. Other threads may take
+     * it first: a hint for choosing a path, not a promise.
      */
-    static ByteBuffer acquire(int size) {
-        for (int i = 0; i < SLOTS; i++) {
-            ByteBuffer b = POOL.get(i);
-            if (b != null && b.capacity() >= size && POOL.compareAndSet(i, b, null)) {
+    boolean canLend(int size) {
+        if (allocated.get() + size <= budget) {
+            return true;
+        }
+        for (ByteBuffer b : idle) {
+            if (b.capacity() >= size) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A cleared direct buffer of at least {@code size} bytes, idle or new, or null if the budget is
+     * spent. A new one has exactly {@code size} bytes, so callers should ask for their usual size
+     * rather than the size of one small transfer, or the pool fills with buffers too small for the next.
+     */
+    ByteBuffer acquire(int size) {
+        ByteBuffer b = idle.poll();
+        if (b != null) {
+            if (b.capacity() >= size) {
                 return b.clear();
             }
+            idle.offer(b);
         }
-        return ByteBuffer.allocateDirect(size);
+        for (long now = allocated.get(); now + size <= budget; now = allocated.get()) {
+            if (allocated.compareAndSet(now, now + size)) {
+                return ByteBuffer.allocateDirect(size);
+            }
+        }
+        for (ByteBuffer other : idle) {
+            if (other.capacity() >= size && idle.remove(other)) {
+                return other.clear();
+            }
+        }
+        return null;
+    }
+
+    /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. */
+    void release(ByteBuffer buffer) {
+        idle.offer(buffer);
+    }
+
+    /** {@value TransferOptions#DIRECT_MEMORY_PROPERTY}, else the default derived from the JVM's limit. */
+    static long configuredBudget() {
+        String configured = System.getProperty(TransferOptions.DIRECT_MEMORY_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            long bytes = parseSize(configured.trim());
+            if (bytes >= 0) {
+                return bytes;
+            }
+            log.warn("ignoring system property {}={}: expected a size in bytes such as 33554432, 32768k or 32m",
+                    TransferOptions.DIRECT_MEMORY_PROPERTY, configured);
+        }
+        return defaultBudget(maxDirectMemory());
+    }
+
+    /** A quarter of the JVM's direct memory limit, at most {@link #DEFAULT_BUDGET_CAP}. */
+    static long defaultBudget(long maxDirectMemory) {
+        return Math.min(DEFAULT_BUDGET_CAP, maxDirectMemory / 4);
     }
 
     /**
-     * Returns a buffer from {@link #acquire} to the pool; the caller must not use it afterwards. It
-     * takes an empty slot, or else the slot of a smaller buffer, so that a burst of transfers with a
-     * small buffer size cannot leave the pool unable to serve the usual size for good.
+     * {@code -XX:MaxDirectMemorySize} as the JVM was started with it, else the heap's maximum (the
+     * JDK's own default for it). The JDK keeps the value to itself; the launch arguments tell.
      */
-    static void release(ByteBuffer buffer) {
-        if (buffer.capacity() > MAX_POOLED_BYTES) {
-            return;
+    static long maxDirectMemory() {
+        long limit = -1;
+        try {
+            for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (argument.startsWith("-XX:MaxDirectMemorySize=")) {
+                    limit = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
+                }
+            }
+        } catch (LinkageError | RuntimeException e) {
+            // java.management is not in the module graph: the default it is
         }
-        for (int i = 0; i < SLOTS; i++) {
-            if (POOL.get(i) == null && POOL.compareAndSet(i, null, buffer)) {
-                return;
+        return limit > 0 ? limit : Runtime.getRuntime().maxMemory();
+    }
+
+    /** A size as the JVM writes them: digits, then k, m, g or t (either case) or nothing; -1 if malformed. */
+    static long parseSize(String text) {
+        String s = text.toLowerCase(Locale.ROOT);
+        int shift = 0;
+        if (!s.isEmpty()) {
+            int unit = "kmgt".indexOf(s.charAt(s.length() - 1));
+            if (unit >= 0) {
+                shift = 10 * (unit + 1);
+                s = s.substring(0, s.length() - 1);
             }
         }
-        for (int i = 0; i < SLOTS; i++) {
-            ByteBuffer pooled = POOL.get(i);
-            if (pooled != null && pooled.capacity() < buffer.capacity() && POOL.compareAndSet(i, pooled, buffer)) {
-                return;
-            }
+        try {
+            long n = Long.parseLong(s);
+            return n < 0 || n > Long.MAX_VALUE >> shift ? -1 : n << shift;
+        } catch (NumberFormatException e) {
+            return -1;
         }
+    }
+
+    @Override
+    public String toString() {
+        return "DirectBuffers{" + allocated.get() + " of " + budget + " bytes allocated}";
     }
 }

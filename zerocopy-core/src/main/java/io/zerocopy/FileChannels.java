@@ -37,4 +37,25 @@ final class FileChannels {
             }
         }
     }
+
+    /**
+     * Moves a source channel's position past what was copied. A failure to do so is added to the
+     * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
+     * the count.
+     */
+    static void advance(FileChannel file, long start, long moved, TransferException failure) throws TransferException {
+        if (!file.isOpen()) {
+            return;
+        }
+        try {
+            restorePosition(file, start + moved);
+        } catch (IOException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+                return;
+            }
+            throw new TransferException("copied " + moved + " bytes, but could not move the source's position to "
+                    + (start + moved), moved, e);
+        }
+    }
 }

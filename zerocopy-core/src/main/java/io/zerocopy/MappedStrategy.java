@@ -47,6 +47,9 @@ final class MappedStrategy implements TransferStrategy {
         if (request.sourceKind() != ChannelKind.FILE) {
             return Support.no("source is " + request.sourceKind() + ", mmap needs a file");
         }
+        if (!ChannelKinds.isJdkChannel(request.source())) {
+            return Support.no("the source is another file system provider's channel, which the JDK cannot map");
+        }
         return Support.yes("read-only mapped windows of up to " + request.mappedWindow() + " bytes, one write each");
     }
 

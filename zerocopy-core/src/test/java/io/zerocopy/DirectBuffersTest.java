@@ -18,41 +18,79 @@ import org.junit.jupiter.api.Test;
 class DirectBuffersTest {
 
     @Test
-    void release_smallBuffersDoNotCrowdOutTheUsualSize() {
-        List<ByteBuffer> small = new ArrayList<>();
-        for (int i = 0; i < DirectBuffers.SLOTS; i++) {
-            small.add(ByteBuffer.allocateDirect(1024));
-        }
-        small.forEach(DirectBuffers::release); // every slot now holds a 1 KiB buffer
-
-        ByteBuffer usual = DirectBuffers.acquire(256 * 1024);
-        assertThat(small).noneMatch(b -> b == usual);
-        DirectBuffers.release(usual);
-
-        assertThat(DirectBuffers.acquire(256 * 1024)).as("the released 256 KiB buffer is reused").isSameAs(usual);
-    }
-
-    @Test
     void acquire_returnsAClearedBufferAtLeastAsLargeAsAsked() {
-        ByteBuffer b = DirectBuffers.acquire(4096);
+        DirectBuffers pool = new DirectBuffers(1 << 20);
+        ByteBuffer b = pool.acquire(4096);
+        assertThat(b.isDirect()).isTrue();
+        assertThat(b.capacity()).isGreaterThanOrEqualTo(4096);
         b.position(100).limit(200);
-        DirectBuffers.release(b);
+        pool.release(b);
 
-        ByteBuffer again = DirectBuffers.acquire(4096);
-        assertThat(again.isDirect()).isTrue();
-        assertThat(again.capacity()).isGreaterThanOrEqualTo(4096);
+        ByteBuffer again = pool.acquire(4096);
+        assertThat(again).as("the released buffer is reused").isSameAs(b);
         assertThat(again.position()).isZero();
         assertThat(again.limit()).isEqualTo(again.capacity());
-        DirectBuffers.release(again);
     }
 
     @Test
-    void release_neverKeepsBuffersAboveTheLimit() {
-        ByteBuffer big = ByteBuffer.allocateDirect(DirectBuffers.MAX_POOLED_BYTES + 1);
-        DirectBuffers.release(big);
+    void acquire_neverAllocatesPastTheBudget() {
+        DirectBuffers pool = new DirectBuffers(3 * 4096);
+        List<ByteBuffer> lent = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            lent.add(pool.acquire(4096));
+        }
+        assertThat(lent).doesNotContainNull();
+        assertThat(pool.allocated()).isEqualTo(3 * 4096);
+        assertThat(pool.canLend(4096)).isFalse();
+        assertThat(pool.acquire(4096)).as("the budget is spent").isNull();
+        assertThat(pool.allocated()).isEqualTo(3 * 4096);
 
-        ByteBuffer next = DirectBuffers.acquire(DirectBuffers.MAX_POOLED_BYTES + 1);
-        assertThat(next).isNotSameAs(big);
+        pool.release(lent.get(1));
+        assertThat(pool.canLend(4096)).isTrue();
+        assertThat(pool.acquire(4096)).as("a released buffer serves the next transfer").isSameAs(lent.get(1));
+        assertThat(pool.allocated()).as("reuse allocates nothing").isEqualTo(3 * 4096);
+    }
+
+    @Test
+    void acquire_findsALargeEnoughIdleBufferBehindASmallOne() {
+        DirectBuffers pool = new DirectBuffers(4096 + 65536);
+        ByteBuffer small = pool.acquire(4096);
+        ByteBuffer large = pool.acquire(65536);
+        pool.release(small);
+        pool.release(large);
+
+        assertThat(pool.acquire(65536)).isSameAs(large);
+        assertThat(pool.acquire(65536)).as("only the small one is left and the budget is spent").isNull();
+        assertThat(pool.acquire(1024)).isSameAs(small);
+    }
+
+    @Test
+    void zeroBudget_lendsNothing() {
+        DirectBuffers pool = new DirectBuffers(0);
+        assertThat(pool.canLend(1)).isFalse();
+        assertThat(pool.acquire(1)).isNull();
+    }
+
+    @Test
+    void parseSize_readsTheJvmsNotation() {
+        assertThat(DirectBuffers.parseSize("33554432")).isEqualTo(32L << 20);
+        assertThat(DirectBuffers.parseSize("32768k")).isEqualTo(32L << 20);
+        assertThat(DirectBuffers.parseSize("32m")).isEqualTo(32L << 20);
+        assertThat(DirectBuffers.parseSize("32M")).isEqualTo(32L << 20);
+        assertThat(DirectBuffers.parseSize("2g")).isEqualTo(2L << 30);
+        assertThat(DirectBuffers.parseSize("0")).isZero();
+        assertThat(DirectBuffers.parseSize("")).isEqualTo(-1);
+        assertThat(DirectBuffers.parseSize("-1")).isEqualTo(-1);
+        assertThat(DirectBuffers.parseSize("12q")).isEqualTo(-1);
+        assertThat(DirectBuffers.parseSize("99999999999999999999")).isEqualTo(-1);
+        assertThat(DirectBuffers.parseSize("9999999999999t")).isEqualTo(-1);
+    }
+
+    @Test
+    void defaultBudget_isAQuarterOfTheLimitUpToTheCap() {
+        assertThat(DirectBuffers.defaultBudget(32L << 20)).isEqualTo(8L << 20);
+        assertThat(DirectBuffers.defaultBudget(1L << 30)).isEqualTo(DirectBuffers.DEFAULT_BUDGET_CAP);
+        assertThat(DirectBuffers.maxDirectMemory()).isPositive();
     }
 
     @Test
@@ -71,7 +109,7 @@ class DirectBuffersTest {
                 try (TransferStep step = BufferedStrategy.INSTANCE.open(request)) {
                     // a pooled buffer may serve it; never one of the 512 MiB asked for
                     long capacity = Long.parseLong(step.toString().replaceAll("\\D+", ""));
-                    assertThat(capacity).as("buffer capacity").isBetween(10L, (long) DirectBuffers.MAX_POOLED_BYTES);
+                    assertThat(capacity).as("buffer capacity").isBetween(10L, (long) BufferedStrategy.SHARED_SIZE_LIMIT);
                     assertThat(step.move(0, 10)).isEqualTo(10);
                 }
             }

@@ -108,7 +108,7 @@ class EngineTest {
         for (int i = 0; i < strategy.asked.size(); i++) {
             assertThat(strategy.transferredArguments.get(i)).as("transferred at step %d", i).isEqualTo(sum);
             assertThat(strategy.asked.get(i)).as("asked at step %d", i)
-                    .isEqualTo(Math.min(Math.min(Engine.MAX_STEP_BYTES, cap), count - sum));
+                    .isEqualTo(Math.min(Math.min(RealTransfer.MAX_STEP_BYTES, cap), count - sum));
             sum += strategy.reported.get(i);
         }
         assertThat(strategy.opens).isEqualTo(1);
@@ -594,24 +594,53 @@ class EngineTest {
     }
 
     @Test
-    void run_stepThrowsRuntimeException_propagatesUnwrapped() {
+    void run_stepThrowsRuntimeException_becomesTransferExceptionWithCount() {
         IllegalStateException bug = new IllegalStateException("bug in a strategy");
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> {
-            if (call == 1) {
+            if (call == 3) {
                 throw bug;
             }
             return Math.min(max, 500);
         });
         TransferRequest request = TransferRequest.builder()
-                .source(Source.of(new byte[10], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
+                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                 .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                 .build();
+        EventRecordingListener listener = new EventRecordingListener();
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> run(request, strategy, TransferOptions.defaults()));
+        TransferException e = assertThrows(TransferException.class,
+                () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
 
-        assertThat(e).isSameAs(bug);
+        assertThat(e.getCause()).isSameAs(bug);
+        assertThat(e.bytesTransferred()).isEqualTo(strategy.reportedTotal());
+        assertThat(e.getMessage()).contains("IllegalStateException", "bug in a strategy");
         assertThat(strategy.closes).isEqualTo(1);
+        listener.assertFailed(RecordingStrategy.NAME, -1, e);
+    }
+
+    @Test
+    void run_stepThrowsError_listenerHearsFirstThenTheErrorPropagates() {
+        AssertionError error = new AssertionError("an Error from a channel");
+        RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> {
+            if (call == 2) {
+                throw error;
+            }
+            return Math.min(max, 500);
+        });
+        TransferRequest request = TransferRequest.builder()
+                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
+                .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
+                .build();
+        EventRecordingListener listener = new EventRecordingListener();
+
+        AssertionError thrown = assertThrows(AssertionError.class,
+                () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
+
+        assertThat(thrown).isSameAs(error);
+        assertThat(strategy.closes).isEqualTo(1);
+        assertThat(listener.failures).as("onFailure heard of it").hasSize(1);
+        assertThat(listener.failures.get(0).getCause()).isSameAs(error);
+        assertThat(listener.failures.get(0).bytesTransferred()).isEqualTo(strategy.reportedTotal());
     }
 
     @ParameterizedTest
@@ -655,7 +684,9 @@ class EngineTest {
 
     private static long run(TransferRequest request, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
-        return new Engine(request, new Selection.Choice(strategy, "scripted for a test"), options).run();
+        RealTransfer transfer = RealTransfer.start(request, new Selection.Choice(strategy, "scripted for a test"),
+                options, null, null);
+        return new Engine(transfer, options).run();
     }
 
     private byte[] randomBytes(int n) {

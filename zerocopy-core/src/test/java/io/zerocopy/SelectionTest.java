@@ -71,25 +71,25 @@ class SelectionTest {
     private static final String FILE_SOURCE_TABLE = String.join("\n",
             // machine           target   blocking small            blocking large            non-blocking small       non-blocking large
             "LINUX_6_JDK17       FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
-            "LINUX_6_JDK17       SOCKET   buffered                    buffered                    buffered                 buffered",
+            "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
-            "LINUX_6_JDK25       SOCKET   buffered                    buffered                    buffered                 buffered",
+            "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK25       PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_6_JDK25       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
-            "LINUX_4_4_JDK21     SOCKET   buffered                    buffered                    buffered                 buffered",
+            "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
-            "LINUX_2_6_32_JDK17  SOCKET   buffered                    buffered                    buffered                 buffered",
+            "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_2_6_32_JDK17  PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_2_6_32_JDK17  STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_2_6_32_JDK17  OTHER    buffered                    buffered                    buffered                 buffered",
@@ -295,21 +295,8 @@ class SelectionTest {
 
     @Test
     void tableOrder_fastestFirst() {
-        assertThat(Selection.tableOrder()).containsExactly("buffered", "transferTo", "mmap", "buffered");
-    }
-
-    @ParameterizedTest(name = "count {0}")
-    @ValueSource(longs = {1, 65536, 4 * 1024 * 1024, 3L << 30})
-    void choose_fileToSocketOnLinuxIsBufferedAtAnySize(long count) {
-        for (Machine machine : new Machine[] {Machine.LINUX_6_JDK17, Machine.LINUX_6_JDK25}) {
-            for (boolean nonBlocking : new boolean[] {false, true}) {
-                Selection.Choice choice = choose(fileRequest(machine, ChannelKind.SOCKET, nonBlocking, count));
-
-                assertThat(choice.strategy).as("%s, nonBlocking=%s", machine, nonBlocking)
-                        .isSameAs(BufferedStrategy.INSTANCE);
-                assertThat(choice.reason).contains("socket on Linux", "docs/benchmarks.md");
-            }
-        }
+        assertThat(Selection.tableOrder())
+                .containsExactly("transferTo", "mmap", "buffered", "transferTo", "transferTo", "mmap", "buffered");
     }
 
     @Test

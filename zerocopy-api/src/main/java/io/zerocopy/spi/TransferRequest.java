@@ -16,7 +16,10 @@ import java.util.Objects;
  *
  * <p>For a {@link ChannelKind#FILE} source, {@link #position()} is where the bytes start in the
  * file and {@link #count()} how many to move; both were fixed when the transfer started. For any
- * other source the position is 0 and the count is {@code -1}: the transfer runs to end of stream.
+ * other source the position is 0 and the count is either {@code -1}, when the transfer runs to end
+ * of stream, or the exact number of bytes to take from it: a step is never asked for more than is
+ * left, so a strategy that reads at most {@code maxBytes} never takes a byte past the count (the
+ * bytes after it stay in the source for the caller).
  */
 public final class TransferRequest {
     private final ReadableByteChannel source;
@@ -28,6 +31,7 @@ public final class TransferRequest {
     private final int bufferSize;
     private final long mappedWindow;
     private final Platform platform;
+    private final boolean sourceDirectIo;
 
     private TransferRequest(Builder b) {
         this.source = Objects.requireNonNull(b.source, "source");
@@ -39,15 +43,19 @@ public final class TransferRequest {
         this.count = b.count;
         this.bufferSize = b.bufferSize;
         this.mappedWindow = b.mappedWindow;
+        this.sourceDirectIo = b.sourceDirectIo;
         if (sourceKind == ChannelKind.FILE && !(source instanceof FileChannel)) {
             throw new IllegalArgumentException("source: " + source + " (expected: a FileChannel for kind FILE)");
         }
         if (targetKind == ChannelKind.FILE && !(target instanceof FileChannel)) {
             throw new IllegalArgumentException("target: " + target + " (expected: a FileChannel for kind FILE)");
         }
-        if (sourceKind == ChannelKind.FILE ? count < 0 : count != -1) {
+        if (sourceKind == ChannelKind.FILE ? count < 0 : count < -1) {
             throw new IllegalArgumentException("count: " + count
-                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: -1 for a source that is not a FILE)"));
+                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: >= -1 for a source that is not a FILE)"));
+        }
+        if (sourceDirectIo && sourceKind != ChannelKind.FILE) {
+            throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
         }
         if (position < 0 || sourceKind != ChannelKind.FILE && position != 0) {
             throw new IllegalArgumentException("position: " + position
@@ -113,7 +121,10 @@ public final class TransferRequest {
         return position;
     }
 
-    /** How many bytes to move from a FILE source, or {@code -1}: until end of stream. */
+    /**
+     * How many bytes to move: for a FILE source the slice's length; for any other source the exact
+     * number of bytes to take from it, or {@code -1}: until end of stream.
+     */
     public long count() {
         return count;
     }
@@ -132,10 +143,24 @@ public final class TransferRequest {
         return platform;
     }
 
+    /**
+     * Whether the FILE source was opened for direct I/O ({@code O_DIRECT}, the JDK's
+     * {@code ExtendedOpenOption.DIRECT}): a read into a buffer must then start at a block-aligned
+     * position, into a block-aligned buffer, for a whole number of blocks, which a strategy reading
+     * arbitrary slices cannot promise. The kernel's own paths ({@code sendfile}, {@code mmap}) are
+     * not bound by it.
+     */
+    public boolean sourceDirectIo() {
+        return sourceDirectIo;
+    }
+
     @Override
     public String toString() {
         return sourceKind + " -> " + targetKind + (targetNonBlocking() ? " (non-blocking)" : "")
-                + (count < 0 ? ", until end of stream" : ", " + count + " bytes from " + position);
+                + (count < 0 ? ", until end of stream"
+                        : sourceKind == ChannelKind.FILE ? ", " + count + " bytes from " + position
+                        : ", exactly " + count + " bytes")
+                + (sourceDirectIo ? " (O_DIRECT source)" : "");
     }
 
     /** Builds a {@link TransferRequest}; not thread-safe. */
@@ -149,6 +174,7 @@ public final class TransferRequest {
         private int bufferSize = 64 * 1024;
         private long mappedWindow = 64L * 1024 * 1024;
         private Platform platform = Platform.current();
+        private boolean sourceDirectIo;
 
         private Builder() {
         }
@@ -171,6 +197,18 @@ public final class TransferRequest {
         public Builder slice(long position, long count) {
             this.position = position;
             this.count = count;
+            return this;
+        }
+
+        /** For any other source: take exactly {@code count} bytes from it, or {@code -1} for all of it. */
+        public Builder count(long count) {
+            this.count = count;
+            return this;
+        }
+
+        /** Whether the FILE source was opened for direct I/O; see {@link TransferRequest#sourceDirectIo()}. */
+        public Builder sourceDirectIo(boolean directIo) {
+            this.sourceDirectIo = directIo;
             return this;
         }
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The capability table of {@link Platform}. Every expected value below is written down from the
- * rules in {@code Platform}'s Javadoc (and DESIGN.md section 2), not taken from running the code.
+ * rules in {@code Platform}'s Javadoc, not taken from running the code.
  */
 class PlatformTest {
 

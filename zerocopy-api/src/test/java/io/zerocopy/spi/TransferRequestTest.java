@@ -130,11 +130,16 @@ class TransferRequestTest {
     }
 
     @Test
-    void build_otherSourceRunsToEndOfStream() {
+    void build_otherSourceRunsToEndOfStreamOrTakesAnExactCount() {
+        TransferRequest exact = TransferRequest.builder().source(stream, ChannelKind.SOCKET)
+                .target(sink, ChannelKind.OTHER).count(10).build();
+        assertThat(exact.count()).isEqualTo(10);
+        assertThat(exact.position()).isZero();
+        assertThat(exact).hasToString("SOCKET -> OTHER, exactly 10 bytes");
         assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.SOCKET)
-                .target(sink, ChannelKind.OTHER).slice(0, 10).build())
+                .target(sink, ChannelKind.OTHER).count(-2).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("count: 10 (expected: -1 for a source that is not a FILE)");
+                .hasMessage("count: -2 (expected: >= -1 for a source that is not a FILE)");
         assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.PIPE)
                 .target(sink, ChannelKind.OTHER).slice(5, -1).build())
                 .isInstanceOf(IllegalArgumentException.class)
@@ -142,6 +147,18 @@ class TransferRequestTest {
         // a FileChannel described as OTHER (procfs files) is read as a stream too
         assertThat(TransferRequest.builder().source(file, ChannelKind.OTHER).target(sink, ChannelKind.OTHER)
                 .build().count()).isEqualTo(-1);
+    }
+
+    @Test
+    void build_directIoOnlyForFileSources() {
+        TransferRequest direct = fileToSink().slice(0, 10).sourceDirectIo(true).build();
+        assertThat(direct.sourceDirectIo()).isTrue();
+        assertThat(direct.toString()).endsWith("(O_DIRECT source)");
+        assertThat(fileToSink().slice(0, 10).build().sourceDirectIo()).isFalse();
+        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.SOCKET)
+                .target(sink, ChannelKind.OTHER).sourceDirectIo(true).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sourceDirectIo: true (expected: only for a FILE source)");
     }
 
     @Test

@@ -64,7 +64,7 @@ class CompareCommandTest {
         Cli.Run run = Cli.exec("compare", "--quick", "--nodelay", "--sizes", "7M", "--out", out.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        // the figures of DESIGN.md's table for 7 MB
+        // the 2008 article's figures for 7 MB
         assertThat(run.out()).contains("| 7 MiB | 156 | 45 | 71% |");
         Map<String, String> row = csv(out.resolve("compare.csv")).get(0);
         assertThat(row).containsEntry("size_bytes", String.valueOf(7 << 20))

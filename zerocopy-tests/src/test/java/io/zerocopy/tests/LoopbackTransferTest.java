@@ -141,9 +141,9 @@ class LoopbackTransferTest {
         }
 
         String expectedStrategy = mode.forced != null ? mode.forced
-                // Linux has sendfile(2) to a JDK socket, but a 256 KiB read/write loop measured as fast
-                // or faster (docs/benchmarks.md), so every target gets the buffered strategy.
-                : "buffered";
+                // to this host from a platform thread: a buffer for a blocking socket or a stream,
+                // sendfile for a non-blocking socket (docs/scale.md)
+                : TestFiles.defaultFileToSocket(target == Target.NON_BLOCKING_CHANNEL);
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
         assertThat(listener.result()).as("onComplete result").isNotNull();
         assertThat(listener.result().bytes()).isEqualTo(size);

@@ -5,13 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.reflect.Method;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,10 +66,72 @@ class ReadmeExampleTest {
         }
     }
 
+    /**
+     * The event-loop example: one selector thread serving the file to three clients on 127.0.0.1,
+     * each of which must receive all of it. The port, the file and the number of clients are the
+     * only things swapped.
+     */
+    @Test
+    void readmeEventLoop_servesEveryClientTheWholeFile() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        int section = readme.indexOf("## In an event loop");
+        assertThat(section).as("an event-loop section in README.md").isPositive();
+        Matcher block = JAVA_BLOCK.matcher(readme);
+        assertThat(block.find(section)).as("a ```java block in the event-loop section").isTrue();
+        String snippet = block.group(1);
+        assertThat(snippet).contains("\"video.mp4\"", "8080", "served < 100", "Transfers.open(");
+
+        byte[] content = TestFiles.randomBytes(5 << 20, 20261123);
+        Path file = TestFiles.write(dir.resolve("video.mp4"), content);
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        String runnable = snippet
+                .replace("\"video.mp4\"", javaString(file.toString()))
+                .replace("8080", Integer.toString(port))
+                .replace("served < 100", "served < 3");
+        Method run = compile(runnable).getMethod("run");
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            Future<?> server = threads.submit(() -> {
+                run.invoke(null);
+                return null;
+            });
+            List<Future<byte[]>> clients = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                clients.add(threads.submit(() -> readAll(port)));
+            }
+            for (Future<byte[]> client : clients) {
+                assertThat(client.get(30, TimeUnit.SECONDS)).isEqualTo(content);
+            }
+            server.get(30, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** Connects, retrying until the example's server is listening, and reads to end of stream. */
+    private static byte[] readAll(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return socket.getInputStream().readAllBytes();
+            } catch (ConnectException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
     /** Compiles the snippet as the body of {@code static void run()} with the imports a reader would add. */
     private Class<?> compile(String body) throws IOException, ClassNotFoundException {
         String source = "import io.zerocopy.*;\n"
+                + "import java.io.*;\n"
                 + "import java.net.*;\n"
+                + "import java.util.*;\n"
                 + "import java.nio.channels.*;\n"
                 + "import java.nio.file.*;\n"
                 + "public class ReadmeExample {\n"

@@ -132,6 +132,6 @@ class StallTimeoutTest {
             assertThat(received.crc32c()).as("CRC32C of those bytes: the file's first " + counted)
                     .isEqualTo(TestFiles.crc32c(content, 0, counted));
         }
-        assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
+        assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.defaultFileToSocket(true) : strategy);
     }
 }

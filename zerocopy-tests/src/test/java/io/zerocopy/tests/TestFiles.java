@@ -14,10 +14,13 @@ import java.util.zip.CRC32C;
 final class TestFiles {
 
     /**
-     * What the default selection picks for a file sent to a loopback socket on Linux: the buffered
-     * loop, which measured as fast as sendfile or faster (Selection's table, docs/benchmarks.md).
+     * What the default selection picks for a file sent to a loopback socket on Linux from a
+     * platform thread: the buffered loop for a blocking socket, sendfile for a non-blocking one,
+     * which holds no buffer while the socket is full (Selection's table, docs/scale.md).
      */
-    static final String DEFAULT_FILE_TO_SOCKET = "buffered";
+    static String defaultFileToSocket(boolean nonBlocking) {
+        return nonBlocking ? "transferTo" : "buffered";
+    }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
     static final long[] SIZES = {0, 1, 4096 + 1, (1 << 20) + 3, 9L << 20};

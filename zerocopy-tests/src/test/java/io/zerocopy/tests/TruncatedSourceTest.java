@@ -102,7 +102,7 @@ class TruncatedSourceTest {
                         .isLessThanOrEqualTo(HALF);
                 assertThat(truncated.getMessage()).contains(String.valueOf(SIZE), String.valueOf(HALF));
                 assertThat(listener.failure()).as("onFailure").isSameAs(truncated);
-                assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
+                assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.defaultFileToSocket(false) : strategy);
 
                 // The socket is closed now: the peer has everything the sender counted, and only that.
                 LoopbackReceiver.Received received = receiver.received();

@@ -1,0 +1,119 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
+import java.nio.channels.FileChannel;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.Pipe;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * The one place that decides what a channel is: every verb, {@code Path} verbs included, asks here.
+ *
+ * <p>Only the JDK's own channel classes are {@link ChannelKind#FILE}, {@code SOCKET} or
+ * {@code PIPE}; a {@code FileChannel} from another file system provider (zipfs, an in-memory file
+ * system) is {@code OTHER}, since neither the kernel paths nor {@code map} can be relied on for it,
+ * and is read at explicit positions through a {@link FileSliceChannel}.
+ */
+final class ChannelKinds {
+
+    /** Zero bytes, for checks that must touch nothing: never written to, so one instance serves every thread. */
+    static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+
+    private ChannelKinds() {
+    }
+
+    /** The kind of a channel the caller passed in or the library made. */
+    static ChannelKind of(Channel channel) {
+        if (channel instanceof StreamChannels.Input || channel instanceof StreamChannels.Output) {
+            return ChannelKind.STREAM;
+        }
+        if (!isJdkChannel(channel)) {
+            return ChannelKind.OTHER;
+        }
+        if (channel instanceof FileChannel) {
+            return ChannelKind.FILE;
+        }
+        if (channel instanceof SocketChannel) {
+            return ChannelKind.SOCKET;
+        }
+        if (channel instanceof Pipe.SinkChannel || channel instanceof Pipe.SourceChannel) {
+            return ChannelKind.PIPE;
+        }
+        return ChannelKind.OTHER;
+    }
+
+    /** Whether the channel's class is the JDK's own (module {@code java.base}), not a wrapper or another provider's. */
+    static boolean isJdkChannel(Channel channel) {
+        return channel.getClass().getModule() == FileChannel.class.getModule();
+    }
+
+    /**
+     * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}). The
+     * JDK checks a direct channel's position against the block size before anything else, so a
+     * read of zero bytes at position 1 tells, without a system call and without touching the file.
+     */
+    static boolean isDirectIo(FileChannel file) {
+        try {
+            file.read(NOTHING, 1);
+            return false;
+        } catch (IOException e) {
+            return true;
+        } catch (NonReadableChannelException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The source as a JDK file with a known size, or null: a {@code FileChannel} whose position and
+     * size can be read and whose size is not 0 (a FileChannel over a pipe or a procfs file is read
+     * as a stream).
+     */
+    static FileChannel asSizedFile(ReadableByteChannel source) {
+        if (!(source instanceof FileChannel) || of(source) != ChannelKind.FILE) {
+            return null;
+        }
+        FileChannel file = (FileChannel) source;
+        try {
+            file.position();
+            return file.size() > 0 || isEmpty(file) ? file : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
+     * of 0 bytes, rather than a procfs-style file that has content anyway or a channel that cannot
+     * be read by position (a FIFO).
+     */
+    static boolean isEmpty(FileChannel file) {
+        try {
+            return file.read(ByteBuffer.allocate(1), 0) < 0;
+        } catch (IOException | NonReadableChannelException e) {
+            return false;
+        }
+    }
+
+    /** A {@code FileInputStream} (exactly that class) through its channel, any other stream through a view. */
+    static ReadableByteChannel channelOf(InputStream source) {
+        return source.getClass() == FileInputStream.class
+                ? ((FileInputStream) source).getChannel()
+                : new StreamChannels.Input(source);
+    }
+
+    /** A {@code FileOutputStream} (exactly that class) through its channel, any other stream through a view. */
+    static WritableByteChannel channelOf(OutputStream target) {
+        return target.getClass() == FileOutputStream.class
+                ? ((FileOutputStream) target).getChannel()
+                : new StreamChannels.Output(target);
+    }
+}

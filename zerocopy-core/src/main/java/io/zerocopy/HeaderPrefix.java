@@ -1,0 +1,101 @@
+package io.zerocopy;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * The start of a header + body transfer: the caller's header buffers and the first bytes of the
+ * file, written together so that no segment carries the header alone (the effect nginx gets from
+ * {@code TCP_CORK}, which the JDK does not offer). The header buffers are written in place and so
+ * consumed, as a gathering write consumes them; the file's bytes are read into a small heap buffer
+ * of this transfer's own on the first write.
+ */
+final class HeaderPrefix {
+
+    /**
+     * Most file bytes gathered with the header: 16 KiB. Enough for a small response to leave in one
+     * write, little enough that a thousand transfers waiting on slow clients hold 16 MiB of heap
+     * between them; the rest of the file takes the zero-copy path.
+     */
+    static final int FIRST_CHUNK_BYTES = 16 * 1024;
+
+    private final ByteBuffer[] buffers;
+    private final FileChannel file;
+    private final long position;
+    private final long size;
+    private int first;
+
+    HeaderPrefix(ByteBuffer[] header, long headerBytes, FileChannel file, long position, long count) {
+        this.buffers = new ByteBuffer[header.length + 1];
+        System.arraycopy(header, 0, buffers, 0, header.length);
+        int chunk = (int) Math.min(count, FIRST_CHUNK_BYTES);
+        this.file = file;
+        this.position = position;
+        this.size = headerBytes + chunk;
+        buffers[header.length] = chunk == 0 ? null : ByteBuffer.allocate(chunk).limit(0);
+    }
+
+    /** The caller's header bytes, or 0 for none. */
+    static long headerBytes(ByteBuffer[] header) {
+        long bytes = 0;
+        for (ByteBuffer b : header) {
+            bytes += b.remaining();
+        }
+        return bytes;
+    }
+
+    /** How many file bytes this prefix carries. */
+    int chunkBytes() {
+        ByteBuffer chunk = buffers[buffers.length - 1];
+        return chunk == null ? 0 : chunk.capacity();
+    }
+
+    /** Header plus file bytes. */
+    long size() {
+        return size;
+    }
+
+    /**
+     * Writes what the target takes of the rest of the prefix: one gathering write where the target
+     * gathers, else one write of the next buffer with bytes left. Short counts are normal.
+     */
+    long write(WritableByteChannel target) throws IOException {
+        fillChunk();
+        while (first < buffers.length && (buffers[first] == null || !buffers[first].hasRemaining())) {
+            first++;
+        }
+        if (first == buffers.length) {
+            return 0;
+        }
+        int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
+        if (target instanceof GatheringByteChannel) {
+            return ((GatheringByteChannel) target).write(buffers, first, last - first);
+        }
+        return target.write(buffers[first]);
+    }
+
+    /** Reads the file's first bytes, once, at explicit positions (the channel's position is left alone). */
+    private void fillChunk() throws IOException {
+        ByteBuffer chunk = buffers[buffers.length - 1];
+        if (chunk == null || chunk.limit() != 0) {
+            return;
+        }
+        chunk.limit(chunk.capacity());
+        while (chunk.hasRemaining()) {
+            if (file.read(chunk, position + chunk.position()) < 0) {
+                chunk.limit(0);
+                throw new EOFException("the file ended " + chunk.position() + " bytes after position " + position);
+            }
+        }
+        chunk.flip();
+    }
+
+    @Override
+    public String toString() {
+        return "header of " + (size - chunkBytes()) + " bytes with the first " + chunkBytes() + " of the file";
+    }
+}

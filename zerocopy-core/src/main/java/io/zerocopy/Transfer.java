@@ -1,0 +1,92 @@
+package io.zerocopy;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.SelectionKey;
+
+/**
+ * One transfer that the caller drives: each {@link #advance()} moves what the channels take now
+ * and returns, so a selector loop can serve thousands of transfers on one thread. Get one from
+ * {@link Transfers#open} or {@link Copier#open}; the strategy is chosen, and the listener hears
+ * {@code onStart}, when it is opened.
+ *
+ * <pre>{@code
+ * Transfer body = Transfers.open(file, 0, file.size(), socketChannel); // non-blocking socket
+ * // in the loop, on OP_WRITE readiness:
+ * body.advance();
+ * if (body.isDone()) { key.interestOps(SelectionKey.OP_READ); body.close(); }
+ * else { key.interestOps(body.interestOps()); }
+ * }</pre>
+ *
+ * <p><b>What a call does.</b> On a non-blocking target (and a file or non-blocking source)
+ * {@code advance()} runs steps until the target accepts nothing more, the transfer is done, or it
+ * fails; it never waits, sleeps or selects. On a blocking channel it makes at most one step, which
+ * may block in that channel like any write. Choice of strategy, the per-call cap, truncation
+ * detection ({@link TruncatedSourceException} when a file shrank), counts and listener events are
+ * exactly those of the blocking {@code copy} verbs, which are built on this type. The stall timeout
+ * does not apply: the loop that calls {@code advance()} owns time.
+ *
+ * <p><b>Ownership.</b> The caller's channels are never closed, flushed, registered or switched
+ * between blocking modes. {@link #close()} releases what the library acquired (a buffer, a
+ * mapping, a file it opened from a {@code Path}); that is also done as soon as the transfer
+ * completes or fails, so close is only needed to abandon a transfer early, and is harmless always.
+ *
+ * <p><b>Failures.</b> Any failure after opening is thrown by {@code advance()} as a
+ * {@link TransferException} with the count, after the listener's {@code onFailure}; the transfer
+ * is then over and a further {@code advance()} throws {@code IllegalStateException}. An
+ * {@code Error} reaches {@code onFailure} (wrapped in a {@code TransferException}) and is then
+ * rethrown as itself.
+ *
+ * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does).
+ */
+public interface Transfer extends Closeable {
+
+    /**
+     * Moves what can move now.
+     *
+     * @return the bytes moved by this call; 0 when the channel would block (wait for
+     *     {@link #interestOps()}), when paced by a rate limit (wait {@link #delayNanos()}), or when
+     *     already done
+     * @throws TransferException if the transfer failed; it is then over
+     * @throws IllegalStateException if it had already failed or was closed
+     */
+    long advance() throws IOException;
+
+    /** Whether every byte has moved (for a source read to its end: the end was reached). */
+    boolean isDone();
+
+    /** The bytes moved so far, header bytes included. */
+    long transferred();
+
+    /** The bytes this transfer will move, header bytes included, or {@code -1} when the source is read to its end. */
+    long count();
+
+    /**
+     * What to wait for before the next {@link #advance()}: {@link SelectionKey#OP_WRITE} when the
+     * target was full, {@link SelectionKey#OP_READ} when the source had nothing to give, 0 when the
+     * transfer is over or paced by a rate limit. Meaningful after an {@code advance()} that
+     * returned 0; before the first one it is {@code OP_WRITE}.
+     */
+    int interestOps();
+
+    /**
+     * With a rate limit, how long to wait before the next {@link #advance()} can move a byte; 0
+     * when not paced.
+     */
+    long delayNanos();
+
+    /**
+     * What the finished transfer did.
+     *
+     * @throws IllegalStateException if it is not done
+     */
+    TransferResult result();
+
+    /**
+     * Releases what the library opened for this transfer; never the caller's channels. Closing a
+     * transfer that is not done abandons it: the listener hears {@code onFailure} with a
+     * {@link TransferException} that says so. Closing again does nothing.
+     */
+    @Override
+    void close();
+}
