@@ -15,13 +15,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one contender once on one cell: opens the N connections, lines up N threads (or one
  * selector loop) behind a start signal, lets them go, and waits for every confirmation or the
- * deadline. Connections, threads and memory sampling are set up before the clock starts. At the
- * deadline every socket is closed, which ends any blocked call; nothing can hang a round.
+ * deadline; for small cells it repeats that a few times ({@link #batches}). Connections, threads
+ * and memory sampling are set up before the clock starts. At the deadline every socket is closed,
+ * which ends any blocked call; nothing can hang a round.
  */
 final class CellRunner {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long MIN_RUN_BYTES = 64L << 20;
+    static final int MAX_BATCHES = 32;
 
     private final Workspace workspace;
     private final MemorySampler sampler;
@@ -42,23 +45,58 @@ final class CellRunner {
         return timeoutNanos > 0 ? timeoutNanos : TimeUnit.SECONDS.toNanos(30) + cell.bytes() * 20;
     }
 
+    /**
+     * How many times a run repeats the N transfers (fresh connections each time) so that it moves
+     * at least {@link #MIN_RUN_BYTES}, at most {@link #MAX_BATCHES}: one 8 MiB transfer takes a few
+     * milliseconds, too short to time alone on a shared two-core machine.
+     */
+    static int batches(Cell cell) {
+        long wanted = (MIN_RUN_BYTES + cell.bytes() - 1) / cell.bytes();
+        return (int) Math.max(1, Math.min(MAX_BATCHES, wanted));
+    }
+
     RunResult run(Peer peer, Cell cell, String name, int round, int order) throws IOException, InterruptedException {
         Contender contender = ScaleContenders.get(cell.pair(), name);
         Path source = cell.pair().sendsFile ? workspace.source(cell.size()) : null;
         sampler.settle();
+        long directAtStart = sampler.begin();
+        Tally tally = new Tally();
+        for (int b = 0; b < batches(cell) && tally.failures == 0; b++) {
+            batch(peer, cell, contender, source, tally);
+        }
+        MemorySampler.Peaks memory = sampler.end(directAtStart);
+        return new RunResult(cell, name, round, order, tally.batches, tally.bytes, tally.wallNanos, tally.cpuNanos,
+                memory, tally.millis, tally.failures, tally.firstFailure);
+    }
+
+    /** What the batches of one run add up to. */
+    private static final class Tally {
+        int batches;
+        long bytes;
+        long wallNanos;
+        long cpuNanos;
+        final List<Double> millis = new ArrayList<>();
+        int failures;
+        String firstFailure = "";
+    }
+
+    /** The N transfers once: connect, line up, go, wait; adds the outcome to {@code tally}. */
+    private void batch(Peer peer, Cell cell, Contender contender, Path source, Tally tally)
+            throws IOException, InterruptedException {
+        if (!cell.pair().sendsFile) {
+            workspace.createTargets(cell.n());
+        }
         List<SocketChannel> sockets = connect(peer, cell);
         Outcomes outcomes = new Outcomes(cell.n());
         ExecutorService threads = null;
         Thread loop = null;
         long start;
         long cpuBefore;
-        long directAtStart;
         try {
             if (contender instanceof Contender.Loop) {
                 for (SocketChannel socket : sockets) {
                     socket.configureBlocking(false);
                 }
-                directAtStart = sampler.begin();
                 cpuBefore = OS.getProcessCpuTime();
                 start = System.nanoTime();
                 long deadline = start + deadlineNanos(cell);
@@ -87,7 +125,6 @@ final class CellRunner {
                 if (!ready.await(60, TimeUnit.SECONDS)) {
                     outcomes.failUnsettled("only " + (cell.n() - ready.getCount()) + " threads started within 60 s");
                 }
-                directAtStart = sampler.begin();
                 cpuBefore = OS.getProcessCpuTime();
                 start = System.nanoTime();
                 go.countDown();
@@ -96,12 +133,15 @@ final class CellRunner {
                 closeAll(sockets); // ends every blocked read and write
                 outcomes.failUnsettled("not confirmed within " + TimeUnit.NANOSECONDS.toSeconds(deadlineNanos(cell)) + " s");
             }
-            long cpu = OS.getProcessCpuTime() - cpuBefore;
-            MemorySampler.Peaks memory = sampler.end(directAtStart);
-            long wall = outcomes.lastEnd(System.nanoTime()) - start;
-            long bytes = (long) outcomes.successes() * cell.size();
-            return new RunResult(cell, name, round, order, bytes, wall, cpu, memory, outcomes.millis(),
-                    cell.n() - outcomes.successes(), outcomes.firstFailure());
+            tally.cpuNanos += OS.getProcessCpuTime() - cpuBefore;
+            tally.wallNanos += outcomes.lastEnd(System.nanoTime()) - start;
+            tally.bytes += (long) outcomes.successes() * cell.size();
+            tally.millis.addAll(outcomes.millis());
+            tally.failures += cell.n() - outcomes.successes();
+            if (tally.firstFailure.isEmpty()) {
+                tally.firstFailure = outcomes.firstFailure();
+            }
+            tally.batches++;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(cell.threads().unavailableBecause(), e);
         } finally {

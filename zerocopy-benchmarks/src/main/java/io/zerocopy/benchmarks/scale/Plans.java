@@ -66,27 +66,36 @@ final class Plans {
     }
 
     /**
-     * The committed subset (at most about 12 minutes per JDK on two cores). Its heart is file →
-     * loopback at 8 MiB for every N on both thread kinds; the other pairs, sizes and the slow
-     * receivers get fewer cells and rounds. Socket → file stops at 2 GiB per run (N = 256 at
-     * 8 MiB): more dirty pages than the kernel's writeback threshold would measure the disk.
+     * The committed subset, about six minutes per thread kind on two cores (so twelve for a JDK
+     * with both). Its heart is file → loopback at 8 MiB for every N on both thread kinds; 64 KiB
+     * gets every N too (it is cheap); 256 MiB, slow receivers, the veth peer and socket → file get
+     * fewer cells and rounds. Rounds shrink as a run grows (15 at N = 1, 3 at N = 1000 x 8 MiB,
+     * where one run moves 8 GB). Socket → file stops at 2 GiB per run (N = 256 x 8 MiB): more
+     * dirty pages than the kernel's writeback threshold would measure the disk.
      */
     static List<Cell> committed() {
         List<Cell> cells = new ArrayList<>();
+        List<String> send = ScaleContenders.names(Pair.LOOPBACK);
+        List<String> receive = ScaleContenders.names(Pair.SOCKET_TO_FILE);
         for (ThreadKind kind : ThreadKind.values()) {
-            List<String> send = ScaleContenders.names(Pair.LOOPBACK);
-            List<String> receive = ScaleContenders.names(Pair.SOCKET_TO_FILE);
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1, false, send, 15));
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 16, false, send, 9));
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 256, false, send, 5));
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1000, false, send, 3));
+            cells.add(new Cell(Pair.LOOPBACK, kind, K64, 1, false, send, 7));
+            cells.add(new Cell(Pair.LOOPBACK, kind, K64, 16, false, send, 5));
+            cells.add(new Cell(Pair.LOOPBACK, kind, K64, 256, false, send, 5));
             cells.add(new Cell(Pair.LOOPBACK, kind, K64, 1000, false, send, 5));
-            cells.add(new Cell(Pair.LOOPBACK, kind, M256, 1, false, send, 3));
-            cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1000, true, send, 1));
-            cells.add(new Cell(Pair.VETH, kind, M8, 1, false, send, 5));
+            cells.add(new Cell(Pair.LOOPBACK, kind, M256, 1, false, send, 5));
+            cells.add(new Cell(Pair.LOOPBACK, kind, M256, 16, false, send, 2));
+            cells.add(new Cell(Pair.LOOPBACK, kind, M8, 256, true, send, 2));
+            cells.add(new Cell(Pair.VETH, kind, M8, 1, false, send, 7));
+            cells.add(new Cell(Pair.VETH, kind, M8, 16, false, send, 5));
             cells.add(new Cell(Pair.VETH, kind, M8, 256, false, send, 3));
+            cells.add(new Cell(Pair.SOCKET_TO_FILE, kind, M8, 1, false, receive, 9));
             cells.add(new Cell(Pair.SOCKET_TO_FILE, kind, M8, 16, false, receive, 5));
             cells.add(new Cell(Pair.SOCKET_TO_FILE, kind, M8, 256, false, receive, 3));
+            cells.add(new Cell(Pair.SOCKET_TO_FILE, kind, K64, 1000, false, receive, 3));
         }
         return cells;
     }

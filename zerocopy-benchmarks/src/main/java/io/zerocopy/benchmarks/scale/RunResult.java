@@ -10,14 +10,16 @@ import java.util.Locale;
  * last byte, what it cost the sender process, and how each transfer ended.
  *
  * @param order the contender's place in the round's rotation, from 0
+ * @param batches how many times the N transfers ran (see {@link CellRunner#batches}); the other
+ *     figures add up all of them
  * @param wallNanos from the start of all N transfers to the last confirmation
  * @param cpuNanos the sender process's CPU time over the run (all its threads)
  * @param transferMillis each successful transfer's own time, sorted
  */
-record RunResult(Cell cell, String contender, int round, int order, long bytes, long wallNanos, long cpuNanos,
+record RunResult(Cell cell, String contender, int round, int order, int batches, long bytes, long wallNanos, long cpuNanos,
         MemorySampler.Peaks memory, List<Double> transferMillis, int failures, String firstFailure) {
 
-    static final String CSV_HEADER = "jdk,jvm,threads,pair,size,n,slow,round,order,contender,bytes,wallMs,gbps,"
+    static final String CSV_HEADER = "jdk,jvm,threads,pair,size,n,slow,round,order,contender,batches,bytes,wallMs,gbps,"
             + "cpuSecPerGB,directStartMiB,directPeakMiB,mappedPeakMiB,medianMs,p99Ms,failures,firstFailure";
 
     RunResult {
@@ -48,7 +50,7 @@ record RunResult(Cell cell, String contender, int round, int order, long bytes, 
     String csvLine(String jdk, String jvm) {
         return String.join(",", jdk, jvm, cell.threads().id, cell.pair().id, Long.toString(cell.size()),
                 Integer.toString(cell.n()), Boolean.toString(cell.slow()), Integer.toString(round),
-                Integer.toString(order), contender, Long.toString(bytes), Stats.format(wallNanos / 1e6),
+                Integer.toString(order), contender, Integer.toString(batches), Long.toString(bytes), Stats.format(wallNanos / 1e6),
                 Stats.format(gbps()), Stats.format(cpuSecondsPerGb()), Stats.format(memory.directAtStart() / MIB),
                 Stats.format(memory.direct() / MIB), Stats.format(memory.mapped() / MIB),
                 Stats.format(medianMillis()), Stats.format(p99Millis()), Integer.toString(failures),

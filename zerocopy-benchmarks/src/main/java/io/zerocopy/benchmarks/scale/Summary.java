@@ -73,7 +73,7 @@ record Summary(String jdk, String jvm, String threads, String pair, long size, i
                 median.add(run.medianMillis());
                 peak = Math.max(peak, run.memory().direct() / (double) (1 << 20));
                 failures += run.failures();
-                transfers += cell.n();
+                transfers += run.batches() * cell.n();
                 if (firstFailure.isEmpty()) {
                     firstFailure = run.firstFailure();
                 }

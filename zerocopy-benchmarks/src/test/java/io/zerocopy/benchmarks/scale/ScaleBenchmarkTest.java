@@ -31,7 +31,8 @@ class ScaleBenchmarkTest {
         assertThat(lines).extracting(Summary::contender).containsExactlyElementsOf(expected);
         for (Summary line : lines) {
             assertThat(line.failures()).as(line.contender() + ": " + line.firstFailure()).isZero();
-            assertThat(line.transfers()).isEqualTo(2);
+            // 2 x 64 KiB is a small cell: a run repeats it up to 32 times
+            assertThat(line.transfers()).isEqualTo(2 * CellRunner.MAX_BATCHES);
             assertThat(line.gbps()).as(line.contender()).isPositive();
             assertThat(line.ratio()).as(line.contender()).isBetween(0.0, 1.0);
         }

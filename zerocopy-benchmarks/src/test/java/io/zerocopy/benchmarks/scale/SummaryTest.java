@@ -12,7 +12,7 @@ class SummaryTest {
             List.of("a", "b"), 3);
 
     private static RunResult run(String contender, int round, long wallNanos, int failures) {
-        return new RunResult(CELL, contender, round, 0, 2000, wallNanos, 1_000_000,
+        return new RunResult(CELL, contender, round, 0, 1, 2000, wallNanos, 1_000_000,
                 new MemorySampler.Peaks(0, (round + 1) << 20, 0), List.of(2.0, 1.0), failures,
                 failures > 0 ? "IOException: boom, twice" : "");
     }
@@ -32,7 +32,7 @@ class SummaryTest {
         assertThat(a.ratio()).isEqualTo(1.0); // ratios 1, 0.5, 1
         assertThat(b.ratio()).isEqualTo(0.8, within(1e-9)); // ratios 0.5, 1, 0.8
         assertThat(b.failures()).isEqualTo(1);
-        assertThat(b.transfers()).isEqualTo(6);
+        assertThat(b.transfers()).isEqualTo(6); // 3 runs of one batch of 2
         assertThat(b.peakDirectMiB()).isEqualTo(3.0);
         assertThat(a.cpuSecPerGb()).isEqualTo(3_000_000 / 6000.0);
         assertThat(a.p99Ms()).isEqualTo(2.0);
