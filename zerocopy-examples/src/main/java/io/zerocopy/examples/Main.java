@@ -47,6 +47,7 @@ public final class Main implements Callable<Integer> {
         cl.addSubcommand("file-copy", new FileCopyCommand());
         cl.addSubcommand("compare", new CompareCommand());
         cl.addSubcommand("demo", new DemoCommand());
+        cl.addSubcommand("http-server", new io.zerocopy.examples.http.HttpServerCommand());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             Throwable cause = e instanceof UncheckedIOException ? e.getCause() : e;
             if (cause instanceof IOException) {

@@ -14,7 +14,7 @@ class CommandLineTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"traditional-server", "traditional-client", "transferto-server", "transferto-client",
-            "file-copy", "compare", "demo"})
+            "file-copy", "compare", "demo", "http-server"})
     void subcommand_help_printsUsage(String command) {
         Cli.Run run = Cli.exec(command, "--help");
         assertThat(run.exit()).isZero();
@@ -24,7 +24,7 @@ class CommandLineTest {
     /** With its required arguments, so that the unknown option is the only thing wrong. */
     @ParameterizedTest
     @ValueSource(strings = {"traditional-server", "traditional-client --file x", "transferto-server",
-            "transferto-client --file x", "file-copy a b", "compare", "demo"})
+            "transferto-client --file x", "file-copy a b", "compare", "demo", "http-server --root x"})
     void subcommand_unknownOption_isAUsageErrorNamingIt(String commandLine) {
         Cli.Run run = Cli.exec((commandLine + " --no-such-option").split(" "));
         assertThat(run.exit()).isEqualTo(2);
@@ -52,7 +52,7 @@ class CommandLineTest {
         Cli.Run run = Cli.exec("--help");
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("traditional-server", "traditional-client", "transferto-server",
-                "transferto-client", "file-copy", "compare", "demo");
+                "transferto-client", "file-copy", "compare", "demo", "http-server");
     }
 
     @Test

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Measures http-server (both engines) against nginx and jwebserver with wrk, in interleaved rounds.
+#
+#   zerocopy-examples/bench/http.sh            (from the repository root; takes the CPU lock itself)
+#
+# Installs nginx-light and wrk with apt-get if they are missing, builds the examples jar if it is
+# missing, generates a directory of 4 KiB, 1 MiB and 64 MiB files, starts nginx (sendfile on;
+# tcp_nopush on; 2 workers), JDK 25's jwebserver and both engines of ours on JDK 25 (each with the
+# library's own strategy and with buffered forced: six servers), all on 127.0.0.1, and runs wrk against each: every file at 1, 64 and 256 connections, the servers in a
+# rotated order within each cell, ROUNDS rounds. Writes OUT/http.csv (one row per wrk run),
+# OUT/summary.md (medians and ratios) and OUT/http-server.svg (the chart); stops everything it
+# started. Environment: ROUNDS (2), BIG_ROUNDS (2, rounds for the 64 MiB file), DURATION (4, s),
+# BIG_256_DURATION (8, s), OUT (zerocopy-examples/target/bench-http), JDK25.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+LOCK=/tmp/zerocopy-cpu.lock
+if [ -z "${ZEROCOPY_BENCH_LOCKED:-}" ]; then
+  exec env ZEROCOPY_BENCH_LOCKED=1 flock -x "$LOCK" "$0" "$@"
+fi
+
+ROUNDS=${ROUNDS:-2}
+BIG_ROUNDS=${BIG_ROUNDS:-2}
+DURATION=${DURATION:-4}
+BIG_256_DURATION=${BIG_256_DURATION:-8}
+OUT=${OUT:-zerocopy-examples/target/bench-http}
+JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JAR=zerocopy-examples/target/zerocopy-examples.jar
+WRK_TIMEOUT=30s
+PORT_NGINX=18091 PORT_JWEB=18092 PORT_THREADS=18093 PORT_LOOP=18094 PORT_THREADS_B=18095 PORT_LOOP_B=18096
+# ours twice: with the library's own strategy, and with the buffered strategy forced
+SERVERS=(nginx jwebserver threads event-loop threads+buffered event-loop+buffered)
+
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$JDK25/bin/java" ] || { echo "no JDK 25 at $JDK25" >&2; exit 1; }
+if [ ! -f "$JAR" ]; then
+  JAVA_HOME="$JDK25" ./mvnw -B -q package -DskipTests -pl zerocopy-examples -am
+fi
+
+mkdir -p "$OUT"
+WORK=$(mktemp -d /tmp/zerocopy-bench-http.XXXXXX)
+ROOT="$WORK/root"
+mkdir -p "$ROOT" "$WORK/nginx/logs"
+chmod 755 "$WORK" "$ROOT" # nginx's workers run as an unprivileged user
+head -c 4096 /dev/urandom >"$ROOT/4k.bin"
+head -c $((1 << 20)) /dev/urandom >"$ROOT/1m.bin"
+head -c $((64 << 20)) /dev/urandom >"$ROOT/64m.bin"
+cat "$ROOT"/*.bin >/dev/null # into the page cache
+
+port_of() {
+  case $1 in
+    nginx) echo $PORT_NGINX ;; jwebserver) echo $PORT_JWEB ;; threads) echo $PORT_THREADS ;;
+    event-loop) echo $PORT_LOOP ;; threads+buffered) echo $PORT_THREADS_B ;; event-loop+buffered) echo $PORT_LOOP_B ;;
+  esac
+}
+
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for port in $PORT_NGINX $PORT_JWEB $PORT_THREADS $PORT_LOOP $PORT_THREADS_B $PORT_LOOP_B; do
+  if ss -ltn "sport = :$port" | grep -q LISTEN; then echo "port $port is taken" >&2; exit 1; fi
+done
+
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 2;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { application/octet-stream bin; }
+  client_body_temp_path $WORK/nginx/body;
+  proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi;
+  scgi_temp_path $WORK/nginx/scgi;
+  server {
+    listen 127.0.0.1:$PORT_NGINX;
+    root $ROOT;
+  }
+}
+CONF
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+PIDS+=($!)
+"$JDK25/bin/jwebserver" -b 127.0.0.1 -p $PORT_JWEB -d "$ROOT" -o none >"$WORK/jwebserver.log" 2>&1 &
+PIDS+=($!)
+for server in threads event-loop threads+buffered event-loop+buffered; do
+  strategy=$([ "${server#*+}" = buffered ] && echo buffered || echo auto)
+  "$JDK25/bin/java" -jar "$JAR" http-server --root "$ROOT" --port "$(port_of $server)" --engine "${server%+*}" \
+    --strategy $strategy --max-connections 4096 >"$WORK/$server.log" 2>&1 &
+  PIDS+=($!)
+done
+
+for s in "${SERVERS[@]}"; do
+  for _ in $(seq 100); do
+    curl -sf -o /dev/null "http://127.0.0.1:$(port_of "$s")/4k.bin" && break
+    sleep 0.1
+  done
+  curl -sf -o /dev/null "http://127.0.0.1:$(port_of "$s")/4k.bin" || { echo "$s did not start" >&2; cat "$WORK"/*.log >&2; exit 1; }
+done
+
+# one wrk run: prints "requests_per_s,bytes_per_s,p99_ms,errors,timeouts,non2xx"
+run_wrk() { # server file connections duration
+  local threads=$(($3 < 2 ? 1 : 2))
+  local out
+  out=$(wrk -t"$threads" -c"$3" -d"$4"s --timeout $WRK_TIMEOUT --latency "http://127.0.0.1:$(port_of "$1")/$2")
+  awk '
+    function bytes(v,  n, u) { n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
+      return n * (u == "KB" ? 1024 : u == "MB" ? 1048576 : u == "GB" ? 1073741824 : 1) }
+    function ms(v,  n, u) { n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
+      return n * (u == "us" ? 0.001 : u == "s" ? 1000 : u == "m" ? 60000 : 1) }
+    /^Requests\/sec:/ { rps = $2 }
+    /^Transfer\/sec:/ { bps = bytes($2) }
+    /^ +99%/ { p99 = ms($2) }
+    /Socket errors:/ { gsub(/,/, ""); errors = $4 + $6 + $8; timeouts = $10 }
+    /Non-2xx or 3xx responses:/ { non2xx = $5 }
+    END { printf "%s,%.0f,%.3f,%d,%d,%d\n", rps, bps, p99, errors, timeouts, non2xx }' <<<"$out"
+}
+
+echo "warming up (JIT): 2 s per server and file"
+for s in "${SERVERS[@]}"; do for f in 4k.bin 1m.bin 64m.bin; do run_wrk "$s" "$f" 8 2 >/dev/null; done; done
+
+CSV="$OUT/http.csv"
+echo "round,server,file,connections,requests_per_s,bytes_per_s,p99_ms,errors,timeouts,non2xx" >"$CSV"
+for round in $(seq "$ROUNDS"); do
+  for f in 4k.bin 1m.bin 64m.bin; do
+    [ $f = 64m.bin ] && [ "$round" -gt "$BIG_ROUNDS" ] && continue
+    for c in 1 64 256; do
+      d=$DURATION
+      [ $f = 64m.bin ] && [ $c = 256 ] && d=$BIG_256_DURATION
+      # rotate the order of the servers from round to round
+      for i in "${!SERVERS[@]}"; do
+        s=${SERVERS[$(((i + round) % ${#SERVERS[@]}))]}
+        line=$(run_wrk "$s" "$f" "$c" "$d")
+        echo "$round,$s,$f,$c,$line" | tee -a "$CSV"
+      done
+    done
+  done
+done
+
+python3 zerocopy-examples/bench/http-summary.py "$CSV" "$OUT/summary.md" "$OUT/http-server.svg"
+{
+  echo
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p')), Linux $(uname -r)"
+  echo "nginx: $("$NGINX" -v 2>&1 | sed 's/.*: //'); wrk: $(wrk -v 2>&1 | head -1 | cut -d' ' -f2); jwebserver and ours: $("$JDK25/bin/java" -version 2>&1 | head -1)"
+  echo "wrk -t2 (-t1 at 1 connection) --timeout $WRK_TIMEOUT --latency; ${DURATION} s per run (${BIG_256_DURATION} s for 64 MiB at 256 connections); $ROUNDS rounds ($BIG_ROUNDS for 64 MiB)"
+} >>"$OUT/summary.md"
+cat "$OUT/summary.md"

@@ -1,0 +1,190 @@
+package io.zerocopy.examples.http;
+
+import io.zerocopy.TransferException;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One connection of the threads engine, served on its own thread: read a request head, send the
+ * response, repeat while the connection is kept alive. Pipelined requests are read from what is
+ * already buffered before the socket is read again.
+ *
+ * <p>Its {@link #deadline()} is what the engine's reaper checks: the idle timeout after the
+ * connection became ready for a request (reads do not extend it, so a slowloris client is cut), or
+ * after the last write progress while a response goes out; a short linger at the end.
+ */
+final class BlockingConnection implements Runnable {
+
+    /**
+     * A blocking {@code copy} reports nothing until it returns, so bodies go out in slices of this
+     * size and each slice counts as progress: a client slower than this many bytes per idle timeout
+     * is cut.
+     */
+    static final long SLICE = 1 << 20;
+
+    /** How long a closing connection reads and discards what the client still sends. */
+    static final long LINGER_NANOS = 2_000_000_000L;
+
+    private final ThreadsEngine engine;
+    private final SocketChannel channel;
+    private final boolean refused;
+    private final long idleNanos;
+    private volatile long deadline;
+    private volatile boolean idle;
+    private SocketAddress remote;
+
+    BlockingConnection(ThreadsEngine engine, SocketChannel channel, boolean refused) {
+        this.engine = engine;
+        this.channel = channel;
+        this.refused = refused;
+        this.idleNanos = engine.config().idleTimeout().toNanos();
+        this.deadline = System.nanoTime() + idleNanos;
+    }
+
+    boolean refused() {
+        return refused;
+    }
+
+    /** {@code System.nanoTime()} after which the reaper cuts this connection. */
+    long deadline() {
+        return deadline;
+    }
+
+    /** Whether it waits for a request with no byte of one received: safe to close at shutdown. */
+    boolean idle() {
+        return idle;
+    }
+
+    /** Closes the socket: a read or write blocked on it fails, and the thread ends. */
+    void cut() {
+        closeQuietly(channel);
+    }
+
+    @Override
+    public void run() {
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            remote = channel.getRemoteAddress();
+            if (refused) {
+                respond(engine.planner().reject(503, "too many connections"), System.nanoTime());
+                linger(ByteBuffer.allocate(4096));
+            } else {
+                serve();
+            }
+        } catch (IOException e) {
+            // the client went away, or the reaper cut it: nothing left to tell anyone
+        } finally {
+            cut();
+            engine.ended(this);
+        }
+    }
+
+    private void serve() throws IOException {
+        byte[] bytes = new byte[RequestParser.BUFFER_SIZE];
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        while (true) {
+            deadline = System.nanoTime() + idleNanos;
+            idle = in.position() == 0;
+            if (idle && engine.closing()) {
+                return;
+            }
+            RequestParser.Result parsed;
+            while ((parsed = RequestParser.parse(bytes, 0, in.position())).incomplete()) {
+                if (!in.hasRemaining()) {
+                    parsed = RequestParser.Result.reject(431, "request head too large");
+                    break;
+                }
+                if (channel.read(in) < 0) {
+                    return; // the client closed, between requests or in the middle of one
+                }
+                idle = false;
+            }
+            idle = false;
+            long start = System.nanoTime();
+            Response response;
+            if (parsed.request() == null) {
+                response = engine.planner().reject(parsed.status(), parsed.reason());
+            } else {
+                response = engine.planner().plan(parsed.request(), engine.closing());
+                int rest = in.position() - parsed.consumed();
+                System.arraycopy(bytes, parsed.consumed(), bytes, 0, rest);
+                in.position(rest);
+            }
+            respond(response, start);
+            if (response.close) {
+                linger(in.clear());
+                return;
+            }
+        }
+    }
+
+    /** Sends a response and logs it; the response's file is closed either way. */
+    private void respond(Response response, long start) throws IOException {
+        long sent = 0;
+        try (response) {
+            deadline = System.nanoTime() + idleNanos;
+            ByteBuffer head = response.head;
+            while (sent < response.count || head.hasRemaining()) {
+                long slice = Math.min(SLICE, response.count - sent);
+                int headLeft = head.remaining();
+                try {
+                    send(head, response.file, response.position + sent, slice);
+                } catch (TransferException e) {
+                    sent += Math.max(0, e.bytesTransferred() - headLeft);
+                    throw e;
+                }
+                sent += slice;
+                deadline = System.nanoTime() + idleNanos;
+            }
+        } finally {
+            engine.config().accessLog().log(remote, response, sent, start);
+        }
+    }
+
+    /**
+     * Sends the head (if any left) and {@code count} bytes of the file: the first slice with the
+     * library's header + body copy, which gathers the head with the start of the file, later ones
+     * with its plain slice copy.
+     */
+    private void send(ByteBuffer head, FileChannel file, long position, long count) throws IOException {
+        if (count == 0) {
+            while (head.hasRemaining()) {
+                channel.write(head);
+            }
+        } else if (head.hasRemaining()) {
+            engine.config().copier().copy(new ByteBuffer[] {head}, file, position, count, channel);
+        } else {
+            engine.config().copier().copy(file, position, count, channel);
+        }
+    }
+
+    /**
+     * After the last response: half-closes, then reads and discards until the client closes or the
+     * linger time passes, so that unread request bytes do not turn the close into a reset that
+     * destroys the response before the client has read it.
+     */
+    private void linger(ByteBuffer scratch) throws IOException {
+        deadline = System.nanoTime() + Math.min(idleNanos, LINGER_NANOS);
+        channel.shutdownOutput();
+        while (channel.read(scratch.clear()) >= 0) {
+            // discard
+        }
+    }
+
+    static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing a socket we are dropping: nothing else to do
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "connection from " + remote + (refused ? " (refused)" : "");
+    }
+}

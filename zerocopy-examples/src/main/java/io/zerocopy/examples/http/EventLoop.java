@@ -1,0 +1,237 @@
+package io.zerocopy.examples.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One selector thread of the event-loop engine. It owns its connections: every read, write, timeout
+ * check and close of them happens on this thread. Other threads talk to it only through
+ * {@link #adopt} and {@link #wakeup}. Deadlines are checked a few times per idle timeout.
+ */
+final class EventLoop implements Runnable {
+
+    /** Accepts at most this many connections per readiness event, so one burst cannot starve the rest. */
+    private static final int ACCEPTS_PER_EVENT = 64;
+
+    private final EventLoopEngine engine;
+    private final Selector selector;
+    private final Thread thread;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Set<LoopConnection> connections = new HashSet<>();
+    private final ByteBuffer scratch = ByteBuffer.allocate(16 * 1024);
+    private final long sweepNanos;
+    private ServerSocketChannel server;
+    private boolean draining;
+    private volatile boolean forced;
+
+    EventLoop(EventLoopEngine engine, int index) throws IOException {
+        this.engine = engine;
+        this.selector = Selector.open();
+        this.thread = new Thread(this, "http-loop-" + index);
+        thread.setDaemon(true);
+        long idle = engine.config().idleTimeout().toNanos();
+        this.sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(250), idle / 4));
+    }
+
+    /** Makes this loop accept from {@code server}; before {@link #start()}. */
+    void listen(ServerSocketChannel server) throws IOException {
+        this.server = server;
+        server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    EventLoopEngine engine() {
+        return engine;
+    }
+
+    /** A buffer this loop's connections may use for bytes they throw away. */
+    ByteBuffer scratch() {
+        return scratch;
+    }
+
+    /** Hands a new connection to this loop, from any thread. */
+    void adopt(SocketChannel channel, boolean refused) {
+        if (Thread.currentThread() == thread) {
+            register(channel, refused);
+        } else {
+            tasks.add(() -> register(channel, refused));
+            selector.wakeup();
+        }
+    }
+
+    void wakeup() {
+        selector.wakeup();
+    }
+
+    /** Ends the loop at its next turn, closing every connection it still has. */
+    void force() {
+        forced = true;
+        selector.wakeup();
+    }
+
+    boolean join(long millis) throws InterruptedException {
+        thread.join(millis);
+        return !thread.isAlive();
+    }
+
+    void closeSelector() {
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing registered yet
+        }
+    }
+
+    /**
+     * After the loop ended: closes connections handed over too late to be registered (the
+     * selector is closed, so registering fails and closes them).
+     */
+    void closeLateArrivals() {
+        for (Runnable task; (task = tasks.poll()) != null; ) {
+            task.run();
+        }
+    }
+
+    /** Forgets a connection that closed itself. */
+    void remove(LoopConnection connection) {
+        connections.remove(connection);
+    }
+
+    @Override
+    public void run() {
+        long nextSweep = System.nanoTime() + sweepNanos;
+        try {
+            while (!forced) {
+                long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()));
+                selector.select(wait);
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    dispatch(key);
+                }
+                for (Runnable task; (task = tasks.poll()) != null; ) {
+                    task.run();
+                }
+                long now = System.nanoTime();
+                if (now - nextSweep >= 0) {
+                    sweep(now);
+                    nextSweep = now + sweepNanos;
+                }
+                if (engine.closing()) {
+                    drain();
+                    if (connections.isEmpty()) {
+                        break;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the selector failed: nothing this loop can serve any more; close below
+        } finally {
+            for (LoopConnection c : new ArrayList<>(connections)) {
+                c.close();
+            }
+            for (Runnable task; (task = tasks.poll()) != null; ) {
+                task.run(); // connections handed over meanwhile: registered and closed at once below
+            }
+            for (LoopConnection c : new ArrayList<>(connections)) {
+                c.close();
+            }
+            closeSelector();
+        }
+    }
+
+    private void dispatch(SelectionKey key) {
+        Object attachment = key.attachment();
+        if (attachment instanceof LoopConnection) {
+            LoopConnection c = (LoopConnection) attachment;
+            try {
+                c.ready(key.readyOps());
+            } catch (CancelledKeyException e) {
+                c.close();
+            } catch (RuntimeException e) {
+                // a bug must cost one connection, not the loop
+                c.close();
+            }
+        } else if (key.isValid() && key.isAcceptable()) {
+            accept();
+        }
+    }
+
+    private void accept() {
+        for (int i = 0; i < ACCEPTS_PER_EVENT; i++) {
+            SocketChannel channel;
+            try {
+                channel = server.accept();
+            } catch (IOException e) {
+                return; // out of descriptors, or reset before accepted: the next readiness tries again
+            }
+            if (channel == null) {
+                return;
+            }
+            engine.accepted(channel);
+        }
+    }
+
+    private void register(SocketChannel channel, boolean refused) {
+        LoopConnection c;
+        try {
+            channel.configureBlocking(false);
+            SelectionKey key = channel.register(selector, 0);
+            c = new LoopConnection(this, channel, key, refused);
+        } catch (IOException | RuntimeException e) {
+            BlockingConnection.closeQuietly(channel);
+            engine.ended(refused);
+            return;
+        }
+        connections.add(c);
+        if (engine.closing() || forced) {
+            c.close();
+            return;
+        }
+        try {
+            c.begin();
+        } catch (RuntimeException e) {
+            c.close();
+        }
+    }
+
+    private void sweep(long now) {
+        for (LoopConnection c : new ArrayList<>(connections)) {
+            if (now - c.deadline() > 0) {
+                c.timedOut();
+            }
+        }
+    }
+
+    /** At shutdown: stop accepting, and close the connections that wait for a request with nothing received. */
+    private void drain() {
+        if (!draining && server != null) {
+            SelectionKey key = server.keyFor(selector);
+            if (key != null) {
+                key.cancel();
+            }
+        }
+        draining = true;
+        for (LoopConnection c : new ArrayList<>(connections)) {
+            if (c.idle()) {
+                c.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.zerocopy.examples.http;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
+
+/**
+ * A running static-file server: {@link #start} binds and serves until {@link #close}.
+ *
+ * <p>Both engines share the parser, the resolver and the planner; they differ only in how they wait
+ * for the network. Neither reads request bodies: a request with one is answered and its connection
+ * closed.
+ */
+interface HttpServer extends AutoCloseable {
+
+    /** Binds and starts serving with the engine {@code config} names. */
+    static HttpServer start(ServerConfig config) throws IOException {
+        ResponsePlanner planner = new ResponsePlanner(new TargetResolver(config.root(), config.followSymlinks()));
+        return config.engine() == ServerConfig.Engine.THREADS ? ThreadsEngine.start(config, planner)
+                : EventLoopEngine.start(config, planner);
+    }
+
+    /** A listening channel on the configured address, with a message naming it if that fails. */
+    static ServerSocketChannel listen(ServerConfig config) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.bind(new InetSocketAddress(config.bind(), config.port()), 1024);
+            return server;
+        } catch (BindException e) {
+            server.close();
+            BindException named = new BindException("cannot listen on " + config.bind().getHostAddress() + ":"
+                    + config.port() + ": " + e.getMessage());
+            named.initCause(e);
+            throw named;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** The address listened on (the ephemeral port chosen if 0 was asked). */
+    InetSocketAddress address();
+
+    /** Connections open now, those being refused included. */
+    int openConnections();
+
+    /**
+     * Stops gracefully: stops accepting, closes idle connections, lets responses in progress finish
+     * for up to {@code grace}, then closes whatever is left. Returns once every connection is closed
+     * and every thread the server started has ended. Idempotent.
+     */
+    void close(Duration grace);
+
+    /** {@link #close(Duration)} with five seconds' grace. */
+    @Override
+    default void close() {
+        close(Duration.ofSeconds(5));
+    }
+}

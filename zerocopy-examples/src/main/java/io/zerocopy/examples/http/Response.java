@@ -1,0 +1,60 @@
+package io.zerocopy.examples.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * One planned response: the head (status line, header fields, and for error pages their few bytes
+ * of text), then optionally a slice of an open file. It owns the file: {@link #close()} closes it.
+ */
+final class Response implements AutoCloseable {
+    final int status;
+    final ByteBuffer head;
+    final FileChannel file;
+    final long position;
+    final long count;
+    final boolean close;
+    final String requestLine;
+
+    /**
+     * @param status the status code, for the access log
+     * @param head the bytes to send first, ready to read
+     * @param file the file whose slice follows the head, or null
+     * @param position where the slice starts
+     * @param count how many bytes of the file follow (0 if none)
+     * @param close whether the connection closes after this response
+     * @param requestLine the request line for the access log, or "-" if there was none
+     */
+    Response(int status, ByteBuffer head, FileChannel file, long position, long count, boolean close,
+            String requestLine) {
+        this.status = status;
+        this.head = head;
+        this.file = file;
+        this.position = position;
+        this.count = count;
+        this.close = close;
+        this.requestLine = requestLine;
+    }
+
+    /** Bytes on the wire: head plus body. */
+    long length() {
+        return head.limit() + count;
+    }
+
+    @Override
+    public void close() {
+        if (file != null) {
+            try {
+                file.close();
+            } catch (IOException ignored) {
+                // a read-only file: nothing was written that closing could lose
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return status + " (" + head.limit() + " + " + count + " bytes" + (close ? ", then close" : "") + ")";
+    }
+}

@@ -1,0 +1,216 @@
+package io.zerocopy.examples.http;
+
+import io.zerocopy.examples.http.TargetResolver.Resolution;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Decides the response to a request (RFC 9110): GET and HEAD of files, conditional requests
+ * ({@code If-None-Match} over {@code If-Modified-Since}, 304), one range with {@code If-Range}
+ * (206, 416), and the error pages; other known methods get 405 with {@code Allow}, unknown ones
+ * 501. It resolves the target, opens the file and hands it over inside the {@link Response}; it
+ * never writes to a connection. Thread-safe.
+ */
+final class ResponsePlanner {
+
+    private static final Set<String> KNOWN_METHODS = Set.of("POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+            "PATCH");
+
+    private static final Map<Integer, String> REASONS = Map.ofEntries(
+            Map.entry(200, "OK"), Map.entry(206, "Partial Content"), Map.entry(304, "Not Modified"),
+            Map.entry(400, "Bad Request"), Map.entry(403, "Forbidden"), Map.entry(404, "Not Found"),
+            Map.entry(405, "Method Not Allowed"), Map.entry(408, "Request Timeout"),
+            Map.entry(414, "URI Too Long"), Map.entry(416, "Range Not Satisfiable"),
+            Map.entry(431, "Request Header Fields Too Large"), Map.entry(500, "Internal Server Error"),
+            Map.entry(501, "Not Implemented"), Map.entry(503, "Service Unavailable"),
+            Map.entry(505, "HTTP Version Not Supported"));
+
+    private static final String SERVER = "zerocopy-examples";
+
+    private final TargetResolver resolver;
+
+    ResponsePlanner(TargetResolver resolver) {
+        this.resolver = resolver;
+    }
+
+    /**
+     * The response to a parsed request.
+     *
+     * @param closing whether the server is shutting down (the response then closes the connection)
+     */
+    Response plan(Request request, boolean closing) {
+        boolean keepAlive = request.keepAlive() && !closing;
+        String method = request.method();
+        boolean head = method.equals("HEAD");
+        if (!head && !method.equals("GET")) {
+            boolean known = KNOWN_METHODS.contains(method);
+            return error(request, known ? 405 : 501, known ? "method not allowed" : "unknown method", keepAlive);
+        }
+        Resolution found = resolver.resolve(request.target());
+        if (!found.found()) {
+            return error(request, found.status, found.reason, keepAlive && found.status != 400);
+        }
+        try {
+            return file(request, found, head, keepAlive);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(found);
+            return error(request, 500, "I/O error", false);
+        }
+    }
+
+    private Response file(Request request, Resolution found, boolean head, boolean keepAlive) throws IOException {
+        long size = found.channel.size();
+        BasicFileAttributes attributes = found.attributes;
+        long modified = attributes.lastModifiedTime().to(TimeUnit.SECONDS);
+        String etag = etag(attributes, size);
+        if (notModified(request, etag, modified)) {
+            found.channel.close();
+            StringBuilder h = statusLine(304);
+            h.append("\r\nETag: ").append(etag).append("\r\nLast-Modified: ").append(HttpDates.format(modified));
+            return finish(request, 304, h, "", null, 0, 0, !keepAlive, true);
+        }
+        long first = 0;
+        long count = size;
+        int status = 200;
+        String range = request.header("range");
+        if (!head && range != null && ifRangeHolds(request.header("if-range"), etag, modified)) {
+            ByteRange r = ByteRange.parse(range, size);
+            if (r == ByteRange.UNSATISFIABLE) {
+                found.channel.close();
+                StringBuilder e = statusLine(416).append("\r\nContent-Range: bytes */").append(size);
+                return finish(request, 416, e, "416 Range Not Satisfiable\n", null, 0, 0, !keepAlive, false);
+            }
+            if (r != ByteRange.WHOLE) {
+                status = 206;
+                first = r.first();
+                count = r.length();
+            }
+        }
+        StringBuilder h = statusLine(status);
+        h.append("\r\nContent-Type: ").append(MediaTypes.of(found.path.getFileName().toString()))
+                .append("\r\nLast-Modified: ").append(HttpDates.format(modified))
+                .append("\r\nETag: ").append(etag)
+                .append("\r\nAccept-Ranges: bytes");
+        if (status == 206) {
+            h.append("\r\nContent-Range: bytes ").append(first).append('-').append(first + count - 1).append('/').append(size);
+        }
+        h.append("\r\nContent-Length: ").append(count);
+        if (head || count == 0) {
+            found.channel.close();
+            return finish(request, status, h, null, null, 0, 0, !keepAlive, true);
+        }
+        return finish(request, status, h, null, found.channel, first, count, !keepAlive, true);
+    }
+
+    /** A response with no file: {@code status} with a line of text as its body (none for HEAD). */
+    Response error(Request request, int status, String reason, boolean keepAlive) {
+        StringBuilder h = statusLine(status);
+        if (status == 405) {
+            h.append("\r\nAllow: GET, HEAD");
+        }
+        String text = status + " " + REASONS.getOrDefault(status, "Error") + ": " + reason + "\n";
+        return finish(request, status, h, text, null, 0, 0, !keepAlive || status == 400, false);
+    }
+
+    /** The response to a head the parser rejected, or to a connection refused or timed out: then close. */
+    Response reject(int status, String reason) {
+        return error(null, status, reason, false);
+    }
+
+    private static StringBuilder statusLine(int status) {
+        StringBuilder h = new StringBuilder(256);
+        h.append("HTTP/1.1 ").append(status).append(' ').append(REASONS.getOrDefault(status, "Error"))
+                .append("\r\nServer: ").append(SERVER).append("\r\nDate: ").append(HttpDates.now());
+        return h;
+    }
+
+    /**
+     * Ends the head and builds the response. {@code text} is an error page's body (sent unless the
+     * request was HEAD); {@code bodyHeadersDone} says the fields already describe the body.
+     */
+    private static Response finish(Request request, int status, StringBuilder h, String text,
+            FileChannel file, long position, long count, boolean close, boolean bodyHeadersDone) {
+        byte[] body = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
+        if (!bodyHeadersDone) {
+            h.append("\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ").append(body.length);
+        }
+        if (status == 503) {
+            h.append("\r\nRetry-After: 1");
+        }
+        if (close) {
+            h.append("\r\nConnection: close");
+        }
+        h.append("\r\n\r\n");
+        boolean head = request != null && request.method().equals("HEAD");
+        byte[] fields = h.toString().getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer bytes = ByteBuffer.allocate(fields.length + (head ? 0 : body.length));
+        bytes.put(fields);
+        if (!head) {
+            bytes.put(body);
+        }
+        return new Response(status, bytes.flip(), file, position, count, close,
+                request == null ? "-" : request.requestLine());
+    }
+
+    /** A strong validator from what changes when the content does: size, modification time, file identity. */
+    static String etag(BasicFileAttributes attributes, long size) {
+        Object key = attributes.fileKey();
+        long micros = attributes.lastModifiedTime().to(TimeUnit.MICROSECONDS);
+        return "\"" + Integer.toHexString(key == null ? 0 : key.hashCode()) + "-" + Long.toHexString(micros) + "-"
+                + Long.toHexString(size) + "\"";
+    }
+
+    /** RFC 9110 13.1.3 and 13.1.4: If-None-Match (weak comparison, "*" matches) wins over If-Modified-Since. */
+    static boolean notModified(Request request, String etag, long modified) {
+        String noneMatch = request.header("if-none-match");
+        if (noneMatch != null) {
+            if (noneMatch.trim().equals("*")) {
+                return true;
+            }
+            String opaque = etag.startsWith("W/") ? etag.substring(2) : etag;
+            for (String each : noneMatch.split(",")) {
+                String tag = each.trim();
+                if ((tag.startsWith("W/") ? tag.substring(2) : tag).equals(opaque)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        String since = request.header("if-modified-since");
+        if (since == null) {
+            return false;
+        }
+        long date = HttpDates.parse(since);
+        return date != Long.MIN_VALUE && modified <= date;
+    }
+
+    /** RFC 9110 13.1.5: a range applies if If-Range is absent, or names this strong ETag or exact date. */
+    static boolean ifRangeHolds(String ifRange, String etag, long modified) {
+        if (ifRange == null) {
+            return true;
+        }
+        String value = ifRange.trim();
+        if (value.startsWith("\"")) {
+            return value.equals(etag);
+        }
+        if (value.startsWith("W/")) {
+            return false;
+        }
+        long date = HttpDates.parse(value);
+        return date != Long.MIN_VALUE && date == modified;
+    }
+
+    private static void closeQuietly(Resolution found) {
+        try {
+            found.channel.close();
+        } catch (IOException ignored) {
+            // read-only: nothing to lose
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.zerocopy.examples.http;
+
+import io.zerocopy.Copier;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an {@link HttpServer} runs.
+ *
+ * @param bind the local address to listen on
+ * @param port the port, 0 for an ephemeral one
+ * @param root the directory to serve
+ * @param engine which engine serves the connections
+ * @param maxConnections connections served at once; more are answered 503 and closed
+ * @param idleTimeout the longest wait for a complete request head (from the end of the previous
+ *     response or the connection's start) and the longest time a response may go without progress
+ * @param followSymlinks whether symbolic links under the root are followed
+ * @param accessLog where each request is logged
+ * @param copier the library's copier the bodies go through (options: strategy, listener)
+ */
+record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int maxConnections,
+        Duration idleTimeout, boolean followSymlinks, AccessLog accessLog, Copier copier) {
+
+    /** The two ways of serving connections. */
+    enum Engine {
+        /** A thread per connection (virtual on Java 21+), blocking I/O. */
+        THREADS("threads"),
+        /** One selector thread per core, non-blocking I/O, bodies driven on write readiness. */
+        EVENT_LOOP("event-loop");
+
+        private final String label;
+
+        Engine(String label) {
+            this.label = label;
+        }
+
+        /** The engine named {@code threads} or {@code event-loop}. */
+        static Engine of(String label) {
+            for (Engine e : values()) {
+                if (e.label.equals(label)) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException("engine: " + label + " (expected: threads or event-loop)");
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
+    ServerConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(accessLog, "accessLog");
+        Objects.requireNonNull(copier, "copier");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
+        }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.zerocopy.examples.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Maps a request-target to an open file under the root, and never to anything outside it however
+ * the target is spelled.
+ *
+ * <p>The target's path (origin-form {@code /a/b}, or the path of an absolute-form
+ * {@code http://host/a/b}; the query is dropped) is split at {@code /} first and each segment is
+ * percent-decoded and UTF-8-decoded strictly afterwards. A segment that decodes to {@code .} or
+ * {@code ..}, or contains {@code /}, {@code \}, NUL or another control character, and a bad
+ * percent-escape or byte sequence (overlong forms included), is a 400: nothing is normalised, so no
+ * spelling can climb out. The segments are then resolved one by one from the root: a symbolic link
+ * anywhere on the way is a 403 unless symlinks are followed, and the file is opened without following
+ * a link at its last step. A directory serves its {@code index.html}; there are no listings.
+ *
+ * <p>The root itself is trusted: it is resolved to its real path once. Thread-safe.
+ */
+final class TargetResolver {
+
+    /** What a target resolved to: an open file with its attributes, or the status that refuses it. */
+    static final class Resolution {
+        final int status;
+        final String reason;
+        final Path path;
+        final FileChannel channel;
+        final BasicFileAttributes attributes;
+
+        private Resolution(int status, String reason, Path path, FileChannel channel, BasicFileAttributes attributes) {
+            this.status = status;
+            this.reason = reason;
+            this.path = path;
+            this.channel = channel;
+            this.attributes = attributes;
+        }
+
+        static Resolution refuse(int status, String reason) {
+            return new Resolution(status, reason, null, null, null);
+        }
+
+        /** Whether a file was found and opened; the caller then owns {@link #channel} and must close it. */
+        boolean found() {
+            return channel != null;
+        }
+
+        @Override
+        public String toString() {
+            return found() ? "found " + path : status + " " + reason;
+        }
+    }
+
+    private static final String INDEX = "index.html";
+
+    private final Path root;
+    private final boolean followSymlinks;
+    private final OpenOption[] openOptions;
+
+    /**
+     * @param root the directory to serve; resolved to its real path here
+     * @param followSymlinks whether symbolic links under the root are followed, wherever they lead
+     */
+    TargetResolver(Path root, boolean followSymlinks) throws IOException {
+        this.root = root.toRealPath();
+        if (!Files.isDirectory(this.root)) {
+            throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
+        }
+        this.followSymlinks = followSymlinks;
+        this.openOptions = followSymlinks ? new OpenOption[] {StandardOpenOption.READ}
+                : new OpenOption[] {StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS};
+    }
+
+    Path root() {
+        return root;
+    }
+
+    /** Resolves and opens; the caller owns the channel of a found resolution. */
+    Resolution resolve(String target) {
+        String path = pathOf(target);
+        if (path == null) {
+            return Resolution.refuse(400, "unsupported request target");
+        }
+        List<String> segments = new ArrayList<>();
+        boolean trailingSlash = path.endsWith("/");
+        for (String raw : path.substring(1).split("/", -1)) {
+            if (raw.isEmpty()) {
+                continue;
+            }
+            String segment = decode(raw);
+            if (segment == null) {
+                return Resolution.refuse(400, "malformed path segment");
+            }
+            segments.add(segment);
+        }
+        try {
+            Path current = root;
+            BasicFileAttributes attributes = Files.readAttributes(root, BasicFileAttributes.class);
+            for (int i = 0; i < segments.size(); i++) {
+                current = current.resolve(segments.get(i));
+                attributes = attributes(current);
+                if (attributes == null) {
+                    return Resolution.refuse(403, "symbolic link");
+                }
+                if (i < segments.size() - 1 && !attributes.isDirectory()) {
+                    return Resolution.refuse(404, "not found");
+                }
+            }
+            if (attributes.isDirectory()) {
+                current = current.resolve(INDEX);
+                attributes = attributes(current);
+                if (attributes == null) {
+                    return Resolution.refuse(403, "symbolic link");
+                }
+            } else if (trailingSlash) {
+                return Resolution.refuse(404, "not found");
+            }
+            if (!current.startsWith(root)) {
+                return Resolution.refuse(400, "outside the root"); // cannot happen; kept as the last guard
+            }
+            if (!attributes.isRegularFile()) {
+                return Resolution.refuse(403, "not a regular file");
+            }
+            FileChannel channel = FileChannel.open(current, openOptions);
+            return new Resolution(200, "found", current, channel, attributes);
+        } catch (NoSuchFileException e) {
+            return Resolution.refuse(404, "not found");
+        } catch (AccessDeniedException e) {
+            return Resolution.refuse(403, "not readable");
+        } catch (FileSystemException e) {
+            // ENOTDIR on the way, or ELOOP: a link put in place of the file after it was looked at
+            return Resolution.refuse(e.getReason() != null && e.getReason().toLowerCase(Locale.ROOT).contains("not a directory")
+                    ? 404 : 403, "not accessible");
+        } catch (IOException e) {
+            return Resolution.refuse(500, "I/O error");
+        }
+    }
+
+    /** Attributes of the file itself; of the link's target if links are followed; null for a refused link. */
+    private BasicFileAttributes attributes(Path path) throws IOException {
+        BasicFileAttributes own = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!own.isSymbolicLink()) {
+            return own;
+        }
+        return followSymlinks ? Files.readAttributes(path, BasicFileAttributes.class) : null;
+    }
+
+    /** The path of an origin-form or absolute-form (http, https) target, without its query; null otherwise. */
+    static String pathOf(String target) {
+        if (target.indexOf('#') >= 0) {
+            return null;
+        }
+        String path = target;
+        if (!target.startsWith("/")) {
+            String lower = target.toLowerCase(Locale.ROOT);
+            int scheme = lower.startsWith("http://") ? 7 : lower.startsWith("https://") ? 8 : -1;
+            if (scheme < 0) {
+                return null;
+            }
+            int end = scheme;
+            while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?') {
+                end++;
+            }
+            if (end == scheme || target.substring(scheme, end).indexOf('@') >= 0) {
+                return null; // no host, or userinfo (RFC 9110 4.2.4: treat as an error)
+            }
+            path = end == target.length() ? "/" : target.charAt(end) == '?' ? "/" + target.substring(end) : target.substring(end);
+        }
+        int query = path.indexOf('?');
+        return query < 0 ? path : path.substring(0, query);
+    }
+
+    /** One percent-decoded, strictly UTF-8-decoded segment, or null if it is malformed or forbidden. */
+    static String decode(String raw) {
+        ByteBuffer bytes = ByteBuffer.allocate(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%') {
+                int hi = i + 2 < raw.length() ? hex(raw.charAt(i + 1)) : -1;
+                int lo = hi >= 0 ? hex(raw.charAt(i + 2)) : -1;
+                if (lo < 0) {
+                    return null;
+                }
+                bytes.put((byte) (hi << 4 | lo));
+                i += 2;
+            } else if (c > 0x20 && c < 0x7f) {
+                bytes.put((byte) c);
+            } else {
+                return null;
+            }
+        }
+        String segment;
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(bytes.flip());
+            segment = chars.toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+        if (segment.equals(".") || segment.equals("..")) {
+            return null;
+        }
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f) {
+                return null;
+            }
+        }
+        return segment;
+    }
+
+    /** The value of an ASCII hex digit, or -1 (Character.digit would also take other scripts' digits). */
+    private static int hex(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+}

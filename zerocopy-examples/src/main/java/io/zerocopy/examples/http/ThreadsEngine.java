@@ -1,0 +1,220 @@
+package io.zerocopy.examples.http;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code --engine threads}: one thread per connection, blocking reads and writes, bodies through
+ * the library's blocking {@code copy}. The threads are virtual on Java 21 and later (reached by
+ * reflection, since this module compiles for Java 17) and platform threads before.
+ *
+ * <p>A blocking read or write has no timeout of its own, so one reaper thread looks at every
+ * connection a few times per idle timeout and closes those past their deadline; the blocked call
+ * then fails and its thread ends. That is how a slowloris client or one that stopped reading is cut.
+ */
+final class ThreadsEngine implements HttpServer {
+
+    /** Refused connections being answered 503 at once; beyond this they are closed without a word. */
+    static final int MAX_REFUSING = 64;
+
+    private final ServerConfig config;
+    private final ResponsePlanner planner;
+    private final ServerSocketChannel server;
+    private final ExecutorService workers;
+    private final String threadKind;
+    private final ScheduledExecutorService reaper;
+    private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger refusing = new AtomicInteger();
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+    private final Thread acceptor;
+    private volatile boolean closing;
+    private volatile boolean closed;
+
+    private ThreadsEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server) {
+        this.config = config;
+        this.planner = planner;
+        this.server = server;
+        ExecutorService virtual = virtualThreads();
+        this.workers = virtual != null ? virtual : platformThreads();
+        this.threadKind = virtual != null ? "virtual threads" : "platform threads";
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "http-reaper"));
+        long period = Math.max(10, Math.min(250, config.idleTimeout().toMillis() / 4));
+        reaper.scheduleAtFixedRate(this::reap, period, period, TimeUnit.MILLISECONDS);
+        this.acceptor = daemon(this::acceptLoop, "http-accept");
+    }
+
+    static ThreadsEngine start(ServerConfig config, ResponsePlanner planner) throws IOException {
+        ThreadsEngine engine = new ThreadsEngine(config, planner, HttpServer.listen(config));
+        engine.acceptor.start();
+        return engine;
+    }
+
+    /** Which threads serve: "virtual threads" or "platform threads". */
+    String threadKind() {
+        return threadKind;
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    ResponsePlanner planner() {
+        return planner;
+    }
+
+    boolean closing() {
+        return closing;
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        try {
+            return (InetSocketAddress) server.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("closed", e);
+        }
+    }
+
+    @Override
+    public int openConnections() {
+        return open.size();
+    }
+
+    private void acceptLoop() {
+        while (true) {
+            SocketChannel channel;
+            try {
+                channel = server.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                // out of descriptors, or a connection reset before it was accepted: try again shortly
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                continue;
+            }
+            boolean refused = active.incrementAndGet() > config.maxConnections();
+            if (refused) {
+                active.decrementAndGet();
+                if (refusing.incrementAndGet() > MAX_REFUSING) {
+                    refusing.decrementAndGet();
+                    BlockingConnection.closeQuietly(channel);
+                    continue;
+                }
+            }
+            BlockingConnection connection = new BlockingConnection(this, channel, refused);
+            open.add(connection);
+            try {
+                workers.execute(connection);
+            } catch (RejectedExecutionException shuttingDown) {
+                connection.cut();
+                ended(connection);
+            }
+        }
+    }
+
+    /** Called once by each connection as its thread ends. */
+    void ended(BlockingConnection connection) {
+        if (open.remove(connection)) {
+            (connection.refused() ? refusing : active).decrementAndGet();
+        }
+    }
+
+    private void reap() {
+        long now = System.nanoTime();
+        for (BlockingConnection c : open) {
+            if (now - c.deadline() > 0) {
+                c.cut();
+            }
+        }
+    }
+
+    @Override
+    public void close(Duration grace) {
+        if (!closeStarted.compareAndSet(false, true)) {
+            awaitClosed(grace.plusSeconds(5));
+            return;
+        }
+        closing = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // the listening socket is going away either way
+        }
+        try {
+            acceptor.join(TimeUnit.SECONDS.toMillis(5));
+            for (BlockingConnection c : open) {
+                if (c.idle()) {
+                    c.cut();
+                }
+            }
+            workers.shutdown();
+            if (!workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                open.forEach(BlockingConnection::cut);
+                workers.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            open.forEach(BlockingConnection::cut);
+            Thread.currentThread().interrupt();
+        } finally {
+            reaper.shutdownNow();
+            synchronized (this) {
+                closed = true;
+                notifyAll();
+            }
+        }
+    }
+
+    private synchronized void awaitClosed(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            for (long left; !closed && (left = deadline - System.nanoTime()) > 0; ) {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Java 21's {@code Executors.newVirtualThreadPerTaskExecutor()}, or null before 21. */
+    private static ExecutorService virtualThreads() {
+        if (Runtime.version().feature() < 21) {
+            return null;
+        }
+        try {
+            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    private static ExecutorService platformThreads() {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newCachedThreadPool(r -> daemon(r, "http-connection-" + n.incrementAndGet()));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return "threads engine (" + threadKind + ") on " + address();
+    }
+}
