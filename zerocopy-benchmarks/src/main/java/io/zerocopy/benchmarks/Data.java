@@ -16,7 +16,7 @@ import java.util.Random;
  * directory at the end. The directory is {@code -Dzerocopy.bench.dir}, by default
  * {@code java.io.tmpdir/zerocopy-bench}.
  */
-final class Data {
+public final class Data {
     private Data() {
     }
 
@@ -30,9 +30,17 @@ final class Data {
 
     /** A file of {@code size} random bytes, created on first use and read once to warm the page cache. */
     static Path source(long size) throws IOException {
-        Path file = dir().resolve("source-" + size + ".bin");
+        return source(dir(), size);
+    }
+
+    /**
+     * A file of {@code size} seeded random bytes in {@code dir}, created unless one of that size is
+     * already there, and read once to warm the page cache.
+     */
+    public static Path source(Path dir, long size) throws IOException {
+        Path file = dir.resolve("source-" + size + ".bin");
         if (!Files.exists(file) || Files.size(file) != size) {
-            Path partial = Files.createTempFile(dir(), "source-", ".partial");
+            Path partial = Files.createTempFile(dir, "source-", ".partial");
             Random random = new Random(size);
             byte[] chunk = new byte[1 << 20];
             try (FileChannel out = FileChannel.open(partial, StandardOpenOption.WRITE)) {

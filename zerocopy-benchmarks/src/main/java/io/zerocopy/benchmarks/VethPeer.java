@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,12 +28,14 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * The /30 is private and used by nothing else here; leftovers of an interrupted run are removed
- * before setting up.
+ * before setting up. The scale benchmark starts its own peer server the same way
+ * ({@link #start(String, List, List)}).
  */
-final class VethPeer implements AutoCloseable {
+public final class VethPeer implements AutoCloseable {
     static final String NAMESPACE = "zcbench";
     static final String HOST_ADDRESS = "10.254.77.1";
-    static final String PEER_ADDRESS = "10.254.77.2";
+    /** The peer's address inside the namespace. */
+    public static final String PEER_ADDRESS = "10.254.77.2";
 
     private final Process receiver;
     private final InetSocketAddress address;
@@ -47,6 +51,19 @@ final class VethPeer implements AutoCloseable {
      * @throws IOException naming the command that failed, e.g. when not permitted
      */
     static VethPeer start() throws IOException, InterruptedException {
+        return start(Receiver.class.getName(), List.of("-Xmx64m"), List.of(PEER_ADDRESS, "0"));
+    }
+
+    /**
+     * Sets up the namespace and starts {@code mainClass} in it, in a JVM like this one (same
+     * {@code java}, same class path), with {@code jvmOptions} and {@code args}. The program must
+     * print {@code READY <port>} once it listens on {@link #PEER_ADDRESS}, and exit when its
+     * standard input closes.
+     *
+     * @throws IOException naming the command that failed, e.g. when not permitted
+     */
+    public static VethPeer start(String mainClass, List<String> jvmOptions, List<String> args)
+            throws IOException, InterruptedException {
         tearDown();
         run("ip", "netns", "add", NAMESPACE);
         try {
@@ -57,10 +74,11 @@ final class VethPeer implements AutoCloseable {
             run("ip", "netns", "exec", NAMESPACE, "ip", "addr", "add", PEER_ADDRESS + "/30", "dev", "zcb1");
             run("ip", "netns", "exec", NAMESPACE, "ip", "link", "set", "zcb1", "up");
             String java = ProcessHandle.current().info().command().orElse("java");
-            Process receiver = new ProcessBuilder("ip", "netns", "exec", NAMESPACE, java, "-Xmx64m",
-                    "-cp", System.getProperty("java.class.path"), Receiver.class.getName(), PEER_ADDRESS, "0")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
+            List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NAMESPACE, java));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+            command.addAll(args);
+            Process receiver = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(receiver.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
             if (line == null || !line.startsWith("READY ")) {
@@ -76,7 +94,7 @@ final class VethPeer implements AutoCloseable {
     }
 
     /** Where the receiver listens. */
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return address;
     }
 

@@ -1,0 +1,162 @@
+package io.zerocopy.benchmarks.scale;
+
+import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.Transfers;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The registry of contenders, in the order they are listed in results: add one here and every
+ * plan that names it (or takes all of its pair's) runs it.
+ *
+ * <p>File → socket: {@code default} ({@code Transfers.copy(Path, WritableByteChannel)}), each
+ * strategy forced ({@code transferTo}, {@code mmap}, {@code buffered}), {@code rawTransferTo} (a
+ * plain loop of {@code FileChannel.transferTo} asking for all that is left), {@code classic4k} (a
+ * 4 KiB array read from a {@code FileInputStream} and written to the socket's stream) and
+ * {@code rawSelectorLoop} (one selector thread for all N non-blocking sockets, one raw
+ * {@code transferTo} per write readiness: the reference for event loops).
+ *
+ * <p>Socket → file: {@code default} ({@code Transfers.copy(ReadableByteChannel,
+ * WritableByteChannel)} into a {@code FileChannel}), {@code buffered} and {@code transferFrom}
+ * forced, {@code rawTransferFrom} (a plain loop of {@code FileChannel.transferFrom}) and
+ * {@code classic4k} (the socket's stream into a {@code FileOutputStream} through a 4 KiB array).
+ */
+final class ScaleContenders {
+    private static final Map<String, Contender> SEND = new LinkedHashMap<>();
+    private static final Map<String, Contender> RECEIVE = new LinkedHashMap<>();
+    /** One copier per forced strategy, made once and shared, as a server would keep it. */
+    private static final Map<String, Copier> FORCED = Map.of(
+            "transferTo", forcing("transferTo"),
+            "mmap", forcing("mmap"),
+            "buffered", forcing("buffered"),
+            "transferFrom", forcing("transferFrom"));
+
+    static {
+        send("default", (source, target) -> Transfers.copy(source, target));
+        send("transferTo", (source, target) -> forced("transferTo").copy(source, target));
+        send("mmap", (source, target) -> forced("mmap").copy(source, target));
+        send("buffered", (source, target) -> forced("buffered").copy(source, target));
+        send("rawTransferTo", ScaleContenders::rawTransferTo);
+        send("classic4k", ScaleContenders::classic4kSend);
+        loop("rawSelectorLoop", TransferToStep::new);
+
+        receive("default", (source, target) -> {
+            try (FileChannel out = create(target)) {
+                return Transfers.copy(source, out);
+            }
+        });
+        receive("buffered", (source, target) -> {
+            try (FileChannel out = create(target)) {
+                return forced("buffered").copy(source, out);
+            }
+        });
+        receive("transferFrom", (source, target) -> {
+            try (FileChannel out = create(target)) {
+                return forced("transferFrom").copy(source, out);
+            }
+        });
+        receive("rawTransferFrom", ScaleContenders::rawTransferFrom);
+        receive("classic4k", ScaleContenders::classic4kReceive);
+    }
+
+    private ScaleContenders() {
+    }
+
+    private static void send(String name, Contender.SendCall call) {
+        SEND.put(name, new Contender.Send(name, call));
+    }
+
+    private static void loop(String name, Contender.StepFactory steps) {
+        SEND.put(name, new Contender.Loop(name, steps));
+    }
+
+    private static void receive(String name, Contender.ReceiveCall call) {
+        RECEIVE.put(name, new Contender.Receive(name, call));
+    }
+
+    private static Copier forcing(String strategy) {
+        return Transfers.with(TransferOptions.builder().strategy(strategy).build());
+    }
+
+    private static Copier forced(String strategy) {
+        return FORCED.get(strategy);
+    }
+
+    /** The names of every contender of {@code pair}, in registry order. */
+    static List<String> names(Pair pair) {
+        return new ArrayList<>((pair.sendsFile ? SEND : RECEIVE).keySet());
+    }
+
+    /** The contender {@code name} of {@code pair}. */
+    static Contender get(Pair pair, String name) {
+        Contender contender = (pair.sendsFile ? SEND : RECEIVE).get(name);
+        if (contender == null) {
+            throw new IllegalArgumentException("contender: " + name + " (expected for " + pair.id + ": "
+                    + String.join(", ", names(pair)) + ")");
+        }
+        return contender;
+    }
+
+    private static long rawTransferTo(Path source, SocketChannel target) throws IOException {
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
+            long size = in.size();
+            long position = 0;
+            while (position < size) {
+                position += in.transferTo(position, size - position, target);
+            }
+            return position;
+        }
+    }
+
+    private static long classic4kSend(Path source, SocketChannel target) throws IOException {
+        // the socket's stream is not closed: that would close the socket before the peer confirms
+        OutputStream out = target.socket().getOutputStream();
+        try (InputStream in = new FileInputStream(source.toFile())) {
+            return copy4k(in, out);
+        }
+    }
+
+    private static long rawTransferFrom(SocketChannel source, Path target) throws IOException {
+        try (FileChannel out = create(target)) {
+            long position = 0;
+            for (long n; (n = out.transferFrom(source, position, Long.MAX_VALUE - position)) > 0; ) {
+                position += n;
+            }
+            return position;
+        }
+    }
+
+    private static long classic4kReceive(SocketChannel source, Path target) throws IOException {
+        InputStream in = source.socket().getInputStream();
+        try (OutputStream out = new FileOutputStream(target.toFile())) {
+            return copy4k(in, out);
+        }
+    }
+
+    private static long copy4k(InputStream in, OutputStream out) throws IOException {
+        byte[] buffer = new byte[4096];
+        long total = 0;
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            out.write(buffer, 0, n);
+            total += n;
+        }
+        return total;
+    }
+
+    private static FileChannel create(Path target) throws IOException {
+        return FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+    }
+}
