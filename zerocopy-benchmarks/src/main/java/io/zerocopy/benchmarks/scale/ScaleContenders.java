@@ -26,7 +26,8 @@ import java.util.Map;
  * plain loop of {@code FileChannel.transferTo} asking for all that is left), {@code classic4k} (a
  * 4 KiB array read from a {@code FileInputStream} and written to the socket's stream) and
  * {@code rawSelectorLoop} (one selector thread for all N non-blocking sockets, one raw
- * {@code transferTo} per write readiness: the reference for event loops).
+ * {@code transferTo} per write readiness: the reference for event loops) and {@code handleLoop}
+ * (the same loop driving the library's {@code Transfer} handles).
  *
  * <p>Socket → file: {@code default} ({@code Transfers.copy(ReadableByteChannel,
  * WritableByteChannel)} into a {@code FileChannel}), {@code buffered} and {@code transferFrom}
@@ -51,6 +52,7 @@ final class ScaleContenders {
         send("rawTransferTo", ScaleContenders::rawTransferTo);
         send("classic4k", ScaleContenders::classic4kSend);
         loop("rawSelectorLoop", TransferToStep::new);
+        loop("handleLoop", HandleStep::new);
 
         receive("default", (source, target) -> {
             try (FileChannel out = create(target)) {
