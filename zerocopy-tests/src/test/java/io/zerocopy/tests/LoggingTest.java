@@ -66,7 +66,8 @@ class LoggingTest {
         assertThat(results.get(0).strategy()).isEqualTo("transferTo");
         assertThat(results.get(0).reason()).containsAnyOf("sendfile", "copy_file_range");
         assertThat(results.get(1).strategy()).isEqualTo("buffered");
-        assertThat(results.get(2).reason()).contains("sendfile");
+        assertThat(results.get(2).strategy()).isEqualTo(TestFiles.DEFAULT_FILE_TO_SOCKET);
+        assertThat(results.get(2).reason()).contains("socket on this host", "docs/scale.md");
         assertThat(lines).noneMatch(l -> l.contains(" INFO ") || l.contains(" WARN ") || l.contains(" ERROR "));
     }
 
