@@ -11,17 +11,26 @@ import java.nio.channels.WritableByteChannel;
  * The start of a header + body transfer: the caller's header buffers and the first bytes of the
  * file, written together so that no segment carries the header alone (the effect nginx gets from
  * {@code TCP_CORK}, which the JDK does not offer). The header buffers are written in place and so
- * consumed, as a gathering write consumes them; the file's bytes are read into a small heap buffer
- * of this transfer's own on the first write.
+ * consumed, as a gathering write consumes them; the file's bytes are read into a heap buffer of
+ * this transfer's own on the first write and dropped once written: the whole body when it is small,
+ * else its first 16 KiB.
  */
 final class HeaderPrefix {
 
     /**
-     * Most file bytes gathered with the header: 16 KiB. Enough for a small response to leave in one
-     * write, little enough that a thousand transfers waiting on slow clients hold 16 MiB of heap
-     * between them; the rest of the file takes the zero-copy path.
+     * File bytes gathered with the header when the file is larger than {@link #WHOLE_BODY_BYTES}:
+     * 16 KiB, so that a thousand transfers waiting on slow clients hold 16 MiB of heap between
+     * them; the rest of the file takes the zero-copy path.
      */
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
+
+    /**
+     * Largest body gathered whole with the header: 80 KiB, the first chunk plus one loopback
+     * segment (65,483 bytes, rounded up). Split after the first chunk, a smaller rest would be one
+     * short segment that Nagle's algorithm holds until the peer's delayed acknowledgement, 40 ms
+     * on Linux; a larger rest fills a segment and is acknowledged at once (docs/header-body.md).
+     */
+    static final int WHOLE_BODY_BYTES = 80 * 1024;
 
     private final ByteBuffer[] buffers;
     private final FileChannel file;
@@ -32,7 +41,7 @@ final class HeaderPrefix {
     HeaderPrefix(ByteBuffer[] header, long headerBytes, FileChannel file, long position, long count) {
         this.buffers = new ByteBuffer[header.length + 1];
         System.arraycopy(header, 0, buffers, 0, header.length);
-        int chunk = (int) Math.min(count, FIRST_CHUNK_BYTES);
+        int chunk = (int) (count <= WHOLE_BODY_BYTES ? count : FIRST_CHUNK_BYTES);
         this.file = file;
         this.position = position;
         this.size = headerBytes + chunk;
