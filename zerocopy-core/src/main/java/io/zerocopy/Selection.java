@@ -107,7 +107,8 @@ final class Selection {
                     (r, support) -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
             new Row(BufferedStrategy.NAME,
                     r -> true,
-                    (r, support) -> bufferedReason(r)));
+                    // the buffer it takes, which says when the direct memory budget is spent
+                    (r, support) -> bufferedReason(r) + "; " + support.reason()));
 
     private static boolean fileToSocketOnLinux(TransferRequest r) {
         return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
