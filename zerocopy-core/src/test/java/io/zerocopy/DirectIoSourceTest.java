@@ -229,7 +229,7 @@ class DirectIoSourceTest {
             assertThat(first).isPositive();
 
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            TransferHandleTest.drive(transfer, pair.sender);
+            EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
                     Arrays.copyOfRange(data, 4097, 4097 + 1_000_003));

@@ -11,13 +11,11 @@ import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -146,7 +144,7 @@ class HeaderBodyTest {
 
             assertThat(sent).isEqualTo(headerBytes.length + body);
             ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
-            Call first = target.calls.get(0);
+            RecordingGatherer.Call first = target.calls.get(0);
             assertThat(first.gathering).as("the first write gathers").isTrue();
             assertThat(first.offered).as("bytes offered to the first write")
                     .isEqualTo(headerBytes.length + Math.min(body, CHUNK));
@@ -170,7 +168,7 @@ class HeaderBodyTest {
             ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
             long prefixCalls = (headerBytes.length + CHUNK + 9) / 10;
             for (int i = 0; i < prefixCalls; i++) {
-                Call call = target.calls.get(i);
+                RecordingGatherer.Call call = target.calls.get(i);
                 assertThat(call.gathering).as("call %d gathers", i).isTrue();
                 assertThat(call.offered).as("call %d is offered the header's rest and the chunk", i)
                         .isEqualTo(headerBytes.length + CHUNK - 10L * i);
@@ -242,7 +240,7 @@ class HeaderBodyTest {
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TransferHandleTest.drive(transfer, pair.sender);
+            EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
 
             assertThat(transfer.transferred()).isEqualTo(headerBytes.length + body);
@@ -292,7 +290,7 @@ class HeaderBodyTest {
             truncate(path, shrunk);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> TransferHandleTest.drive(transfer, pair.sender),
+            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
                     TruncatedSourceException.class);
             pair.sender.shutdownOutput();
 
@@ -334,78 +332,6 @@ class HeaderBodyTest {
     private static void truncate(Path path, long size) throws IOException {
         try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) {
             writer.truncate(size);
-        }
-    }
-
-    /** One call into {@link RecordingGatherer}: gathering or not, bytes offered, bytes taken. */
-    static final class Call {
-        final boolean gathering;
-        final long offered;
-        final long taken;
-
-        Call(boolean gathering, long offered, long taken) {
-            this.gathering = gathering;
-            this.offered = offered;
-            this.taken = taken;
-        }
-
-        @Override
-        public String toString() {
-            return (gathering ? "gather " : "write ") + taken + "/" + offered;
-        }
-    }
-
-    /** A gathering channel (of no JDK class) that takes at most {@code maxPerCall} bytes a call and records each call. */
-    static final class RecordingGatherer implements GatheringByteChannel {
-        final List<Call> calls = new ArrayList<>();
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private final int maxPerCall;
-
-        RecordingGatherer(int maxPerCall) {
-            this.maxPerCall = maxPerCall;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs, int offset, int length) {
-            long offered = 0;
-            for (int i = offset; i < offset + length; i++) {
-                offered += srcs[i].remaining();
-            }
-            long taken = 0;
-            for (int i = offset; i < offset + length && taken < maxPerCall; i++) {
-                taken += take(srcs[i], (int) Math.min(srcs[i].remaining(), maxPerCall - taken));
-            }
-            calls.add(new Call(true, offered, taken));
-            return taken;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs) {
-            return write(srcs, 0, srcs.length);
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-            int offered = src.remaining();
-            int taken = take(src, Math.min(offered, maxPerCall));
-            calls.add(new Call(false, offered, taken));
-            return taken;
-        }
-
-        private int take(ByteBuffer src, int n) {
-            byte[] b = new byte[n];
-            src.get(b);
-            bytes.writeBytes(b);
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -223,7 +223,7 @@ class OtherProviderTest {
     void copyHeaderAndSlice_ofAnotherProvidersChannel(String provider) throws Exception {
         byte[] header = "HEADER\r\n".getBytes(StandardCharsets.US_ASCII);
         try (FileChannel source = FileChannel.open(source(provider), StandardOpenOption.READ)) {
-            HeaderBodyTest.RecordingGatherer target = new HeaderBodyTest.RecordingGatherer(Integer.MAX_VALUE);
+            RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
 
             long copied = Transfers.copy(new ByteBuffer[] {ByteBuffer.wrap(header)}, source, 7, 100_000, target);
 
@@ -270,7 +270,7 @@ class OtherProviderTest {
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
 
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            TransferHandleTest.drive(transfer, pair.sender);
+            EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
         }

@@ -8,12 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.zerocopy.AdversarialChannels.Behaviour;
 import io.zerocopy.AdversarialChannels.Target;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -32,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The {@link Transfer} handle as an event loop drives it, over real loopback sockets with small
  * buffers: what one {@code advance()} does on a full, a blocking and a paced target, how it ends
- * (done, truncated, closed, failed), what the listener hears, and which files it closes.
+ * (done, truncated, closed), what the listener hears, and which files it closes. Failures from
+ * the channels are {@link TransferFailureTest}'s.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TransferHandleTest {
@@ -66,29 +63,6 @@ class TransferHandleTest {
         return Transfers.with(options.build());
     }
 
-    /**
-     * Drives {@code transfer} on {@code channel} the way a selector loop does: advance, then wait for
-     * what it asks for (or its rate-limit delay). Returns the number of advance() calls.
-     */
-    static int drive(Transfer transfer, SocketChannel channel) throws IOException {
-        int calls = 0;
-        try (Selector selector = Selector.open()) {
-            SelectionKey key = channel.register(selector, transfer.interestOps());
-            while (!transfer.isDone()) {
-                transfer.advance();
-                calls++;
-                if (transfer.isDone()) {
-                    break;
-                }
-                long delay = transfer.delayNanos();
-                key.interestOps(delay > 0 ? 0 : transfer.interestOps());
-                selector.select(delay > 0 ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(delay)) : 1000);
-                selector.selectedKeys().clear();
-            }
-        }
-        return calls;
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"auto", "transferTo", "buffered", "mmap"})
     void advance_fullNonBlockingSocket_returnsZeroAtOnceWaitingForWrite(String strategy) throws Exception {
@@ -113,7 +87,7 @@ class TransferHandleTest {
             assertThat(pair.sender.isBlocking()).isFalse();
 
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            drive(transfer, pair.sender);
+            EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
 
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
@@ -138,7 +112,7 @@ class TransferHandleTest {
             CompletableFuture<byte[]> received = pair.drainInBackground();
             Transfer transfer = Transfers.open(file, position, count, pair.sender);
 
-            int calls = drive(transfer, pair.sender);
+            int calls = EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
 
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
@@ -200,7 +174,7 @@ class TransferHandleTest {
             }
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> drive(transfer, pair.sender),
+            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
                     TruncatedSourceException.class);
             pair.sender.shutdownOutput();
 
@@ -336,7 +310,7 @@ class TransferHandleTest {
             // the step's bytes are due at most first/rate seconds after the start, which has passed
             assertThat(transfer.delayNanos()).isPositive().isLessThanOrEqualTo(first * 1_000_000_000L / rate);
 
-            drive(transfer, pair.sender);
+            EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
             assertThat(transfer.delayNanos()).as("when done").isZero();
@@ -389,71 +363,6 @@ class TransferHandleTest {
         assertThat(descriptorsOf(path)).isZero();
     }
 
-    @Test
-    void advance_runtimeExceptionFromChannel_becomesTransferExceptionWithCount() throws Exception {
-        byte[] data = randomBytes(100_000);
-        Path path = Files.write(dir.resolve("source"), data);
-        IllegalStateException bug = new IllegalStateException("injected channel bug");
-        EventRecordingListener listener = new EventRecordingListener();
-        ThrowingTarget target = new ThrowingTarget(30_000, bug);
-        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = copier("auto", listener).open(file, 0, data.length, target);
-
-            TransferException e = catchThrowableOfType(() -> {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-            }, TransferException.class);
-
-            assertThat(e).isNotNull();
-            assertThat(e.getCause()).isSameAs(bug);
-            assertThat(e.bytesTransferred()).isEqualTo(target.accepted).isEqualTo(transfer.transferred());
-            listener.assertFailed(BufferedStrategy.NAME, data.length, e);
-            assertThrows(IllegalStateException.class, transfer::advance);
-        }
-    }
-
-    @Test
-    void advance_errorFromChannel_toldToOnFailureFirstThenRethrownAsItself() throws Exception {
-        byte[] data = randomBytes(100_000);
-        Path path = Files.write(dir.resolve("source"), data);
-        InjectedError error = new InjectedError();
-        EventRecordingListener listener = new EventRecordingListener();
-        ThrowingTarget target = new ThrowingTarget(30_000, error);
-        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = copier("auto", listener).open(file, 0, data.length, target);
-
-            InjectedError thrown = catchThrowableOfType(() -> {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-            }, InjectedError.class);
-
-            assertThat(thrown).isSameAs(error);
-            assertThat(listener.failures).as("onFailure calls").hasSize(1);
-            TransferException told = listener.failures.get(0);
-            assertThat(told.getCause()).isSameAs(error);
-            assertThat(told.bytesTransferred()).isEqualTo(target.accepted);
-            assertThat(listener.completions).isEmpty();
-            assertThrows(IllegalStateException.class, transfer::advance);
-        }
-    }
-
-    @Test
-    void copy_runtimeExceptionFromChannel_followsTheSameContract() throws Exception {
-        byte[] data = randomBytes(100_000);
-        Path path = Files.write(dir.resolve("source"), data);
-        UnsupportedOperationException bug = new UnsupportedOperationException("injected");
-        EventRecordingListener listener = new EventRecordingListener();
-        ThrowingTarget target = new ThrowingTarget(50_000, bug);
-
-        TransferException e = assertThrows(TransferException.class, () -> copier("auto", listener).copy(path, target));
-
-        assertThat(e.getCause()).isSameAs(bug);
-        assertThat(e.bytesTransferred()).isEqualTo(target.accepted);
-        listener.assertFailed(BufferedStrategy.NAME, data.length, e);
-    }
-
     /** Open descriptors of this process that point at {@code file}, from {@code /proc/self/fd}. */
     static long descriptorsOf(Path file) throws IOException {
         Path real = file.toRealPath();
@@ -465,50 +374,6 @@ class TransferHandleTest {
                     return false; // closed while listed
                 }
             }).count();
-        }
-    }
-
-    /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
-    static final class InjectedError extends Error {
-        private static final long serialVersionUID = 1L;
-
-        InjectedError() {
-            super("injected error");
-        }
-    }
-
-    /** Accepts up to 4,096 bytes a call until {@code limit} bytes, then throws {@code failure} on every call. */
-    static final class ThrowingTarget implements WritableByteChannel {
-        private final long limit;
-        private final Throwable failure;
-        long accepted;
-
-        ThrowingTarget(long limit, Throwable failure) {
-            this.limit = limit;
-            this.failure = failure;
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-            if (accepted >= limit) {
-                if (failure instanceof Error) {
-                    throw (Error) failure;
-                }
-                throw (RuntimeException) failure;
-            }
-            int n = (int) Math.min(Math.min(src.remaining(), 4096), limit - accepted);
-            src.position(src.position() + n);
-            accepted += n;
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
