@@ -93,9 +93,13 @@ final class ChannelKinds {
     /**
      * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
      * of 0 bytes, rather than a procfs-style file that has content anyway or a channel that cannot
-     * be read by position (a FIFO).
+     * be read by position (a FIFO). A channel opened for direct I/O is taken at its size: procfs,
+     * sysfs and FIFOs refuse O_DIRECT, and the one-byte read would fail on its alignment.
      */
     static boolean isEmpty(FileChannel file) {
+        if (isDirectIo(file)) {
+            return true;
+        }
         try {
             return file.read(ByteBuffer.allocate(1), 0) < 0;
         } catch (IOException | NonReadableChannelException e) {

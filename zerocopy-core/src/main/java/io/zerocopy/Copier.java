@@ -67,8 +67,8 @@ import java.util.concurrent.Executor;
  *   <li><b>Any file.</b> A {@code FileChannel} of another file system provider (zipfs, an
  *       in-memory file system) is read at explicit positions with a buffer, since neither the
  *       kernel's paths nor {@code map} serve it; one opened for direct I/O
- *       ({@code ExtendedOpenOption.DIRECT}) is sent by the kernel's paths, which its alignment rules
- *       do not bind.</li>
+ *       ({@code ExtendedOpenOption.DIRECT}) is sent from a mapping, which its alignment rules do not
+ *       bind.</li>
  * </ul>
  */
 public final class Copier {

@@ -54,7 +54,11 @@ final class Preflight {
     /**
      * Makes a JDK file channel opened in the wrong mode throw the JDK's own
      * {@code NonReadableChannelException} or {@code NonWritableChannelException} now. Zero-byte
-     * calls check the mode and touch nothing (also on a channel opened for direct I/O).
+     * calls check the mode and touch nothing. A source opened for direct I/O is not read at all:
+     * {@link ChannelKinds#isDirectIo} found it readable already (the JDK checks the mode before the
+     * alignment), and on JDK 17 a read into a heap buffer, even of zero bytes, leaves an aligned
+     * temporary buffer in the thread's JDK buffer cache that the JDK later fails to free, so the
+     * caller's next heap-buffer I/O on that thread throws {@code NullPointerException}.
      *
      * <p>A caller's file channel may be open on a directory, which has a size and fails only when
      * read (EISDIR; inside a strategy, after {@code onStart}, sendfile even says "No such device").
@@ -64,7 +68,8 @@ final class Preflight {
     static void requireModes(TransferRequest request, boolean probeDirectory) throws IOException {
         requireOpen(request.source());
         requireOpen(request.target());
-        if (request.source() instanceof FileChannel && ChannelKinds.of(request.source()) != ChannelKind.OTHER) {
+        if (request.source() instanceof FileChannel && ChannelKinds.of(request.source()) != ChannelKind.OTHER
+                && !ChannelKinds.isDirectIo((FileChannel) request.source())) {
             ((FileChannel) request.source()).read(ChannelKinds.NOTHING, 0);
         }
         if (probeDirectory && request.sourceKind() == ChannelKind.FILE && request.count() > 0 && !request.sourceDirectIo()) {

@@ -76,8 +76,9 @@ final class RealTransfer implements Transfer {
         this.prefix = prefix;
         this.prefixBytes = prefix == null ? 0 : prefix.size();
         this.total = request.count() < 0 ? -1 : prefixBytes + request.count();
-        this.mayLoop = nonBlocking(request.target())
-                && (request.sourceKind() == ChannelKind.FILE || nonBlocking(request.source()));
+        // A file never blocks a step, whether the JDK's (FILE) or another provider's read through a slice view.
+        this.mayLoop = nonBlocking(request.target()) && (request.sourceKind() == ChannelKind.FILE
+                || request.source() instanceof FileSliceChannel || nonBlocking(request.source()));
         this.owned = owned;
     }
 

@@ -62,8 +62,9 @@ final class Selection {
     /**
      * The default policy, first match wins.
      *
-     * <p>A source opened for direct I/O goes to the kernel's paths, which its alignment rules do not
-     * bind: {@code sendfile} to a socket, a mapping otherwise.
+     * <p>A source opened for direct I/O goes to a mapping, which its alignment rules do not bind;
+     * {@code sendfile} and {@code copy_file_range} are bound (EINVAL at an unaligned offset), and
+     * the JDK's {@code transferTo} then reads through a buffer, which fails.
      *
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
@@ -90,10 +91,6 @@ final class Selection {
      * wait in the engine's pauses.
      */
     private static final List<Row> TABLE = List.of(
-            new Row(TransferToStrategy.NAME,
-                    r -> r.sourceDirectIo() && r.targetKind() == ChannelKind.SOCKET && directPath(r).isPresent(),
-                    (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind "
-                            + directPath(r).get() + " to a socket"),
             new Row(MappedStrategy.NAME,
                     r -> r.sourceDirectIo(),
                     (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
@@ -120,7 +117,8 @@ final class Selection {
                     (r, support) -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
             new Row(BufferedStrategy.NAME,
                     r -> true,
-                    (r, support) -> bufferedReason(r)));
+                    // the buffer it takes, which says when the direct memory budget is spent
+                    (r, support) -> bufferedReason(r) + "; " + support.reason()));
 
     private static boolean fileToSocketOnLinux(TransferRequest r) {
         return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET

@@ -34,6 +34,13 @@ final class TransferToStrategy implements TransferStrategy {
         if (request.sourceKind() != ChannelKind.FILE) {
             return Support.no("source is " + request.sourceKind() + ", transferTo needs a file");
         }
+        if (request.sourceDirectIo()) {
+            // sendfile and copy_file_range fail with EINVAL at an unaligned offset; the JDK then maps
+            // (JDK 17), or from JDK 21 below 16 KiB and to any channel not its own reads the file
+            // into a heap buffer, which direct I/O rejects.
+            return Support.no("the source was opened for direct I/O, which sendfile and copy_file_range reject at"
+                    + " unaligned offsets and the JDK's fallback reads through an unaligned buffer");
+        }
         return Support.yes(request.platform().directTransferPath(request.targetKind(), request.targetNonBlocking())
                 .map(path -> path + " from a file to a " + request.targetKind())
                 .orElse("the JDK's user-space copy (no kernel path to a " + request.targetKind() + " here)"));

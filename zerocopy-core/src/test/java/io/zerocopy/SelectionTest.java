@@ -296,7 +296,7 @@ class SelectionTest {
     @Test
     void tableOrder_fastestFirst() {
         assertThat(Selection.tableOrder())
-                .containsExactly("transferTo", "mmap", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
+                .containsExactly("mmap", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
     }
 
     @Test

@@ -147,8 +147,8 @@ public final class TransferRequest {
      * Whether the FILE source was opened for direct I/O ({@code O_DIRECT}, the JDK's
      * {@code ExtendedOpenOption.DIRECT}): a read into a buffer must then start at a block-aligned
      * position, into a block-aligned buffer, for a whole number of blocks, which a strategy reading
-     * arbitrary slices cannot promise. The kernel's own paths ({@code sendfile}, {@code mmap}) are
-     * not bound by it.
+     * arbitrary slices cannot promise. A mapping is not bound by it; {@code sendfile} and
+     * {@code copy_file_range} are (EINVAL at an unaligned offset).
      */
     public boolean sourceDirectIo() {
         return sourceDirectIo;

@@ -1,0 +1,268 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code copyAsync}: the future's result, cancellation while the copy waits on a full non-blocking
+ * socket (the channel stays open and non-blocking, the count is exact), the caller's executor, and
+ * the default one (a virtual thread on Java 21+, a daemon thread before).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class CopyAsyncTest {
+    static final long SEED = Long.getLong("zerocopy.seed", 0xA5Cl);
+
+    private static final long WAIT_SECONDS = 20;
+
+    @TempDir
+    Path dir;
+
+    private final Random random = new Random(SEED);
+
+    @BeforeAll
+    static void printSeed() {
+        System.out.println(CopyAsyncTest.class.getSimpleName() + ": seed " + SEED
+                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+    }
+
+    private byte[] randomBytes(int size) {
+        byte[] bytes = new byte[size];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** Records the thread a copy runs on, its progress and how it ended. */
+    static final class Observer implements TransferListener {
+        final CompletableFuture<Thread> started = new CompletableFuture<>();
+        final CompletableFuture<TransferException> failed = new CompletableFuture<>();
+        final CompletableFuture<TransferResult> completed = new CompletableFuture<>();
+        volatile long progress;
+        volatile boolean interruptedAtFailure;
+
+        @Override
+        public void onStart(String strategy, long expectedBytes) {
+            started.complete(Thread.currentThread());
+        }
+
+        @Override
+        public void onProgress(long bytesSoFar) {
+            progress = bytesSoFar;
+        }
+
+        @Override
+        public void onComplete(TransferResult result) {
+            completed.complete(result);
+        }
+
+        @Override
+        public void onFailure(TransferException failure) {
+            interruptedAtFailure = Thread.currentThread().isInterrupted();
+            failed.complete(failure);
+        }
+    }
+
+    private static Copier copier(TransferListener listener) {
+        return Transfers.with(TransferOptions.builder().listener(listener).build());
+    }
+
+    @Test
+    void copyAsync_completesWithTheResult() throws Exception {
+        byte[] data = randomBytes((1 << 20) + 5);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            TransferResult result = copier(observer).copyAsync(path, pair.sender).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            pair.sender.shutdownOutput();
+
+            assertThat(result.bytes()).isEqualTo(data.length);
+            assertThat(result).isSameAs(observer.completed.getNow(null));
+            ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
+            assertThat(pair.sender.isOpen()).isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "caller''s executor: {0}")
+    @ValueSource(booleans = {false, true})
+    void copyAsync_cancelWhileWaitingOnAFullSocket_stopsWithoutClosingOrInterrupting(boolean callersExecutor)
+            throws Exception {
+        byte[] data = randomBytes(4 << 20);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            pair.sender.configureBlocking(false);
+            CompletableFuture<TransferResult> future = callersExecutor
+                    ? copier(observer).copyAsync(path, pair.sender, executor)
+                    : copier(observer).copyAsync(path, pair.sender);
+            Thread worker = observer.started.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            awaitWaitingInASelector(worker); // the receiver reads nothing: the socket fills, the engine waits
+            long before = observer.progress;
+
+            assertThat(future.cancel(true)).isTrue();
+
+            TransferException failure = observer.failed.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(future.isCancelled()).isTrue();
+            assertThrows(CancellationException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
+            assertThat(failure.getCause()).isInstanceOf(CancellationException.class);
+            assertThat(failure.bytesTransferred()).isPositive().isEqualTo(before).isLessThan(data.length);
+            assertThat(observer.interruptedAtFailure).as("the copy's thread interrupted").isFalse();
+            assertThat(observer.completed).isNotDone();
+            assertThat(pair.sender.isOpen()).as("the caller's socket").isTrue();
+            assertThat(pair.sender.isBlocking()).as("the caller's socket is blocking").isFalse();
+            awaitDeregistered(pair);
+
+            pair.sender.shutdownOutput();
+            byte[] got = LoopbackPair.readToEnd(pair.receiver);
+            assertThat((long) got.length).as("bytes the receiver drains").isEqualTo(failure.bytesTransferred());
+            ByteArrays.assertSameBytes("received", got, Arrays.copyOf(data, got.length));
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void copyAsync_cancelledBeforeItRuns_neverStarts() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        Observer observer = new Observer();
+        List<Runnable> queued = new ArrayList<>();
+        Executor later = queued::add;
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<TransferResult> future = copier(observer).copyAsync(path, pair.sender, later);
+
+            assertThat(future.cancel(true)).isTrue();
+            queued.forEach(Runnable::run);
+
+            assertThat(queued).hasSize(1);
+            assertThat(observer.started).as("onStart").isNotDone();
+            assertThat(observer.failed).as("onFailure").isNotDone();
+            pair.sender.shutdownOutput();
+            assertThat(LoopbackPair.readToEnd(pair.receiver)).isEmpty();
+        }
+    }
+
+    @Test
+    void copyAsync_onTheCallersExecutor_runsOnItsThread() throws Exception {
+        byte[] data = randomBytes(100_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "callers-executor"));
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            TransferResult result = copier(observer).copyAsync(path, pair.sender, executor)
+                    .get(WAIT_SECONDS, TimeUnit.SECONDS);
+            pair.sender.shutdownOutput();
+
+            assertThat(observer.started.get().getName()).isEqualTo("callers-executor");
+            assertThat(result.bytes()).isEqualTo(data.length);
+            ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void copyAsync_defaultExecutor_virtualThreadOn21DaemonThreadBefore() throws Exception {
+        byte[] data = randomBytes(10_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            copier(observer).copyAsync(path, pair.sender).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            pair.sender.shutdownOutput();
+
+            Thread thread = observer.started.get();
+            if (Runtime.version().feature() >= 21) {
+                assertThat(isVirtual(thread)).as("%s is virtual on Java %s", thread, Runtime.version()).isTrue();
+            } else {
+                assertThat(isVirtual(thread)).isFalse();
+                assertThat(thread.isDaemon()).as("%s is a daemon", thread).isTrue();
+                assertThat(thread.getName()).startsWith("zerocopy-async-");
+            }
+            ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
+        }
+    }
+
+    @Test
+    void copyAsync_missingFile_completesExceptionallyAsCopyWouldThrow() {
+        Observer observer = new Observer();
+        Path missing = dir.resolve("missing");
+
+        CompletableFuture<TransferResult> future = copier(observer).copyAsync(missing,
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random));
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertThat(e.getCause()).isInstanceOf(NoSuchFileException.class);
+        assertThat(observer.started).isNotDone();
+    }
+
+    @Test
+    void copyAsync_nullArguments_throwAtOnce() {
+        Path path = dir.resolve("any");
+        AdversarialChannels.Target target = AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
+
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(null, target));
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, null));
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, target, null));
+    }
+
+    /** Thread.isVirtual() where it exists (Java 21+), else false. */
+    static boolean isVirtual(Thread thread) throws ReflectiveOperationException {
+        Method isVirtual;
+        try {
+            isVirtual = Thread.class.getMethod("isVirtual");
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+        return (boolean) isVirtual.invoke(thread);
+    }
+
+    /** Polls (with a deadline) until {@code thread}'s stack shows it inside a selector's select. */
+    private static void awaitWaitingInASelector(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                if (frame.getMethodName().equals("select") && frame.getClassName().endsWith("SelectorImpl")) {
+                    return;
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval
+        }
+        throw new AssertionError(thread + " never waited in a selector: " + Arrays.toString(thread.getStackTrace()));
+    }
+
+    /** Polls (with a deadline) until the copy's selector let go of the caller's socket, as it does before the copy ends. */
+    private static void awaitDeregistered(LoopbackPair pair) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (pair.sender.isRegistered() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval
+        }
+        assertThat(pair.sender.isRegistered()).as("the caller's socket registered with the copy's selector").isFalse();
+    }
+}

@@ -1,0 +1,343 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.zerocopy.AdversarialChannels.Behaviour;
+import io.zerocopy.AdversarialChannels.Target;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Header + body: {@code copy(header, file, position, count, target)} and its {@code open} form. What
+ * arrives is checked byte for byte over real loopback sockets (blocking and not, Nagle on and off)
+ * for bodies around {@link HeaderPrefix#FIRST_CHUNK_BYTES} and {@link HeaderPrefix#WHOLE_BODY_BYTES}; how the first write is made is checked
+ * with a target that records every call.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class HeaderBodyTest {
+    static final long SEED = Long.getLong("zerocopy.seed", 0x4EADL);
+
+    /** An odd position, past the first page, so that neither a page nor a block boundary lines up. */
+    private static final int POSITION = 4099;
+    private static final int CHUNK = HeaderPrefix.FIRST_CHUNK_BYTES;
+    private static final int WHOLE = HeaderPrefix.WHOLE_BODY_BYTES;
+    private static final int[] BODIES = {0, 1, 4096, CHUNK - 1, CHUNK, CHUNK + 1, WHOLE, WHOLE + 1, 1 << 20};
+
+    @TempDir
+    Path dir;
+
+    private final Random random = new Random(SEED);
+
+    @BeforeAll
+    static void printSeed() {
+        System.out.println(HeaderBodyTest.class.getSimpleName() + ": seed " + SEED
+                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+    }
+
+    /** A file with {@code body} random bytes at {@link #POSITION} and more after them. */
+    private byte[] fileFor(int body) {
+        byte[] data = new byte[POSITION + body + 777];
+        random.nextBytes(data);
+        return data;
+    }
+
+    /** Three header buffers of different kinds (heap, direct, read-only), as a response's status, fields and blank line. */
+    private static ByteBuffer[] header(int body) {
+        ByteBuffer status = ByteBuffer.wrap("HTTP/1.1 200 OK\r\n".getBytes(StandardCharsets.US_ASCII));
+        byte[] fields = ("Content-Length: " + body + "\r\nContent-Type: application/octet-stream\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer direct = ByteBuffer.allocateDirect(fields.length).put(fields).flip();
+        ByteBuffer end = ByteBuffer.wrap("\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
+        return new ByteBuffer[] {status, direct, end};
+    }
+
+    private static byte[] bytesOf(ByteBuffer[] header) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (ByteBuffer b : header) {
+            ByteBuffer d = b.duplicate();
+            byte[] bytes = new byte[d.remaining()];
+            d.get(bytes);
+            out.writeBytes(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] expected(byte[] header, byte[] data, int body) {
+        byte[] all = Arrays.copyOf(header, header.length + body);
+        System.arraycopy(data, POSITION, all, header.length, body);
+        return all;
+    }
+
+    private static void assertConsumed(ByteBuffer[] header) {
+        for (int i = 0; i < header.length; i++) {
+            assertThat(header[i].hasRemaining()).as("header[%d] consumed", i).isFalse();
+        }
+    }
+
+    static Stream<Arguments> sockets() {
+        return IntStream.of(BODIES).boxed().flatMap(body -> Stream.of(
+                Arguments.of(body, true, true), Arguments.of(body, true, false),
+                Arguments.of(body, false, true), Arguments.of(body, false, false)));
+    }
+
+    @ParameterizedTest(name = "body {0}, blocking {1}, Nagle {2}")
+    @MethodSource("sockets")
+    void copy_headerAndBodyToLoopback_arriveByteForByte(int body, boolean blocking, boolean nagle) throws Exception {
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.setOption(StandardSocketOptions.TCP_NODELAY, !nagle);
+            pair.sender.configureBlocking(blocking);
+            file.position(77);
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            long sent = Transfers.copy(header, file, POSITION, body, pair.sender);
+            pair.sender.shutdownOutput();
+
+            assertThat(sent).as("header + count").isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
+                    expected(headerBytes, data, body));
+            assertConsumed(header);
+            assertThat(file.position()).as("the source's position").isEqualTo(77);
+            assertThat(pair.sender.isBlocking()).isEqualTo(blocking);
+            assertThat(pair.sender.isRegistered()).isFalse();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, WHOLE, WHOLE + 1, 100_000})
+    void copy_firstWriteGathersTheHeaderWithTheFirstChunk(int body) throws Exception {
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            long sent = Transfers.copy(header, file, POSITION, body, target);
+
+            assertThat(sent).isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
+            RecordingGatherer.Call first = target.calls.get(0);
+            assertThat(first.gathering).as("the first write gathers").isTrue();
+            assertThat(first.offered).as("bytes offered to the first write")
+                    .isEqualTo(headerBytes.length + gathered(body));
+            assertThat(first.taken).isEqualTo(first.offered);
+            assertConsumed(header);
+        }
+    }
+
+    @Test
+    void copy_gatheringTargetTakingLittle_neverWritesTheHeaderAlone() throws Exception {
+        int body = 100_000;
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        RecordingGatherer target = new RecordingGatherer(10); // less than the header each call
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            long sent = Transfers.copy(header, file, POSITION, body, target);
+
+            assertThat(sent).isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
+            long prefixCalls = (headerBytes.length + CHUNK + 9) / 10;
+            for (int i = 0; i < prefixCalls; i++) {
+                RecordingGatherer.Call call = target.calls.get(i);
+                assertThat(call.gathering).as("call %d gathers", i).isTrue();
+                assertThat(call.offered).as("call %d is offered the header's rest and the chunk", i)
+                        .isEqualTo(headerBytes.length + CHUNK - 10L * i);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, CHUNK + 1, 100_000})
+    void copy_nonGatheringTarget_stillGetsEverything(int body) throws Exception {
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            long sent = Transfers.copy(header, file, POSITION, body, target);
+
+            assertThat(sent).isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("written", target.bytes(), expected(headerBytes, data, body));
+            assertConsumed(header);
+        }
+    }
+
+    @Test
+    void copy_noHeaderBuffersOrEmptyOnes_isTheBodyAlone() throws Exception {
+        int body = 30_000;
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            for (ByteBuffer[] header : List.of(new ByteBuffer[0], new ByteBuffer[] {ByteBuffer.allocate(0)})) {
+                Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+
+                assertThat(Transfers.copy(header, file, POSITION, body, target)).isEqualTo(body);
+
+                ByteArrays.assertSameBytes("written", target.bytes(), expected(new byte[0], data, body));
+            }
+        }
+    }
+
+    @Test
+    void copy_nullHeaderBuffer_nullPointerBeforeAnything() throws Exception {
+        Path path = Files.write(dir.resolve("body"), fileFor(10));
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer[] header = {ByteBuffer.allocate(3), null};
+
+            NullPointerException e = assertThrows(NullPointerException.class,
+                    () -> Transfers.copy(header, file, POSITION, 10, target));
+
+            assertThat(e).hasMessageContaining("header[1]");
+            assertThat(target.calls()).isZero();
+            assertThat(header[0].remaining()).isEqualTo(3);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, CHUNK - 1, 1 << 20})
+    void open_headerAndBody_asATransferInASelectorLoop(int body) throws Exception {
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = Transfers.open(header, file, POSITION, body, pair.sender);
+            assertThat(transfer.count()).as("count, header included").isEqualTo(headerBytes.length + body);
+            assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            EventLoops.drive(transfer, pair.sender);
+            pair.sender.shutdownOutput();
+
+            assertThat(transfer.transferred()).isEqualTo(headerBytes.length + body);
+            assertThat(transfer.result().bytes()).isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
+            assertConsumed(header);
+        }
+    }
+
+    @Test
+    void open_fileTruncatedBeforeTheFirstChunkIsRead_truncatedAndNothingSent() throws Exception {
+        int body = 100_000;
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        EventRecordingListener listener = new EventRecordingListener();
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = Transfers.with(TransferOptions.builder().listener(listener).build())
+                    .open(header, file, POSITION, body, target);
+            truncate(path, POSITION + 100);
+
+            TruncatedSourceException e = assertThrows(TruncatedSourceException.class, transfer::advance);
+
+            assertThat(e.bytesTransferred()).isZero();
+            assertThat(e.expectedSize()).isEqualTo(POSITION + body);
+            assertThat(e.actualSize()).isEqualTo(POSITION + 100);
+            assertThat(target.size()).as("bytes written").isZero();
+            assertThat(listener.failures).containsExactly(e);
+        }
+    }
+
+    @Test
+    void open_fileTruncatedAfterTheHeaderWentOut_truncatedWithTheCount() throws Exception {
+        int body = 1 << 20;
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        int shrunk = POSITION + 300_001;
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = Transfers.open(header, file, POSITION, body, pair.sender);
+            long first = transfer.advance(); // the receiver reads nothing yet: fills the socket
+            assertThat(first).isGreaterThan(headerBytes.length);
+            truncate(path, shrunk);
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
+                    TruncatedSourceException.class);
+            pair.sender.shutdownOutput();
+
+            assertThat(e).as("the failure").isNotNull();
+            assertThat(e.expectedSize()).isEqualTo(POSITION + body);
+            assertThat(e.actualSize()).isEqualTo(shrunk);
+            byte[] got = received.get(20, TimeUnit.SECONDS);
+            assertThat((long) got.length).isEqualTo(e.bytesTransferred()).isEqualTo(transfer.transferred());
+            ByteArrays.assertSameBytes("received", got, Arrays.copyOf(expected(headerBytes, data, body), got.length));
+        }
+    }
+
+    @Test
+    void copy_fileTruncatedAtStart_truncatedSourceException() throws Exception {
+        int body = 100_000;
+        Path path = Files.write(dir.resolve("body"), fileFor(body));
+        ByteBuffer[] header = header(body);
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        TransferListener truncating = new TransferListener() {
+            @Override
+            public void onStart(String strategy, long expectedBytes) {
+                try {
+                    truncate(path, POSITION + 10);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            TruncatedSourceException e = assertThrows(TruncatedSourceException.class,
+                    () -> Transfers.with(TransferOptions.builder().listener(truncating).build())
+                            .copy(header, file, POSITION, body, target));
+
+            assertThat(e.bytesTransferred()).isZero();
+            assertThat(target.size()).isZero();
+        }
+    }
+
+    private static void truncate(Path path, long size) throws IOException {
+        try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            writer.truncate(size);
+        }
+    }
+
+    /** The file bytes the first write gathers with the header: a small body whole, else the first chunk. */
+    private static long gathered(long body) {
+        return body <= WHOLE ? body : CHUNK;
+    }
+}

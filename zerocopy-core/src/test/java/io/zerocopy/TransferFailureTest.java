@@ -1,0 +1,159 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The failure contract after {@code onStart}, for a {@link Transfer} and for {@code copy}: an
+ * unchecked exception from a channel becomes a {@link TransferException} with the count and the
+ * original as its cause, after {@code onFailure}; an {@code Error} reaches {@code onFailure} wrapped
+ * and is then thrown as itself; the transfer is over either way.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TransferFailureTest {
+    static final long SEED = Long.getLong("zerocopy.seed", 0xFA11L);
+
+    @TempDir
+    Path dir;
+
+    private final Random random = new Random(SEED);
+
+    @BeforeAll
+    static void printSeed() {
+        System.out.println(TransferFailureTest.class.getSimpleName() + ": seed " + SEED
+                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+    }
+
+    private byte[] randomBytes(int size) {
+        byte[] bytes = new byte[size];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static Copier copier(EventRecordingListener listener) {
+        return Transfers.with(TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build());
+    }
+
+    @Test
+    void advance_runtimeExceptionFromChannel_becomesTransferExceptionWithCount() throws Exception {
+        byte[] data = randomBytes(100_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        IllegalStateException bug = new IllegalStateException("injected channel bug");
+        EventRecordingListener listener = new EventRecordingListener();
+        ThrowingTarget target = new ThrowingTarget(30_000, bug);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = copier(listener).open(file, 0, data.length, target);
+
+            TransferException e = catchThrowableOfType(() -> {
+                while (!transfer.isDone()) {
+                    transfer.advance();
+                }
+            }, TransferException.class);
+
+            assertThat(e).isNotNull();
+            assertThat(e.getCause()).isSameAs(bug);
+            assertThat(e.bytesTransferred()).isEqualTo(target.accepted).isEqualTo(transfer.transferred());
+            listener.assertFailed(BufferedStrategy.NAME, data.length, e);
+            assertThrows(IllegalStateException.class, transfer::advance);
+        }
+    }
+
+    @Test
+    void advance_errorFromChannel_toldToOnFailureFirstThenRethrownAsItself() throws Exception {
+        byte[] data = randomBytes(100_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        InjectedError error = new InjectedError();
+        EventRecordingListener listener = new EventRecordingListener();
+        ThrowingTarget target = new ThrowingTarget(30_000, error);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = copier(listener).open(file, 0, data.length, target);
+
+            InjectedError thrown = catchThrowableOfType(() -> {
+                while (!transfer.isDone()) {
+                    transfer.advance();
+                }
+            }, InjectedError.class);
+
+            assertThat(thrown).isSameAs(error);
+            assertThat(listener.failures).as("onFailure calls").hasSize(1);
+            TransferException told = listener.failures.get(0);
+            assertThat(told.getCause()).isSameAs(error);
+            assertThat(told.bytesTransferred()).isEqualTo(target.accepted);
+            assertThat(listener.completions).isEmpty();
+            assertThrows(IllegalStateException.class, transfer::advance);
+        }
+    }
+
+    @Test
+    void copy_runtimeExceptionFromChannel_followsTheSameContract() throws Exception {
+        byte[] data = randomBytes(100_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        UnsupportedOperationException bug = new UnsupportedOperationException("injected");
+        EventRecordingListener listener = new EventRecordingListener();
+        ThrowingTarget target = new ThrowingTarget(50_000, bug);
+
+        TransferException e = assertThrows(TransferException.class, () -> copier(listener).copy(path, target));
+
+        assertThat(e.getCause()).isSameAs(bug);
+        assertThat(e.bytesTransferred()).isEqualTo(target.accepted);
+        listener.assertFailed(BufferedStrategy.NAME, data.length, e);
+    }
+
+    /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
+    static final class InjectedError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedError() {
+            super("injected error");
+        }
+    }
+
+    /** Accepts up to 4,096 bytes a call until {@code limit} bytes, then throws {@code failure} on every call. */
+    static final class ThrowingTarget implements WritableByteChannel {
+        private final long limit;
+        private final Throwable failure;
+        long accepted;
+
+        ThrowingTarget(long limit, Throwable failure) {
+            this.limit = limit;
+            this.failure = failure;
+        }
+
+        @Override
+        public int write(ByteBuffer src) {
+            if (accepted >= limit) {
+                if (failure instanceof Error) {
+                    throw (Error) failure;
+                }
+                throw (RuntimeException) failure;
+            }
+            int n = (int) Math.min(Math.min(src.remaining(), 4096), limit - accepted);
+            src.position(src.position() + n);
+            accepted += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,379 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.zerocopy.AdversarialChannels.Behaviour;
+import io.zerocopy.AdversarialChannels.Target;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The {@link Transfer} handle as an event loop drives it, over real loopback sockets with small
+ * buffers: what one {@code advance()} does on a full, a blocking and a paced target, how it ends
+ * (done, truncated, closed), what the listener hears, and which files it closes. Failures from
+ * the channels are {@link TransferFailureTest}'s.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TransferHandleTest {
+    static final long SEED = Long.getLong("zerocopy.seed", 0x7A4E5L);
+
+    private static final int MIB = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    private final Random random = new Random(SEED);
+
+    @BeforeAll
+    static void printSeed() {
+        System.out.println(TransferHandleTest.class.getSimpleName() + ": seed " + SEED
+                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+    }
+
+    private byte[] randomBytes(int size) {
+        byte[] bytes = new byte[size];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static Copier copier(String strategy, EventRecordingListener listener) {
+        TransferOptions.Builder options = TransferOptions.builder().listener(listener)
+                .bufferSize(64 * 1024).mappedWindow(256 * 1024);
+        if (!strategy.equals("auto")) {
+            options.strategy(strategy);
+        }
+        return Transfers.with(options.build());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "transferTo", "buffered", "mmap"})
+    void advance_fullNonBlockingSocket_returnsZeroAtOnceWaitingForWrite(String strategy) throws Exception {
+        byte[] data = randomBytes(MIB + 17);
+        Path path = Files.write(dir.resolve("source"), data);
+        EventRecordingListener listener = new EventRecordingListener();
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+            assertThat(transfer.interestOps()).as("before the first advance").isEqualTo(SelectionKey.OP_WRITE);
+
+            long first = transfer.advance(); // the receiver reads nothing: fills both socket buffers
+            long second = transfer.advance();
+
+            assertThat(first).as("the first advance fills the socket").isPositive().isLessThan(data.length);
+            assertThat(second).as("an advance on a full socket").isZero();
+            assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
+            assertThat(transfer.isDone()).isFalse();
+            assertThat(transfer.transferred()).isEqualTo(first);
+            assertThat(pair.sender.isRegistered()).as("the library registered the caller's channel").isFalse();
+            assertThat(pair.sender.isBlocking()).isFalse();
+
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            EventLoops.drive(transfer, pair.sender);
+            pair.sender.shutdownOutput();
+
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
+            assertThat(transfer.result().bytes()).isEqualTo(data.length);
+            assertThat(transfer.interestOps()).as("when done").isZero();
+            assertThat(file.position()).as("the source's position").isZero();
+            String ran = strategy.equals("auto") ? TransferToStrategy.NAME : strategy;
+            listener.assertCompleted(ran, data.length, data.length);
+        }
+    }
+
+    @Test
+    void advance_selectorLoopOnOddSlice_deliversExactlyTheSlice() throws Exception {
+        byte[] data = randomBytes(3 * MIB + 5);
+        Path path = Files.write(dir.resolve("source"), data);
+        int position = 4097;
+        int count = data.length - position - 9001;
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            file.position(123);
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            Transfer transfer = Transfers.open(file, position, count, pair.sender);
+
+            int calls = EventLoops.drive(transfer, pair.sender);
+            pair.sender.shutdownOutput();
+
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
+                    Arrays.copyOfRange(data, position, position + count));
+            assertThat(calls).isPositive();
+            assertThat(transfer.transferred()).isEqualTo(count);
+            assertThat(transfer.count()).isEqualTo(count);
+            assertThat(transfer.advance()).as("advance once done").isZero();
+            assertThat(file.position()).as("the source's position").isEqualTo(123);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"transferTo", "buffered", "mmap"})
+    void advance_blockingTarget_movesAtMostOneStepPerCall(String strategy) throws Exception {
+        byte[] data = randomBytes(MIB + 3);
+        Path path = Files.write(dir.resolve("source"), data);
+        EventRecordingListener listener = new EventRecordingListener();
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+
+            int calls = 0;
+            while (!transfer.isDone()) {
+                int stepsBefore = listener.progress.size();
+                long moved = transfer.advance();
+                calls++;
+                assertThat(listener.progress.size() - stepsBefore).as("steps in advance() call %d", calls)
+                        .isEqualTo(moved > 0 ? 1 : 0);
+                assertThat(calls).as("advance() calls").isLessThan(10_000);
+            }
+            pair.sender.shutdownOutput();
+
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
+            listener.assertCompleted(strategy, data.length, data.length);
+            if (!strategy.equals("transferTo")) {
+                // a step of these is at most one 64 KiB buffer or one 256 KiB window
+                assertThat(calls).isGreaterThanOrEqualTo(data.length / (256 * 1024));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "buffered", "mmap"})
+    void advance_fileTruncatedMidway_throwsTruncatedSourceExceptionWithTheCount(String strategy) throws Exception {
+        byte[] data = randomBytes(4 * MIB);
+        Path path = Files.write(dir.resolve("source"), data);
+        int shrunk = MIB + 11;
+        EventRecordingListener listener = new EventRecordingListener();
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+            long before = transfer.advance(); // fills the socket; the receiver is not reading yet
+            assertThat(before).isPositive().isLessThan(shrunk);
+            try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                writer.truncate(shrunk);
+            }
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+
+            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
+                    TruncatedSourceException.class);
+            pair.sender.shutdownOutput();
+
+            assertThat(e).as("the failure").isNotNull();
+            // mmap may send zeros up to the end of the page that holds the new end of the file
+            long atMost = strategy.equals("mmap") ? (shrunk + 4095) / 4096 * 4096 : shrunk;
+            assertThat(e.bytesTransferred()).isEqualTo(transfer.transferred()).isLessThanOrEqualTo(atMost);
+            assertThat(e.expectedSize()).isEqualTo(data.length);
+            assertThat(e.actualSize()).isEqualTo(shrunk);
+            byte[] got = received.get(20, TimeUnit.SECONDS);
+            assertThat((long) got.length).as("bytes the receiver got").isEqualTo(e.bytesTransferred());
+            if (!strategy.equals("mmap")) { // mmap's tail after a truncation is not to be trusted
+                ByteArrays.assertSameBytes("received", got, Arrays.copyOf(data, got.length));
+            }
+            listener.assertFailedAfterProgress(strategy.equals("auto") ? TransferToStrategy.NAME : strategy,
+                    data.length, e);
+            assertThrows(IllegalStateException.class, transfer::advance);
+            assertThat(transfer.isDone()).isFalse();
+        }
+    }
+
+    @Test
+    void listenerEvents_areThoseOfTheBlockingCopy() throws Exception {
+        byte[] data = randomBytes(300_001);
+        Path path = Files.write(dir.resolve("source"), data);
+        long seed = random.nextLong();
+        EventRecordingListener ofCopy = new EventRecordingListener();
+        EventRecordingListener ofHandle = new EventRecordingListener();
+        Target copyTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
+        Target handleTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            long copied = copier("auto", ofCopy).copy(file, 0, data.length, copyTarget);
+
+            Transfer transfer = copier("auto", ofHandle).open(file, 0, data.length, handleTarget);
+            assertThat(ofHandle.startStrategies).as("onStart, heard at open").hasSize(1);
+            assertThat(ofHandle.progress).as("progress before the first advance").isEmpty();
+            while (!transfer.isDone()) {
+                transfer.advance();
+            }
+
+            assertThat(copied).isEqualTo(data.length);
+            ofHandle.assertCompleted(ofCopy.startStrategies.get(0), data.length, data.length);
+            assertThat(ofHandle.startExpected).isEqualTo(ofCopy.startExpected);
+            assertThat(ofHandle.progress).as("progress calls").isEqualTo(ofCopy.progress);
+            assertThat(ofHandle.completions.get(0).reason()).isEqualTo(ofCopy.completions.get(0).reason());
+            assertThat(transfer.result()).isSameAs(ofHandle.completions.get(0));
+            ByteArrays.assertSameBytes("handle target", handleTarget.bytes(), data);
+            ByteArrays.assertSameBytes("copy target", copyTarget.bytes(), data);
+        }
+    }
+
+    @Test
+    void result_beforeDone_throwsIllegalState() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = Transfers.open(file, 0, 1000, Target.of(Behaviour.ONE_BYTE, random));
+            transfer.advance();
+
+            assertThat(transfer.transferred()).isEqualTo(1);
+            IllegalStateException e = assertThrows(IllegalStateException.class, transfer::result);
+            assertThat(e).hasMessageContaining("1 of 1000");
+            transfer.close();
+        }
+    }
+
+    @Test
+    void close_beforeDone_failsOnceAndEndsTheTransfer() throws Exception {
+        byte[] data = randomBytes(MIB);
+        Path path = Files.write(dir.resolve("source"), data);
+        EventRecordingListener listener = new EventRecordingListener();
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = copier("auto", listener).open(file, 0, data.length, pair.sender);
+            long moved = transfer.advance();
+
+            transfer.close();
+            transfer.close();
+
+            assertThat(listener.failures).as("onFailure calls").hasSize(1);
+            TransferException failure = listener.failures.get(0);
+            assertThat(failure.bytesTransferred()).isEqualTo(moved).isEqualTo(transfer.transferred());
+            assertThat(failure).hasMessageContaining("closed");
+            listener.assertFailed(TransferToStrategy.NAME, data.length, failure);
+            assertThrows(IllegalStateException.class, transfer::advance);
+            assertThrows(IllegalStateException.class, transfer::result);
+            assertThat(transfer.isDone()).isFalse();
+            assertThat(transfer.interestOps()).isZero();
+            assertThat(pair.sender.isOpen()).as("the caller's socket").isTrue();
+            assertThat(pair.sender.isBlocking()).isFalse();
+            assertThat(file.isOpen()).as("the caller's file").isTrue();
+        }
+    }
+
+    @Test
+    void open_countZero_isDoneAtOnce() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(100));
+        EventRecordingListener listener = new EventRecordingListener();
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = copier("auto", listener).open(file, 37, 0, target);
+
+            assertThat(transfer.isDone()).isTrue();
+            assertThat(transfer.count()).isZero();
+            assertThat(transfer.interestOps()).isZero();
+            assertThat(transfer.result().bytes()).isZero();
+            assertThat(transfer.advance()).isZero();
+            listener.assertCompleted(BufferedStrategy.NAME, 0, 0);
+            assertThat(target.calls()).as("calls into the target").isZero();
+            transfer.close();
+            assertThat(listener.failures).as("close after done").isEmpty();
+        }
+    }
+
+    @Test
+    void advance_aheadOfRateLimit_asksForADelayAndNoReadiness() throws Exception {
+        long rate = 1_000_000;
+        byte[] data = randomBytes(250_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        try (LoopbackPair pair = LoopbackPair.open(0);
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            pair.sender.configureBlocking(false);
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            Transfer transfer = Transfers.with(TransferOptions.builder().rateLimit(rate).build())
+                    .open(file, 0, data.length, pair.sender);
+
+            long first = transfer.advance();
+            long second = transfer.advance();
+
+            assertThat(first).as("a step is a tenth of a second's worth").isPositive().isLessThanOrEqualTo(rate / 10);
+            assertThat(second).as("ahead of the rate").isZero();
+            assertThat(transfer.interestOps()).as("nothing to wait for but time").isZero();
+            // the step's bytes are due at most first/rate seconds after the start, which has passed
+            assertThat(transfer.delayNanos()).isPositive().isLessThanOrEqualTo(first * 1_000_000_000L / rate);
+
+            EventLoops.drive(transfer, pair.sender);
+            pair.sender.shutdownOutput();
+            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
+            assertThat(transfer.delayNanos()).as("when done").isZero();
+        }
+    }
+
+    @Test
+    void openPath_closesTheFileItOpened_whenDone() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        byte[] data = randomBytes(200_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+
+        Transfer transfer = Transfers.open(path, target);
+        assertThat(descriptorsOf(path)).as("descriptors on the file while open").isEqualTo(1);
+        while (!transfer.isDone()) {
+            transfer.advance();
+        }
+
+        assertThat(descriptorsOf(path)).as("descriptors on the file once done").isZero();
+        ByteArrays.assertSameBytes("target", target.bytes(), data);
+    }
+
+    @Test
+    void openPath_closesTheFileItOpened_whenClosedEarly() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        Path path = Files.write(dir.resolve("source"), randomBytes(MIB));
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            pair.sender.configureBlocking(false);
+            Transfer transfer = Transfers.open(path, pair.sender);
+            transfer.advance();
+            assertThat(transfer.isDone()).isFalse();
+            assertThat(descriptorsOf(path)).as("descriptors on the file while open").isEqualTo(1);
+
+            transfer.close();
+
+            assertThat(descriptorsOf(path)).as("descriptors on the file once closed").isZero();
+            assertThat(pair.sender.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void openPath_rejectedBeforeStart_closesTheFile() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        Copier forcedFrom = Transfers.with(TransferOptions.builder().strategy("transferFrom").build());
+
+        assertThrows(IllegalArgumentException.class, () -> forcedFrom.open(path, Target.of(Behaviour.ONE_BYTE, random)));
+
+        assertThat(descriptorsOf(path)).isZero();
+    }
+
+    /** Open descriptors of this process that point at {@code file}, from {@code /proc/self/fd}. */
+    static long descriptorsOf(Path file) throws IOException {
+        Path real = file.toRealPath();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).equals(real);
+                } catch (IOException e) {
+                    return false; // closed while listed
+                }
+            }).count();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.zerocopy.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerocopy.TransferOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The library's direct memory budget, in child JVMs ({@link DirectMemoryMain}) with a small direct
+ * memory limit: 64 transfers of 1 MiB at once all succeed and arrive whole, with no
+ * {@code OutOfMemoryError}; while the budget lasts a platform thread gets the buffered choice, once
+ * it is spent {@code sendfile}, and the reasons say which; with a budget of 0 no transfer is ever
+ * given a direct buffer, and every reason says so.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class DirectMemoryBudgetTest {
+    private static final long SEED = Seeds.announce(DirectMemoryBudgetTest.class);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sixtyFourTransfersInFourMegabytesOfDirectMemory_allArriveAndBothChoicesAppear() throws Exception {
+        List<String> results = runChild(List.of("-XX:MaxDirectMemorySize=4m"), "file-to-sockets");
+
+        List<String> platform = results.stream().filter(r -> r.startsWith("platform ")).toList();
+        assertThat(platform).as("platform-thread transfers").hasSize(DirectMemoryMain.TRANSFERS);
+        assertThat(platform).as("every transfer moved 1 MiB")
+                .allSatisfy(r -> assertThat(r).contains(" " + DirectMemoryMain.SIZE + " "));
+        // A quarter of 4 MiB is 1 MiB: four 256 KiB buffers, then the budget is spent.
+        assertThat(platform).as("buffered while the budget lasts")
+                .anySatisfy(r -> assertThat(r).startsWith("platform buffered ").contains("platform thread"));
+        assertThat(platform).as("sendfile once the budget is spent")
+                .anySatisfy(r -> assertThat(r).startsWith("platform transferTo ").contains("budget")
+                        .contains("is spent").contains(TransferOptions.DIRECT_MEMORY_PROPERTY));
+        if (Runtime.version().feature() >= 21) {
+            List<String> virtual = results.stream().filter(r -> r.startsWith("virtual ")).toList();
+            assertThat(virtual).as("virtual-thread transfers").hasSize(DirectMemoryMain.TRANSFERS)
+                    .allSatisfy(r -> assertThat(r).startsWith("virtual transferTo ").contains("virtual thread"));
+        }
+    }
+
+    @Test
+    void budgetOfZero_neverADirectBuffer() throws Exception {
+        List<String> results = runChild(List.of("-D" + TransferOptions.DIRECT_MEMORY_PROPERTY + "=0"), "other-kinds");
+
+        assertThat(results).as("transfers").hasSizeGreaterThanOrEqualTo(DirectMemoryMain.TRANSFERS + 4);
+        assertThat(results).as("every reason names the spent budget")
+                .allSatisfy(r -> assertThat(r).contains("budget (0 bytes").contains("is spent"));
+        assertThat(results).as("a buffer-taking transfer fell back to a heap buffer")
+                .anySatisfy(r -> assertThat(r).contains("buffered").contains("a heap buffer"));
+    }
+
+    /** Runs {@link DirectMemoryMain} in a child JVM; returns its result lines without the "result " prefix. */
+    private List<String> runChild(List<String> jvmOptions, String mode) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DirectMemoryMain.class.getName(),
+                dir.toString(), Long.toString(SEED), mode));
+        Path output = dir.resolve("output.txt");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the child JVM ends").isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(output);
+        assertThat(process.exitValue()).as(printed).isZero();
+        assertThat(printed).doesNotContain("OutOfMemoryError").contains("done");
+        return printed.lines().filter(line -> line.startsWith("result ")).map(line -> line.substring(7)).toList();
+    }
+}
