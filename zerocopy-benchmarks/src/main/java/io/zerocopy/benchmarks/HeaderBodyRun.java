@@ -50,6 +50,8 @@ public final class HeaderBodyRun {
     private static final int MANY_SIZE = 64 << 10;
     private static final String[] CONTENDERS = {"headerBody", "headerThenCopy"};
     private static final long SLOW_NANOS = 10_000_000L;
+    private static final int WARM_UP_REQUESTS = 3;
+    private static final int MIN_REQUESTS = 8;
 
     private HeaderBodyRun() {
     }
@@ -179,8 +181,8 @@ public final class HeaderBodyRun {
                 ByteBuffer response = ByteBuffer.allocateDirect(responseBytes);
                 long[] times = new long[1024];
                 int n = 0;
-                // a few requests to open the congestion window before timing
-                for (int i = -20; System.nanoTime() < deadline || i < 0; i++) {
+                // a few untimed requests first; at least MIN_REQUESTS timed ones even when each waits for a delayed ACK
+                for (int i = -WARM_UP_REQUESTS; System.nanoTime() < deadline || i < MIN_REQUESTS; i++) {
                     long start = System.nanoTime();
                     request.clear();
                     socket.write(request);
