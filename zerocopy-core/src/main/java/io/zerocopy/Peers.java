@@ -1,6 +1,9 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -14,13 +17,17 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Whether a socket's peer is on this host (a loopback address, or an address of one of this host's
- * interfaces), for choosing a path: there the receiver's copy runs on the same CPUs as the sender's.
+ * Facts about the two ends for choosing a path: whether a socket's peer is on this host (a loopback
+ * address, or an address of one of this host's interfaces), where the receiver's copy runs on the
+ * same CPUs as the sender's; and whether the caller is a virtual thread, on which the JDK runs a
+ * blocking socket non-blocking underneath, so that {@code transferTo} returns 0 when it is full.
  */
 final class Peers {
 
     /** How long the list of this host's addresses is trusted before it is read again: interfaces come and go. */
     private static final long ADDRESSES_TTL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     private static volatile Set<InetAddress> hostAddresses = Set.of();
     private static volatile long addressesReadAt = System.nanoTime() - ADDRESSES_TTL_NANOS;
@@ -68,5 +75,25 @@ final class Peers {
         hostAddresses = Set.copyOf(addresses);
         addressesReadAt = now;
         return hostAddresses;
+    }
+
+    /** Whether the calling thread is a virtual thread (Java 21 and later). */
+    static boolean callerIsVirtual() {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null; // before Java 21 every thread is a platform thread
+        }
     }
 }

@@ -72,8 +72,11 @@ final class Selection {
      * the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
      * percent of it at every N, on platform and virtual threads, so the buffered strategy runs while
      * the direct memory budget lasts; past it, mapped windows, which need no buffer and came close
-     * behind, where {@code sendfile} lost a third. Other systems keep their kernel path: they were
-     * not measured.
+     * behind, where {@code sendfile} lost a third. A blocking socket written from a virtual thread
+     * takes the same two rows wherever its peer is: the JDK runs it non-blocking underneath, so
+     * {@code sendfile} returns 0 whenever it is full and can only be polled (with slow receivers most
+     * such transfers missed the benchmark's deadline). Other systems keep their kernel path: they
+     * were not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
@@ -95,19 +98,17 @@ final class Selection {
                     r -> r.sourceDirectIo(),
                     (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
             new Row(TransferToStrategy.NAME,
-                    r -> fileToSocketOnLinux(r) && !Peers.onThisHost(r.target()),
+                    r -> fileToSocketOnLinux(r) && !Peers.onThisHost(r.target()) && !blockingOnVirtualThread(r),
                     (r, support) -> directPath(r).get() + " to a peer on another host: the network card reads the page"
                             + " cache, the sender copies nothing"),
             new Row(BufferedStrategy.NAME,
                     r -> fileToSocketOnLinux(r) && DirectBuffers.SHARED.canLend(r.bufferSize()),
-                    (r, support) -> "a file to a socket on this host, where a read/write loop measured fastest at any"
-                            + " number of transfers at once (docs/scale.md); " + support.reason()),
+                    (r, support) -> noSendfileReason(r) + "; " + support.reason()),
             new Row(MappedStrategy.NAME,
                     r -> fileToSocketOnLinux(r),
-                    (r, support) -> "a file to a socket on this host with the direct memory budget ("
-                            + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY
-                            + ") spent: mapped windows need no buffer and measured faster than sendfile there"
-                            + " (docs/scale.md)"),
+                    (r, support) -> noSendfileReason(r) + "; the direct memory budget (" + DirectBuffers.SHARED.budget()
+                            + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
+                            + " need no buffer"),
             new Row(TransferToStrategy.NAME,
                     r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
                     (r, support) -> directPath(r).get() + " from a file to a " + r.targetKind()),
@@ -119,6 +120,25 @@ final class Selection {
                     r -> true,
                     // the buffer it takes, which says when the direct memory budget is spent
                     (r, support) -> bufferedReason(r) + "; " + support.reason()));
+
+    /**
+     * A blocking socket written from a virtual thread: the JDK runs it non-blocking underneath, so
+     * {@code transferTo} returns 0 whenever it is full and the engine can only poll it, while a
+     * write parks the virtual thread until the socket takes more (docs/scale.md, slow receivers).
+     */
+    private static boolean blockingOnVirtualThread(TransferRequest r) {
+        return !r.targetNonBlocking() && Peers.callerIsVirtual();
+    }
+
+    /** Why a file to a socket on Linux does not go to sendfile. */
+    private static String noSendfileReason(TransferRequest r) {
+        if (!Peers.onThisHost(r.target())) {
+            return "a file to a blocking socket from a virtual thread, where sendfile returns 0 whenever the socket is"
+                    + " full and can only be polled, while a write parks the thread (docs/scale.md)";
+        }
+        return "a file to a socket on this host, where a read/write loop measured fastest at any number of transfers"
+                + " at once (docs/scale.md)";
+    }
 
     private static boolean fileToSocketOnLinux(TransferRequest r) {
         return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET

@@ -110,6 +110,41 @@ class SocketPeerSelectionTest {
     }
 
     @Test
+    void choose_peerOnAnotherHostFromVirtualThread_isBufferedNotSendfile() throws Exception {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        Optional<ExecutorService> virtual = virtualThreads();
+        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
+        TransferRequest request = TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, 1024)
+                .target(new NowhereSocket(), ChannelKind.SOCKET)
+                .platform(LINUX)
+                .build();
+        try {
+            Selection.Choice choice = CompletableFuture
+                    .supplyAsync(() -> selection.choose(request, null, Set.of(), null, null), virtual.get())
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+            assertThat(choice.reason).contains("virtual thread", "sendfile returns 0");
+        } finally {
+            virtual.get().shutdown();
+        }
+    }
+
+    @Test
+    void peers_callerIsVirtualOnlyOnVirtualThreads() throws Exception {
+        assertThat(Peers.callerIsVirtual()).isFalse();
+        Optional<ExecutorService> virtual = virtualThreads();
+        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
+        try {
+            assertThat(CompletableFuture.supplyAsync(Peers::callerIsVirtual, virtual.get()).get(10, TimeUnit.SECONDS))
+                    .isTrue();
+        } finally {
+            virtual.get().shutdown();
+        }
+    }
+
+    @Test
     void choose_directIoSource_isMmapToASocket() {
         Selection.Choice choice = choose(true);
 
