@@ -118,7 +118,9 @@ class SelectorLoopTest {
                 assertThat(c.crc.getValue()).as("CRC32C of connection %d (seed %d)", i, SEED).isEqualTo(c.expectedCrc);
                 TransferResult result = c.transfer.result();
                 assertThat(result.bytes()).isEqualTo(c.count);
-                assertThat(result.strategy()).as("strategy to a non-blocking socket").isEqualTo("transferTo");
+                // to a loopback peer: buffered while the budget lasts (past it a heap buffer, since
+                // every handle was opened before any took its buffer), or mapped windows
+                assertThat(result.strategy()).as("strategy to a loopback peer").isIn("buffered", "mmap");
             }
         } finally {
             for (Connection c : connections) {
