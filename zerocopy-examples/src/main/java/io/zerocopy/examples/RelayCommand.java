@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
 /** {@code relay}: a {@link Relay} on the command line, one line per connection. */
 @Command(name = "relay", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Relays TCP connections to another address, both directions with Transfers.copy(socket, socket): "
-                + "splice(2) where the library picks it (Linux, Java 22+, the jar's Add-Exports and Enable-Native-Access "
-                + "manifest entries), a buffer otherwise. One line per connection: bytes each way, time, strategy."})
+                + "a buffer, or splice(2) with --strategy splice (Linux, Java 22+, the jar's Add-Exports and "
+                + "Enable-Native-Access manifest entries). One line per connection: bytes each way, time, strategy."})
 final class RelayCommand implements Callable<Integer> {
 
     @Spec
