@@ -97,6 +97,14 @@ final class RealTransfer implements Transfer {
         t.started = System.nanoTime();
         if (t.total == 0) {
             t.complete();
+        } else if (request.count() != 0) {
+            // at once, so that what the choice counted on (a buffer from the budget) is taken by the
+            // thread that chose it, before other transfers choose
+            try {
+                t.step = choice.strategy.open(request);
+            } catch (IOException | RuntimeException | Error e) {
+                throw t.fail(e);
+            }
         }
         return t;
     }

@@ -43,8 +43,9 @@ class DirectMemoryBudgetTest {
         if (Runtime.version().feature() >= 21) {
             List<String> virtual = results.stream().filter(r -> r.startsWith("virtual ")).toList();
             assertThat(virtual).as("virtual-thread transfers").hasSize(DirectMemoryMain.TRANSFERS)
-                    .allSatisfy(r -> assertThat(r).matches("virtual (buffered|mmap) .*"))
-                    .anySatisfy(r -> assertThat(r).startsWith("virtual mmap ").contains("is spent"));
+                    // these start without holding each other back, so buffers may be handed on in time
+                    // for every one: mapped windows are allowed, not required
+                    .allSatisfy(r -> assertThat(r).matches("virtual (buffered|mmap) .*"));
         }
     }
 
