@@ -57,6 +57,8 @@ class CopyAsyncTest {
     /** Records the thread a copy runs on, its progress and how it ended. */
     static final class Observer implements TransferListener {
         final CompletableFuture<Thread> started = new CompletableFuture<>();
+        /** Whether the thread that heard onStart was virtual, asked there. */
+        volatile boolean startedOnVirtual;
         final CompletableFuture<TransferException> failed = new CompletableFuture<>();
         final CompletableFuture<TransferResult> completed = new CompletableFuture<>();
         volatile long progress;
@@ -64,6 +66,11 @@ class CopyAsyncTest {
 
         @Override
         public void onStart(String strategy, long expectedBytes) {
+            try {
+                startedOnVirtual = isVirtual(Thread.currentThread());
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
             started.complete(Thread.currentThread());
         }
 
@@ -199,9 +206,9 @@ class CopyAsyncTest {
 
             Thread thread = observer.started.get();
             if (Runtime.version().feature() >= 21) {
-                assertThat(isVirtual(thread)).as("%s is virtual on Java %s", thread, Runtime.version()).isTrue();
+                assertThat(observer.startedOnVirtual).as("%s is virtual on Java %s", thread, Runtime.version()).isTrue();
             } else {
-                assertThat(isVirtual(thread)).isFalse();
+                assertThat(observer.startedOnVirtual).isFalse();
                 assertThat(thread.isDaemon()).as("%s is a daemon", thread).isTrue();
                 assertThat(thread.getName()).startsWith("zerocopy-async-");
             }
