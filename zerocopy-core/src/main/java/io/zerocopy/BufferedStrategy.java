@@ -136,12 +136,16 @@ final class BufferedStrategy implements TransferStrategy {
 
     /** The loopback MSS when the target is a TCP socket connected to loopback on Linux, else 0. */
     private static int loopbackMss(TransferRequest request) {
-        if (request.targetKind() != ChannelKind.SOCKET || request.platform().os() != Platform.OperatingSystem.LINUX
-                || !(request.target() instanceof SocketChannel)) {
+        return request.targetKind() == ChannelKind.SOCKET ? loopbackMss(request.target(), request.platform()) : 0;
+    }
+
+    /** The loopback MSS when {@code target} is a TCP socket connected to loopback on Linux, else 0. */
+    static int loopbackMss(WritableByteChannel target, Platform platform) {
+        if (platform.os() != Platform.OperatingSystem.LINUX || !(target instanceof SocketChannel)) {
             return 0;
         }
         try {
-            return loopbackMss(((SocketChannel) request.target()).getRemoteAddress());
+            return loopbackMss(((SocketChannel) target).getRemoteAddress());
         } catch (IOException e) {
             return 0; // closed: the transfer fails on its first write, whatever the size
         }

@@ -280,7 +280,8 @@ public final class Copier {
         Preflight.checkSlice(source, position, count, target);
         long headerBytes = HeaderPrefix.headerBytes(header);
         boolean directIo = ChannelKinds.of(source) == ChannelKind.FILE && ChannelKinds.isDirectIo(source);
-        HeaderPrefix prefix = new HeaderPrefix(header, headerBytes, source, position, directIo ? 0 : count);
+        HeaderPrefix prefix = new HeaderPrefix(header, headerBytes, source, position, directIo ? 0 : count,
+                BufferedStrategy.loopbackMss(target, platform));
         int chunk = prefix.chunkBytes();
         return open(fileSource(source, position + chunk, count - chunk).target(target, ChannelKinds.of(target)),
                 prefix, null, false);

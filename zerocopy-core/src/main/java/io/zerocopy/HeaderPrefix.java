@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.Arrays;
 
 /**
  * The start of a header + body transfer: the caller's header buffers and the first bytes of the
@@ -13,14 +14,15 @@ import java.nio.channels.WritableByteChannel;
  * {@code TCP_CORK}, which the JDK does not offer). The header buffers are written in place and so
  * consumed, as a gathering write consumes them; the file's bytes are read into a heap buffer of
  * this transfer's own on the first write and dropped once written: the whole body when it is small,
- * else its first 16 KiB.
+ * else its first chunk (see {@link #chunkBytes(long, long, int)}).
  */
 final class HeaderPrefix {
 
     /**
-     * File bytes gathered with the header when the file is larger than {@link #WHOLE_BODY_BYTES}:
-     * 16 KiB, so that a thousand transfers waiting on slow clients hold 16 MiB of heap between
-     * them; the rest of the file takes the zero-copy path.
+     * File bytes gathered with the header when the file is larger than {@link #WHOLE_BODY_BYTES} and
+     * the peer is not on loopback: 16 KiB, eleven segments at a 1500-byte MTU, so that a thousand
+     * transfers waiting on slow clients hold 16 MiB of heap between them; the rest of the file takes
+     * the zero-copy path.
      */
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
 
@@ -36,16 +38,35 @@ final class HeaderPrefix {
     private final FileChannel file;
     private final long position;
     private final long size;
+    private final int chunkBytes;
     private int first;
 
-    HeaderPrefix(ByteBuffer[] header, long headerBytes, FileChannel file, long position, long count) {
+    /**
+     * @param segment the MSS of the target's connection when it is known to be loopback, else 0
+     */
+    HeaderPrefix(ByteBuffer[] header, long headerBytes, FileChannel file, long position, long count, int segment) {
         this.buffers = new ByteBuffer[header.length + 1];
         System.arraycopy(header, 0, buffers, 0, header.length);
-        int chunk = (int) (count <= WHOLE_BODY_BYTES ? count : FIRST_CHUNK_BYTES);
+        int chunk = chunkBytes(headerBytes, count, segment);
         this.file = file;
         this.position = position;
         this.size = headerBytes + chunk;
+        this.chunkBytes = chunk;
         buffers[header.length] = chunk == 0 ? null : ByteBuffer.allocate(chunk).limit(0);
+    }
+
+    /**
+     * The file bytes to gather with {@code headerBytes} of header: the whole body up to
+     * {@link #WHOLE_BODY_BYTES}; else, to a loopback peer whose MSS is {@code segment}, what fills
+     * the header's last segment, so the first write ends on a segment boundary (a shorter first
+     * write leaves a runt that the receiver acknowledges late and that slowed 256 KiB bodies by half,
+     * docs/header-body.md); else {@link #FIRST_CHUNK_BYTES}.
+     */
+    static int chunkBytes(long headerBytes, long count, int segment) {
+        if (count <= WHOLE_BODY_BYTES) {
+            return (int) count;
+        }
+        return segment > 0 ? segment - (int) (headerBytes % segment) : FIRST_CHUNK_BYTES;
     }
 
     /** The caller's header bytes, or 0 for none. */
@@ -59,8 +80,7 @@ final class HeaderPrefix {
 
     /** How many file bytes this prefix carries. */
     int chunkBytes() {
-        ByteBuffer chunk = buffers[buffers.length - 1];
-        return chunk == null ? 0 : chunk.capacity();
+        return chunkBytes;
     }
 
     /** Header plus file bytes. */
@@ -81,10 +101,16 @@ final class HeaderPrefix {
             return 0;
         }
         int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
-        if (target instanceof GatheringByteChannel) {
-            return ((GatheringByteChannel) target).write(buffers, first, last - first);
+        long written = target instanceof GatheringByteChannel
+                ? ((GatheringByteChannel) target).write(buffers, first, last - first)
+                : target.write(buffers[first]);
+        while (first < last && !buffers[first].hasRemaining()) {
+            first++;
         }
-        return target.write(buffers[first]);
+        if (first == last) {
+            Arrays.fill(buffers, null); // all written: let the chunk and the caller's buffers go
+        }
+        return written;
     }
 
     /** Reads the file's first bytes, once, at explicit positions (the channel's position is left alone). */

@@ -45,7 +45,7 @@ import java.util.concurrent.Future;
 public final class HeaderBodyRun {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final int HEADER_BYTES = 200;
-    private static final int[] SIZES = {4 << 10, 16 << 10, 64 << 10, 1 << 20};
+    private static final int[] SIZES = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20};
     private static final int MANY = 16;
     private static final int MANY_SIZE = 64 << 10;
     private static final String[] CONTENDERS = {"headerBody", "headerThenCopy"};
