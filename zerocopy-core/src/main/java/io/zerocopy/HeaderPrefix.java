@@ -58,9 +58,9 @@ final class HeaderPrefix {
     /**
      * The file bytes to gather with {@code headerBytes} of header: the whole body up to
      * {@link #WHOLE_BODY_BYTES}; else, to a loopback peer whose MSS is {@code segment}, what fills
-     * the header's last segment, so the first write ends on a segment boundary (a shorter first
-     * write leaves a runt that the receiver acknowledges late and that slowed 256 KiB bodies by half,
-     * docs/header-body.md); else {@link #FIRST_CHUNK_BYTES}.
+     * the header's last segment, so that the first write ends on a segment boundary (a shorter one
+     * is a runt that the receiver acknowledges late, docs/header-body.md), at the price of up to one
+     * segment of heap per transfer until it is written; else {@link #FIRST_CHUNK_BYTES}.
      */
     static int chunkBytes(long headerBytes, long count, int segment) {
         if (count <= WHOLE_BODY_BYTES) {
