@@ -11,8 +11,8 @@ import java.nio.channels.SocketChannel;
  * A response on its way to a non-blocking socket, moved as far as the socket takes each time
  * {@link #advance()} is called. A response with a file body is the library's header + body
  * {@link Transfer}: the head gathered with the first bytes of the file, the rest by the library's
- * choice of strategy (sendfile to a non-blocking socket). A response without one (error pages,
- * HEAD, 304) is its head alone, written here. Owns neither the file nor the socket.
+ * choice of strategy. A response without one (error pages, HEAD, 304) is its head alone, written
+ * here. Owns neither the file nor the socket.
  */
 final class ResponseTransfer implements AutoCloseable {
     private final ByteBuffer head;
