@@ -174,9 +174,12 @@ public final class Copier {
     /**
      * Writes {@code header} and then {@code count} bytes of {@code source} from {@code position},
      * as one stream: an HTTP response, a record with its framing. The first write gathers the header
-     * with the start of the file, so that no segment carries the header alone, and the rest of the
-     * file takes the zero-copy path. The header buffers are consumed (their positions advance) as a
-     * gathering write consumes them; the source's position is left unchanged.
+     * with the start of the file, so that no segment carries the header alone: the whole body up to
+     * 80 KiB; past that, to a loopback peer, as much as fills the header's last TCP segment, and
+     * to other peers 16 KiB. Those file bytes are read into a heap buffer of the transfer's own. The
+     * rest of the file takes the path the library chooses for it, as a slice copy would
+     * (docs/header-body.md has the measurements). The header buffers are consumed (their positions
+     * advance) as a gathering write consumes them; the source's position is left unchanged.
      *
      * @return the header's bytes plus {@code count}
      * @throws IllegalArgumentException as for {@link #copy(FileChannel, long, long, WritableByteChannel)}
