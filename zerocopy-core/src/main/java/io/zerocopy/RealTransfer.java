@@ -4,13 +4,9 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.Closeable;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
@@ -53,6 +49,7 @@ final class RealTransfer implements Transfer {
     private final long total;
     private final boolean mayLoop;
     private final Closeable owned;
+    private final TransferFailures failures;
 
     private State state = State.RUNNING;
     private TransferStep step;
@@ -80,6 +77,7 @@ final class RealTransfer implements Transfer {
         this.mayLoop = nonBlocking(request.target()) && (request.sourceKind() == ChannelKind.FILE
                 || request.source() instanceof FileSliceChannel || nonBlocking(request.source()));
         this.owned = owned;
+        this.failures = new TransferFailures(request, choice.strategy.name(), total);
     }
 
     /**
@@ -139,7 +137,7 @@ final class RealTransfer implements Transfer {
             long n;
             try {
                 if (Thread.currentThread().isInterrupted()) {
-                    throw interrupted();
+                    throw failures.interrupted(moved);
                 }
                 n = step();
             } catch (IOException | RuntimeException | Error e) {
@@ -157,7 +155,7 @@ final class RealTransfer implements Transfer {
                 }
             } else if (n < 0) {
                 if (total >= 0) {
-                    throw fail(endedEarly(null));
+                    throw fail(failures.endedEarly(null, moved));
                 }
                 complete();
             } else {
@@ -203,7 +201,7 @@ final class RealTransfer implements Transfer {
         if (request.sourceKind() != ChannelKind.FILE || moved < prefixBytes) {
             return;
         }
-        TruncatedSourceException truncation = truncation(null);
+        TruncatedSourceException truncation = failures.truncation(null, moved);
         if (truncation != null) {
             throw truncation;
         }
@@ -214,7 +212,7 @@ final class RealTransfer implements Transfer {
             probe.clear();
             if (!request.sourceDirectIo()
                     && request.sourceFile().read(probe, request.position() + moved - prefixBytes) < 0) {
-                throw endedEarly(null);
+                throw failures.endedEarly(null, moved);
             }
         }
     }
@@ -252,9 +250,9 @@ final class RealTransfer implements Transfer {
             if (cause instanceof Error) {
                 throw (Error) cause;
             }
-            return failure != null ? failure : asTransferException(cause);
+            return failure != null ? failure : failures.of(cause, moved);
         }
-        TransferException e = asTransferException(cause);
+        TransferException e = failures.of(cause, moved);
         state = State.FAILED;
         interestOps = 0;
         failure = e;
@@ -264,89 +262,6 @@ final class RealTransfer implements Transfer {
             throw (Error) cause;
         }
         return e;
-    }
-
-    private TransferException asTransferException(Throwable cause) {
-        if (cause instanceof TransferException) {
-            return (TransferException) cause;
-        }
-        TruncatedSourceException truncation = truncation(cause);
-        if (truncation != null) {
-            return truncation;
-        }
-        if (cause instanceof EOFException && total >= 0 && request.sourceKind() != ChannelKind.FILE) {
-            return endedEarly((EOFException) cause);
-        }
-        String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
-        return new TransferException(choice.strategy.name() + " " + what + " after " + moved + " bytes: "
-                + cause.getMessage(), moved, cause);
-    }
-
-    /** The source ended before the promised count: a shrunk or overstated file, or a stream that ended early. */
-    private TransferException endedEarly(EOFException cause) {
-        TruncatedSourceException truncation = truncation(cause);
-        if (truncation != null) {
-            return truncation;
-        }
-        if (request.sourceKind() != ChannelKind.FILE) {
-            EOFException eof = cause != null ? cause
-                    : new EOFException("end of stream after " + moved + " of " + total + " bytes");
-            return new TransferException("the source ended after " + moved + " of " + total + " bytes", moved, eof);
-        }
-        String size;
-        try {
-            size = Long.toString(FileChannels.size(request.sourceFile()));
-        } catch (IOException e) {
-            size = "unknown";
-        }
-        return new TransferException("the source file ended after " + moved + " of " + total
-                + " bytes while its size still reads " + size + " (a procfs or sysfs file?)", moved, cause);
-    }
-
-    /**
-     * A {@link TruncatedSourceException} if the source is a file now shorter than the end of the
-     * slice, else null. Reading the size neither closes the channel on a pending interrupt nor hides
-     * the original failure: a failure to read it is added to {@code cause} as suppressed.
-     */
-    private TruncatedSourceException truncation(Throwable cause) {
-        FileChannel file;
-        long end;
-        if (request.sourceKind() == ChannelKind.FILE) {
-            file = request.sourceFile();
-            end = request.position() + request.count();
-        } else if (request.source() instanceof FileSliceChannel) {
-            file = ((FileSliceChannel) request.source()).file();
-            end = ((FileSliceChannel) request.source()).end();
-        } else {
-            return null;
-        }
-        if (!file.isOpen()) {
-            return null;
-        }
-        try {
-            long size = FileChannels.size(file);
-            return size < end ? new TruncatedSourceException(moved, end, size, cause) : null;
-        } catch (IOException sizeFailure) {
-            if (cause != null) {
-                cause.addSuppressed(sizeFailure);
-            }
-            return null;
-        }
-    }
-
-    private TransferException interrupted() {
-        if (!request.source().isOpen() || !request.target().isOpen()) {
-            // A JDK channel saw the interrupt inside a call and closed itself, yet the call returned
-            // (transferTo to or from a channel that is not the JDK's own keeps its count and drops
-            // the exception): report it the way the JDK would have.
-            return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
-                    moved, new ClosedByInterruptException());
-        }
-        // The channels are still open: the interrupt arrived between calls into them. The flag stays
-        // set so that the caller's own code sees it too.
-        InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
-        cause.bytesTransferred = (int) Math.min(moved, Integer.MAX_VALUE);
-        return new TransferException("interrupted after " + moved + " bytes", moved, cause);
     }
 
     /**

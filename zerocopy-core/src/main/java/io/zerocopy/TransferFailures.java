@@ -1,0 +1,117 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+
+/**
+ * Turns whatever ended a transfer (a step's exception, an interrupt, the source's early end) into
+ * the {@link TransferException} or {@link TruncatedSourceException} the caller sees, with the count
+ * so far. It reads the source file's size to tell a truncation apart, and holds no state of the
+ * transfer's.
+ */
+final class TransferFailures {
+    private final TransferRequest request;
+    private final String strategy;
+    /** The transfer's count, header included; -1 for "until the end". */
+    private final long total;
+
+    TransferFailures(TransferRequest request, String strategy, long total) {
+        this.request = request;
+        this.strategy = strategy;
+        this.total = total;
+    }
+
+    /**
+     * {@code cause} as the transfer's failure: itself if it is one; a truncation if the file is now
+     * shorter than the slice; an early end for an {@link EOFException} from a source with a count;
+     * else a {@link TransferException} naming the strategy, with the count and {@code cause}.
+     */
+    TransferException of(Throwable cause, long moved) {
+        if (cause instanceof TransferException) {
+            return (TransferException) cause;
+        }
+        TruncatedSourceException truncation = truncation(cause, moved);
+        if (truncation != null) {
+            return truncation;
+        }
+        if (cause instanceof EOFException && total >= 0 && request.sourceKind() != ChannelKind.FILE) {
+            return endedEarly((EOFException) cause, moved);
+        }
+        String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
+        return new TransferException(strategy + " " + what + " after " + moved + " bytes: "
+                + cause.getMessage(), moved, cause);
+    }
+
+    /** The source ended before the promised count: a shrunk or overstated file, or a stream that ended early. */
+    TransferException endedEarly(EOFException cause, long moved) {
+        TruncatedSourceException truncation = truncation(cause, moved);
+        if (truncation != null) {
+            return truncation;
+        }
+        if (request.sourceKind() != ChannelKind.FILE) {
+            EOFException eof = cause != null ? cause
+                    : new EOFException("end of stream after " + moved + " of " + total + " bytes");
+            return new TransferException("the source ended after " + moved + " of " + total + " bytes", moved, eof);
+        }
+        String size;
+        try {
+            size = Long.toString(FileChannels.size(request.sourceFile()));
+        } catch (IOException e) {
+            size = "unknown";
+        }
+        return new TransferException("the source file ended after " + moved + " of " + total
+                + " bytes while its size still reads " + size + " (a procfs or sysfs file?)", moved, cause);
+    }
+
+    /**
+     * A {@link TruncatedSourceException} if the source is a file now shorter than the end of the
+     * slice, else null. Reading the size neither closes the channel on a pending interrupt nor hides
+     * the original failure: a failure to read it is added to {@code cause} as suppressed.
+     */
+    TruncatedSourceException truncation(Throwable cause, long moved) {
+        FileChannel file;
+        long end;
+        if (request.sourceKind() == ChannelKind.FILE) {
+            file = request.sourceFile();
+            end = request.position() + request.count();
+        } else if (request.source() instanceof FileSliceChannel) {
+            file = ((FileSliceChannel) request.source()).file();
+            end = ((FileSliceChannel) request.source()).end();
+        } else {
+            return null;
+        }
+        if (!file.isOpen()) {
+            return null;
+        }
+        try {
+            long size = FileChannels.size(file);
+            return size < end ? new TruncatedSourceException(moved, end, size, cause) : null;
+        } catch (IOException sizeFailure) {
+            if (cause != null) {
+                cause.addSuppressed(sizeFailure);
+            }
+            return null;
+        }
+    }
+
+    /** An interrupt seen between steps, or one that closed a channel during a step. */
+    TransferException interrupted(long moved) {
+        if (!request.source().isOpen() || !request.target().isOpen()) {
+            // A JDK channel saw the interrupt inside a call and closed itself, yet the call returned
+            // (transferTo to or from a channel that is not the JDK's own keeps its count and drops
+            // the exception): report it the way the JDK would have.
+            return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
+                    moved, new ClosedByInterruptException());
+        }
+        // The channels are still open: the interrupt arrived between calls into them. The flag stays
+        // set so that the caller's own code sees it too.
+        InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
+        cause.bytesTransferred = (int) Math.min(moved, Integer.MAX_VALUE);
+        return new TransferException("interrupted after " + moved + " bytes", moved, cause);
+    }
+}
