@@ -87,12 +87,8 @@ final class PeerConnection {
             if (n == 0) {
                 return 0;
             }
-            remaining -= n;
-            if (slowLeft > 0) {
-                slowLeft -= n;
-                if (remaining > 0) {
-                    return pause();
-                }
+            if (counted(n)) {
+                return pause();
             }
         }
         if (remaining == 0) {
@@ -100,6 +96,16 @@ final class PeerConnection {
             return sendAck();
         }
         return 0;
+    }
+
+    /** Counts {@code n} bytes moved; true when the slow start wants a pause before the next. */
+    private boolean counted(int n) {
+        remaining -= n;
+        if (slowLeft <= 0) {
+            return false;
+        }
+        slowLeft -= n;
+        return remaining > 0;
     }
 
     private long sendAck() throws IOException {
@@ -120,12 +126,8 @@ final class PeerConnection {
             if (n == 0) {
                 return 0;
             }
-            remaining -= n;
-            if (slowLeft > 0) {
-                slowLeft -= n;
-                if (remaining > 0) {
-                    return pause();
-                }
+            if (counted(n)) {
+                return pause();
             }
         }
         if (remaining == 0) {
