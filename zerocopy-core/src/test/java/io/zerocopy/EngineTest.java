@@ -122,10 +122,7 @@ class EngineTest {
     void run_stepMovesNothingForever_timesOutWithoutSpinning(TransferStep.Side side) {
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 1000) : 0, side);
         EventRecordingListener listener = new EventRecordingListener();
-        TransferRequest request = TransferRequest.builder()
-                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .build();
+        TransferRequest request = tenThousandBytesInShortCalls();
         TransferOptions options = TransferOptions.builder().stallTimeout(STALL).listener(listener).build();
 
         TransferTimeoutException e = assertThrows(TransferTimeoutException.class, () -> run(request, strategy, options));
@@ -602,10 +599,7 @@ class EngineTest {
             }
             return Math.min(max, 500);
         });
-        TransferRequest request = TransferRequest.builder()
-                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .build();
+        TransferRequest request = tenThousandBytesInShortCalls();
         EventRecordingListener listener = new EventRecordingListener();
 
         TransferException e = assertThrows(TransferException.class,
@@ -627,10 +621,7 @@ class EngineTest {
             }
             return Math.min(max, 500);
         });
-        TransferRequest request = TransferRequest.builder()
-                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
-                .build();
+        TransferRequest request = tenThousandBytesInShortCalls();
         EventRecordingListener listener = new EventRecordingListener();
 
         AssertionError thrown = assertThrows(AssertionError.class,
@@ -687,6 +678,14 @@ class EngineTest {
         RealTransfer transfer = RealTransfer.start(request, new Selection.Choice(strategy, "scripted for a test"),
                 options, null, null);
         return new Engine(transfer, options).run();
+    }
+
+    /** 10,000 bytes from a source to a target that both take random short calls, neither of them a JDK channel. */
+    private TransferRequest tenThousandBytesInShortCalls() {
+        return TransferRequest.builder()
+                .source(Source.of(new byte[10_000], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
+                .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
+                .build();
     }
 
     private byte[] randomBytes(int n) {
