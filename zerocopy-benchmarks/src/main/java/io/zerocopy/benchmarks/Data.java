@@ -21,7 +21,7 @@ public final class Data {
     }
 
     /** The directory holding sources and targets. */
-    static Path dir() throws IOException {
+    public static Path dir() throws IOException {
         String configured = System.getProperty("zerocopy.bench.dir");
         Path dir = configured != null ? Paths.get(configured)
                 : Paths.get(System.getProperty("java.io.tmpdir"), "zerocopy-bench");

@@ -1,0 +1,48 @@
+package io.zerocopy.benchmarks.fixedcost;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * A blocking loopback connection whose far end a daemon thread reads and discards as fast as it
+ * can, so that a sender measures its own cost and never waits for a slow receiver.
+ */
+final class DrainedSocket implements AutoCloseable {
+    private final SocketChannel sender;
+    private final Thread drain;
+
+    DrainedSocket() throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            sender = SocketChannel.open(server.getLocalAddress());
+            SocketChannel receiver = server.accept();
+            drain = new Thread(() -> drain(receiver), "fixed-cost-drain");
+            drain.setDaemon(true);
+            drain.start();
+        }
+    }
+
+    SocketChannel channel() {
+        return sender;
+    }
+
+    private static void drain(SocketChannel receiver) {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        try (receiver) {
+            while (receiver.read(buffer.clear()) >= 0) {
+                // discard
+            }
+        } catch (IOException e) {
+            // the sender closed: done
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        sender.close();
+    }
+}

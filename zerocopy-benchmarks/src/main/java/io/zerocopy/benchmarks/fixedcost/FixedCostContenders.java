@@ -1,0 +1,161 @@
+package io.zerocopy.benchmarks.fixedcost;
+
+import io.zerocopy.Transfer;
+import io.zerocopy.Transfers;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * What one small transfer costs, each way a caller could send a cached file to a socket. Every
+ * contender sends the whole file once; {@code ...Open} contenders reuse a channel opened before the
+ * run, the others open and close the file themselves, as a server does per request.
+ */
+enum FixedCostContenders {
+    /** {@code Transfers.copy(Path, SocketChannel)}. */
+    COPY_PATH("copyPath") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return Transfers.copy(ends.path, ends.socket);
+        }
+    },
+    /** Open the file, {@code Transfers.copy(fc, 0, size, socket)}, close it. */
+    COPY_SLICE("copySlice") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
+                return Transfers.copy(file, 0, ends.size, ends.socket);
+            }
+        }
+    },
+    /** {@code Transfers.copy(fc, 0, size, socket)} on a channel opened once. */
+    COPY_SLICE_OPEN("copySliceOpen") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return Transfers.copy(ends.open, 0, ends.size, ends.socket);
+        }
+    },
+    /** Open the file, {@code Transfers.open(...)} and advance the handle to its end, close. */
+    HANDLE("handle") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ);
+                 Transfer transfer = Transfers.open(file, 0, ends.size, ends.socket)) {
+                while (!transfer.isDone()) {
+                    transfer.advance();
+                }
+                return transfer.transferred();
+            }
+        }
+    },
+    /** Open, {@code transferTo} until everything is sent, close: the raw kernel path. */
+    RAW_TRANSFER_TO("rawTransferTo") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
+                return transferTo(file, file.size(), ends.socket);
+            }
+        }
+    },
+    /** The same on a channel opened once. */
+    RAW_TRANSFER_TO_OPEN("rawTransferToOpen") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return transferTo(ends.open, ends.size, ends.socket);
+        }
+    },
+    /** Open, positional reads into one reused direct buffer and writes until everything is sent, close. */
+    RAW_PREAD_WRITE("rawPreadWrite") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
+                return preadWrite(file, file.size(), ends);
+            }
+        }
+    },
+    /** The same on a channel opened once. */
+    RAW_PREAD_WRITE_OPEN("rawPreadWriteOpen") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return preadWrite(ends.open, ends.size, ends);
+        }
+    };
+
+    /** The names the benchmark's {@code contender} parameter takes. */
+    static final List<String> NAMES = List.of("copyPath", "copySlice", "copySliceOpen", "handle", "rawTransferTo",
+            "rawTransferToOpen", "rawPreadWrite", "rawPreadWriteOpen");
+
+    final String label;
+
+    FixedCostContenders(String label) {
+        this.label = label;
+    }
+
+    /** Sends the whole file once; returns the bytes sent. */
+    abstract long send(Ends ends) throws IOException;
+
+    /** Whether this contender is one of the raw loops the library is compared with. */
+    boolean raw() {
+        return label.startsWith("raw");
+    }
+
+    /** Whether this contender opens the file for each transfer. */
+    boolean opensPerTransfer() {
+        return !label.endsWith("Open");
+    }
+
+    static FixedCostContenders of(String label) {
+        for (FixedCostContenders c : values()) {
+            if (c.label.equals(label)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("contender: " + label + " (expected one of: " + NAMES + ")");
+    }
+
+    private static long transferTo(FileChannel file, long size, SocketChannel socket) throws IOException {
+        long sent = 0;
+        while (sent < size) {
+            sent += file.transferTo(sent, size - sent, socket);
+        }
+        return sent;
+    }
+
+    private static long preadWrite(FileChannel file, long size, Ends ends) throws IOException {
+        ByteBuffer buffer = ends.buffer;
+        long sent = 0;
+        while (sent < size) {
+            buffer.clear();
+            int n = file.read(buffer, sent);
+            if (n < 0) {
+                break;
+            }
+            buffer.flip();
+            while (buffer.hasRemaining()) {
+                sent += ends.socket.write(buffer);
+            }
+        }
+        return sent;
+    }
+
+    /** The two ends every contender uses: one cached file and one connected, drained socket. */
+    static final class Ends {
+        final Path path;
+        final long size;
+        final FileChannel open;
+        final SocketChannel socket;
+        /** The raw read/write loop's buffer: 256 KiB, the library's default buffer size. */
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
+
+        Ends(Path path, long size, FileChannel open, SocketChannel socket) {
+            this.path = path;
+            this.size = size;
+            this.open = open;
+            this.socket = socket;
+        }
+    }
+}

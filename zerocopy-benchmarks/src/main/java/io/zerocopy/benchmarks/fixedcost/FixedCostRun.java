@@ -1,0 +1,132 @@
+package io.zerocopy.benchmarks.fixedcost;
+
+import io.zerocopy.benchmarks.Data;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The fixed-cost comparison behind docs/fixed-cost.md: every contender of
+ * {@link FixedCostContenders} at each size, in rounds, in a new random order each round, all in one
+ * JVM, so that the machine's drift falls on every contender alike. A round times a batch of
+ * transfers per contender; the report gives the median of the rounds' per-transfer times and its
+ * ratio to the faster raw loop that opens its file the same way.
+ *
+ * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...] [--csv FILE]}
+ * (defaults: 15 rounds, 2,000 transfers a batch, sizes 0, 4096 and 65536; the first two rounds are
+ * warm-up and not counted). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * transfers of one contender without timing them, for counting system calls per transfer.
+ */
+public final class FixedCostRun {
+    private static final int WARM_UP_ROUNDS = 2;
+
+    private FixedCostRun() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        Path csv = null;
+        int flag = rest.indexOf("--csv");
+        if (flag >= 0) {
+            csv = Path.of(rest.get(flag + 1));
+            rest.subList(flag, flag + 2).clear();
+        }
+        int only = rest.indexOf("--only");
+        if (only >= 0) {
+            // --only CONTENDER TRANSFERS SIZE: no timing, for counting system calls per transfer (strace -c)
+            sendOnly(FixedCostContenders.of(rest.get(only + 1)), Integer.parseInt(rest.get(only + 2)),
+                    Integer.parseInt(rest.get(only + 3)));
+            return;
+        }
+        int rounds = rest.size() > 0 ? Integer.parseInt(rest.get(0)) : 15;
+        int batch = rest.size() > 1 ? Integer.parseInt(rest.get(1)) : 2000;
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 2; i < rest.size(); i++) {
+            sizes.add(Integer.parseInt(rest.get(i)));
+        }
+        if (sizes.isEmpty()) {
+            sizes = List.of(0, 4096, 65536);
+        }
+        StringBuilder table = new StringBuilder("| size | contender | median us per transfer | vs faster raw loop |\n"
+                + "|---|---|---|---|\n");
+        StringBuilder lines = new StringBuilder("java,size,contender,median_us,ratio\n");
+        String java = Integer.toString(Runtime.version().feature());
+        for (int size : sizes) {
+            Map<FixedCostContenders, Double> medians = run(size, rounds, batch);
+            for (FixedCostContenders c : FixedCostContenders.values()) {
+                double ratio = medians.get(c) / fasterRaw(medians, c.opensPerTransfer());
+                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f |%n", size, c.label, medians.get(c), ratio));
+                lines.append(String.format(Locale.ROOT, "%s,%d,%s,%.3f,%.3f%n", java, size, c.label, medians.get(c), ratio));
+            }
+        }
+        System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS
+                + " warm-up) of " + batch + " transfers per contender");
+        System.out.print(table);
+        if (csv != null) {
+            Files.writeString(csv, lines, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void sendOnly(FixedCostContenders contender, int transfers, int size) throws IOException {
+        Path path = Data.source(Data.dir(), size);
+        try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
+             DrainedSocket socket = new DrainedSocket()) {
+            FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
+            for (int i = 0; i < transfers; i++) {
+                contender.send(ends);
+            }
+        }
+    }
+
+    private static double fasterRaw(Map<FixedCostContenders, Double> medians, boolean opensPerTransfer) {
+        return opensPerTransfer
+                ? Math.min(medians.get(FixedCostContenders.RAW_TRANSFER_TO), medians.get(FixedCostContenders.RAW_PREAD_WRITE))
+                : Math.min(medians.get(FixedCostContenders.RAW_TRANSFER_TO_OPEN),
+                        medians.get(FixedCostContenders.RAW_PREAD_WRITE_OPEN));
+    }
+
+    /** Median per-transfer microseconds for every contender at one size. */
+    private static Map<FixedCostContenders, Double> run(int size, int rounds, int batch) throws IOException {
+        Path path = Data.source(Data.dir(), size);
+        Map<FixedCostContenders, List<Double>> times = new EnumMap<>(FixedCostContenders.class);
+        List<FixedCostContenders> order = new ArrayList<>(Arrays.asList(FixedCostContenders.values()));
+        Random shuffle = new Random(size);
+        try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
+             DrainedSocket socket = new DrainedSocket()) {
+            FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
+            for (int round = 0; round < rounds; round++) {
+                Collections.shuffle(order, shuffle);
+                for (FixedCostContenders c : order) {
+                    long start = System.nanoTime();
+                    for (int i = 0; i < batch; i++) {
+                        if (c.send(ends) != size) {
+                            throw new IllegalStateException(c.label + " sent the wrong number of bytes");
+                        }
+                    }
+                    double us = (System.nanoTime() - start) / 1e3 / batch;
+                    if (round >= WARM_UP_ROUNDS) {
+                        times.computeIfAbsent(c, k -> new ArrayList<>()).add(us);
+                    }
+                }
+            }
+        }
+        Map<FixedCostContenders, Double> medians = new EnumMap<>(FixedCostContenders.class);
+        times.forEach((c, list) -> {
+            Collections.sort(list);
+            int n = list.size();
+            medians.put(c, n % 2 == 1 ? list.get(n / 2) : (list.get(n / 2 - 1) + list.get(n / 2)) / 2);
+        });
+        return medians;
+    }
+}
