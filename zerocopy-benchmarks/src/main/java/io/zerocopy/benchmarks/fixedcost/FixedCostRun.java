@@ -2,6 +2,8 @@ package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.benchmarks.Data;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +22,9 @@ import java.util.Random;
  * The fixed-cost comparison behind docs/fixed-cost.md: every contender of
  * {@link FixedCostContenders} at each size, in rounds, in a new random order each round, all in one
  * JVM, so that the machine's drift falls on every contender alike. A round times a batch of
- * transfers per contender; the report gives the median of the rounds' per-transfer times and its
- * ratio to the faster raw loop that opens its file the same way.
+ * transfers per contender, in wall-clock time and in the sending thread's CPU time (which another
+ * process on the machine disturbs less); the report gives the medians of the rounds' per-transfer
+ * times and their ratios to the faster raw loop that opens its file the same way.
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...] [--csv FILE]}
  * (defaults: 15 rounds, 2,000 transfers a batch, sizes 0, 4096 and 65536; the first two rounds are
@@ -58,16 +61,21 @@ public final class FixedCostRun {
         if (sizes.isEmpty()) {
             sizes = List.of(0, 4096, 65536);
         }
-        StringBuilder table = new StringBuilder("| size | contender | median us per transfer | vs faster raw loop |\n"
-                + "|---|---|---|---|\n");
-        StringBuilder lines = new StringBuilder("java,size,contender,median_us,ratio\n");
+        StringBuilder table = new StringBuilder("| size | contender | wall us per transfer | vs faster raw loop"
+                + " | CPU us per transfer | vs faster raw loop |\n|---|---|---|---|---|---|\n");
+        StringBuilder lines = new StringBuilder("java,size,contender,wall_us,wall_ratio,cpu_us,cpu_ratio\n");
         String java = Integer.toString(Runtime.version().feature());
         for (int size : sizes) {
-            Map<FixedCostContenders, Double> medians = run(size, rounds, batch);
+            List<Map<FixedCostContenders, Double>> medians = run(size, rounds, batch);
+            Map<FixedCostContenders, Double> wall = medians.get(0);
+            Map<FixedCostContenders, Double> cpu = medians.get(1);
             for (FixedCostContenders c : FixedCostContenders.values()) {
-                double ratio = medians.get(c) / fasterRaw(medians, c.opensPerTransfer());
-                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f |%n", size, c.label, medians.get(c), ratio));
-                lines.append(String.format(Locale.ROOT, "%s,%d,%s,%.3f,%.3f%n", java, size, c.label, medians.get(c), ratio));
+                double wallRatio = wall.get(c) / fasterRaw(wall, c.opensPerTransfer());
+                double cpuRatio = cpu.get(c) / fasterRaw(cpu, c.opensPerTransfer());
+                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n", size, c.label,
+                        wall.get(c), wallRatio, cpu.get(c), cpuRatio));
+                lines.append(String.format(Locale.ROOT, "%s,%d,%s,%.3f,%.3f,%.3f,%.3f%n", java, size, c.label,
+                        wall.get(c), wallRatio, cpu.get(c), cpuRatio));
             }
         }
         System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS
@@ -96,10 +104,12 @@ public final class FixedCostRun {
                         medians.get(FixedCostContenders.RAW_PREAD_WRITE_OPEN));
     }
 
-    /** Median per-transfer microseconds for every contender at one size. */
-    private static Map<FixedCostContenders, Double> run(int size, int rounds, int batch) throws IOException {
+    /** Median per-transfer microseconds for every contender at one size: wall-clock, then CPU. */
+    private static List<Map<FixedCostContenders, Double>> run(int size, int rounds, int batch) throws IOException {
         Path path = Data.source(Data.dir(), size);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<FixedCostContenders, List<Double>> times = new EnumMap<>(FixedCostContenders.class);
+        Map<FixedCostContenders, List<Double>> cpuTimes = new EnumMap<>(FixedCostContenders.class);
         List<FixedCostContenders> order = new ArrayList<>(Arrays.asList(FixedCostContenders.values()));
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
@@ -109,18 +119,25 @@ public final class FixedCostRun {
                 Collections.shuffle(order, shuffle);
                 for (FixedCostContenders c : order) {
                     long start = System.nanoTime();
+                    long cpuStart = threads.getCurrentThreadCpuTime();
                     for (int i = 0; i < batch; i++) {
                         if (c.send(ends) != size) {
                             throw new IllegalStateException(c.label + " sent the wrong number of bytes");
                         }
                     }
                     double us = (System.nanoTime() - start) / 1e3 / batch;
+                    double cpuUs = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e3 / batch;
                     if (round >= WARM_UP_ROUNDS) {
                         times.computeIfAbsent(c, k -> new ArrayList<>()).add(us);
+                        cpuTimes.computeIfAbsent(c, k -> new ArrayList<>()).add(cpuUs);
                     }
                 }
             }
         }
+        return List.of(medians(times), medians(cpuTimes));
+    }
+
+    private static Map<FixedCostContenders, Double> medians(Map<FixedCostContenders, List<Double>> times) {
         Map<FixedCostContenders, Double> medians = new EnumMap<>(FixedCostContenders.class);
         times.forEach((c, list) -> {
             Collections.sort(list);
