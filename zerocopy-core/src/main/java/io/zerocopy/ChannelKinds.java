@@ -58,8 +58,10 @@ final class ChannelKinds {
 
     /**
      * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}). The
-     * JDK checks a direct channel's position against the block size before anything else, so a
-     * read of zero bytes at position 1 tells, without a system call and without touching the file.
+     * JDK checks the mode and then a direct channel's position against the block size before
+     * anything else, so a read of zero bytes at position 1 tells, without a system call and without
+     * touching the file; a channel not open for reading throws the JDK's own
+     * {@link NonReadableChannelException} now, before a transfer starts.
      */
     static boolean isDirectIo(FileChannel file) {
         try {
@@ -67,8 +69,6 @@ final class ChannelKinds {
             return false;
         } catch (IOException e) {
             return true;
-        } catch (NonReadableChannelException e) {
-            return false;
         }
     }
 
@@ -97,11 +97,8 @@ final class ChannelKinds {
      * sysfs and FIFOs refuse O_DIRECT, and the one-byte read would fail on its alignment.
      */
     static boolean isEmpty(FileChannel file) {
-        if (isDirectIo(file)) {
-            return true;
-        }
         try {
-            return file.read(ByteBuffer.allocate(1), 0) < 0;
+            return isDirectIo(file) || file.read(ByteBuffer.allocate(1), 0) < 0;
         } catch (IOException | NonReadableChannelException e) {
             return false;
         }

@@ -1,9 +1,6 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Platform;
-import io.zerocopy.spi.TransferRequest;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -74,12 +70,12 @@ import java.util.concurrent.Executor;
 public final class Copier {
     private final TransferOptions options;
     private final Platform platform;
-    private final Selection selection;
+    private final Opener opener;
 
     Copier(TransferOptions options, Platform platform) {
         this.options = Objects.requireNonNull(options, "options");
         this.platform = Objects.requireNonNull(platform, "platform");
-        this.selection = new Selection(Strategies.registered());
+        this.opener = new Opener(options, platform);
     }
 
     /** The options this copier runs with. */
@@ -98,7 +94,7 @@ public final class Copier {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
-        return run(openWholeFile(source, target));
+        return opener.run(opener.wholeFile(source, target));
     }
 
     /**
@@ -125,7 +121,8 @@ public final class Copier {
             throw new SocketException("Socket output is shutdown");
         }
         SocketChannel channel = target.getChannel();
-        return run(openWholeFile(source, channel != null ? channel : new StreamChannels.Output(target.getOutputStream())));
+        return opener.run(opener.wholeFile(source,
+                channel != null ? channel : new StreamChannels.Output(target.getOutputStream())));
     }
 
     /**
@@ -136,7 +133,7 @@ public final class Copier {
     public long copy(Path source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Preflight.checkNotInterrupted();
-        return run(openWholeFile(source, ChannelKinds.channelOf(Objects.requireNonNull(target, "target"))));
+        return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(Objects.requireNonNull(target, "target"))));
     }
 
     /**
@@ -156,7 +153,7 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "options");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(source, target, copyOptions, (in, out) -> run(openWholeFile(in, out, null)));
+        return PathCopy.copy(source, target, copyOptions, (in, out) -> opener.run(opener.wholeFile(in, out)));
     }
 
     /**
@@ -168,7 +165,7 @@ public final class Copier {
      *     reaches past the end of the file
      */
     public long copy(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
-        return run(openSlice(source, position, count, target));
+        return opener.run(opener.slice(source, position, count, target));
     }
 
     /**
@@ -186,7 +183,7 @@ public final class Copier {
      */
     public long copy(ByteBuffer[] header, FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
-        return run(openSlice(header, source, position, count, target));
+        return opener.run(opener.headerAndSlice(header, source, position, count, target));
     }
 
     /**
@@ -203,10 +200,11 @@ public final class Copier {
         if (file == null) {
             // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
             // other channel; a FILE request would need a count.
-            return run(open(channelSource(source).target(target, ChannelKinds.of(target)), null, null, false));
+            return opener.run(opener.stream(source, -1, target));
         }
         long start = file.position();
-        return copyAndAdvance(file, start, Math.max(0, file.size() - start), target);
+        long count = Math.max(0, file.size() - start);
+        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
     }
 
     /**
@@ -226,7 +224,7 @@ public final class Copier {
         Preflight.checkNotInterrupted();
         FileChannel file = ChannelKinds.asSizedFile(source);
         if (file == null) {
-            return run(open(channelSource(source).count(count).target(target, ChannelKinds.of(target)), null, null, false));
+            return opener.run(opener.stream(source, count, target));
         }
         long start = file.position();
         long left = Math.max(0, file.size() - start);
@@ -234,7 +232,7 @@ public final class Copier {
             throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
                     + ", the bytes from the channel's position " + start + " to the end of the file)");
         }
-        return copyAndAdvance(file, start, count, target);
+        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
     }
 
     /**
@@ -256,7 +254,7 @@ public final class Copier {
      * and the strategy chosen, as for {@link #copy(FileChannel, long, long, WritableByteChannel)}.
      */
     public Transfer open(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
-        return openSlice(source, position, count, target);
+        return opener.slice(source, position, count, target);
     }
 
     /**
@@ -265,29 +263,7 @@ public final class Copier {
      */
     public Transfer open(ByteBuffer[] header, FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
-        return openSlice(header, source, position, count, target);
-    }
-
-    private RealTransfer openSlice(FileChannel source, long position, long count, WritableByteChannel target)
-            throws IOException {
-        Preflight.checkSlice(source, position, count, target);
-        return open(fileSource(source, position, count).target(target, ChannelKinds.of(target)), null, null, false);
-    }
-
-    private RealTransfer openSlice(ByteBuffer[] header, FileChannel source, long position, long count,
-            WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(header, "header");
-        for (int i = 0; i < header.length; i++) {
-            Objects.requireNonNull(header[i], "header[" + i + "]");
-        }
-        Preflight.checkSlice(source, position, count, target);
-        long headerBytes = HeaderPrefix.headerBytes(header);
-        boolean directIo = ChannelKinds.of(source) == ChannelKind.FILE && ChannelKinds.isDirectIo(source);
-        HeaderPrefix prefix = new HeaderPrefix(header, headerBytes, source, position, directIo ? 0 : count,
-                BufferedStrategy.loopbackMss(target, platform));
-        int chunk = prefix.chunkBytes();
-        return open(fileSource(source, position + chunk, count - chunk).target(target, ChannelKinds.of(target)),
-                prefix, null, false);
+        return opener.headerAndSlice(header, source, position, count, target);
     }
 
     /**
@@ -299,7 +275,7 @@ public final class Copier {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
-        return openWholeFile(source, target);
+        return opener.wholeFile(source, target);
     }
 
     /**
@@ -320,92 +296,12 @@ public final class Copier {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(executor, "executor");
         return AsyncCopies.start(handle -> {
-            RealTransfer transfer = openWholeFile(source, target);
+            RealTransfer transfer = opener.wholeFile(source, target);
             Engine engine = new Engine(transfer, options);
             handle.attach(engine);
             engine.run();
             return transfer.result();
         }, executor);
-    }
-
-    private long copyAndAdvance(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
-        long moved;
-        try {
-            moved = run(open(fileSource(file, start, count).target(target, ChannelKinds.of(target)), null, null, false));
-        } catch (TransferException e) {
-            FileChannels.advance(file, start, e.bytesTransferred(), e);
-            throw e;
-        }
-        FileChannels.advance(file, start, moved, null);
-        return moved;
-    }
-
-    private RealTransfer openWholeFile(Path source, WritableByteChannel target) throws IOException {
-        Preflight.requireNotDirectory(source);
-        FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
-        try {
-            return openWholeFile(file, target, file);
-        } catch (IOException | RuntimeException | Error e) {
-            try {
-                file.close();
-            } catch (IOException closeFailure) {
-                e.addSuppressed(closeFailure);
-            }
-            throw e;
-        }
-    }
-
-    /** A whole file whose path's attributes said it is no directory; {@code owned} is closed with the transfer, if not null. */
-    private RealTransfer openWholeFile(FileChannel file, WritableByteChannel target, Closeable owned) throws IOException {
-        long size = file.size();
-        TransferRequest.Builder request;
-        if (size == 0 && ChannelKinds.of(file) == ChannelKind.FILE && !ChannelKinds.isEmpty(file)) {
-            // procfs, sysfs and friends report 0 and still have content: read to end of stream.
-            request = TransferRequest.builder().source(file, ChannelKind.OTHER);
-        } else {
-            request = fileSource(file, 0, size);
-        }
-        return open(request.target(target, ChannelKinds.of(target)), null, owned, true);
-    }
-
-    /** A file slice as the request's source: a JDK file as it is, another provider's read through a view. */
-    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) {
-        if (ChannelKinds.of(file) == ChannelKind.FILE) {
-            return TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count)
-                    .sourceDirectIo(ChannelKinds.isDirectIo(file));
-        }
-        return TransferRequest.builder().source(new FileSliceChannel(file, position, count), ChannelKind.OTHER)
-                .count(count);
-    }
-
-    /** A source read as a stream: a JDK file channel without a usable size counts as OTHER. */
-    private static TransferRequest.Builder channelSource(ReadableByteChannel source) {
-        ChannelKind kind = ChannelKinds.of(source);
-        return TransferRequest.builder().source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind);
-    }
-
-    /**
-     * Checks the request, chooses its strategy and starts it (the listener hears {@code onStart}).
-     *
-     * @param owned a file the library opened, closed with the transfer; or null
-     * @param pathChecked whether the source is a file whose path's attributes were read (so it is no
-     *     directory); otherwise a caller's file channel is probed for one
-     */
-    private RealTransfer open(TransferRequest.Builder builder, HeaderPrefix prefix, Closeable owned,
-            boolean pathChecked) throws IOException {
-        TransferRequest request = builder
-                .bufferSize(options.bufferSize())
-                .mappedWindow(options.mappedWindow())
-                .platform(platform)
-                .build();
-        Preflight.requireModes(request, !pathChecked);
-        Selection.Choice choice = selection.choose(request, options.strategy().orElse(null), options.excluded(),
-                System.getProperty(TransferOptions.STRATEGY_PROPERTY), System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
-        return RealTransfer.start(request, choice, options, prefix, owned);
-    }
-
-    private long run(RealTransfer transfer) throws IOException {
-        return new Engine(transfer, options).run();
     }
 
     @Override

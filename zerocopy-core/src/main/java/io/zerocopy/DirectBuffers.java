@@ -2,10 +2,9 @@ package io.zerocopy;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Locale;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +39,9 @@ final class DirectBuffers {
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
     private final long budget;
-    private final AtomicLong allocated = new AtomicLong();
-    private final Queue<ByteBuffer> idle = new ConcurrentLinkedQueue<>();
+    /** Released buffers, the most recently released first: it is the likeliest to be in the CPU's cache. */
+    private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
+    private long allocated;
 
     DirectBuffers(long budget) {
         this.budget = budget;
@@ -53,16 +53,16 @@ final class DirectBuffers {
     }
 
     /** The bytes this pool has allocated, lent out or idle. */
-    long allocated() {
-        return allocated.get();
+    synchronized long allocated() {
+        return allocated;
     }
 
     /**
      * Whether {@link #acquire} would now find a buffer of {@code size} bytes. Other threads may take
-     * it first: a hint for choosing a path, not a promise.
+     * it first: a hint for tests and tools; a transfer takes its buffer when it is chosen instead.
      */
-    boolean canLend(int size) {
-        if (allocated.get() + size <= budget) {
+    synchronized boolean canLend(int size) {
+        if (allocated + size <= budget) {
             return true;
         }
         for (ByteBuffer b : idle) {
@@ -79,29 +79,32 @@ final class DirectBuffers {
      * rather than the size of one small transfer, or the pool fills with buffers too small for the next.
      */
     ByteBuffer acquire(int size) {
-        ByteBuffer b = idle.poll();
-        if (b != null) {
-            if (b.capacity() >= size) {
-                return b.clear();
+        synchronized (this) {
+            for (Iterator<ByteBuffer> it = idle.iterator(); it.hasNext(); ) {
+                ByteBuffer b = it.next();
+                if (b.capacity() >= size) {
+                    it.remove();
+                    return b.clear();
+                }
             }
-            idle.offer(b);
-        }
-        for (long now = allocated.get(); now + size <= budget; now = allocated.get()) {
-            if (allocated.compareAndSet(now, now + size)) {
-                return ByteBuffer.allocateDirect(size);
+            if (allocated + size > budget) {
+                return null;
             }
+            allocated += size;
         }
-        for (ByteBuffer other : idle) {
-            if (other.capacity() >= size && idle.remove(other)) {
-                return other.clear();
-            }
-        }
-        return null;
+        return ByteBuffer.allocateDirect(size); // outside the lock: it zeroes the memory
     }
 
     /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. */
-    void release(ByteBuffer buffer) {
-        idle.offer(buffer);
+    synchronized void release(ByteBuffer buffer) {
+        idle.push(buffer);
+    }
+
+    /** Gives a buffer lent by the shared pool back to it; null is nothing to give back. */
+    static void giveBack(ByteBuffer lent) {
+        if (lent != null) {
+            SHARED.release(lent);
+        }
     }
 
     /** {@value TransferOptions#DIRECT_MEMORY_PROPERTY}, else the default derived from the JVM's limit. */
@@ -162,6 +165,6 @@ final class DirectBuffers {
 
     @Override
     public String toString() {
-        return "DirectBuffers{" + allocated.get() + " of " + budget + " bytes allocated}";
+        return "DirectBuffers{" + allocated() + " of " + budget + " bytes allocated}";
     }
 }

@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.TransferRequest;
-import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.CancelledKeyException;
@@ -45,6 +44,7 @@ final class Engine {
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final RealTransfer transfer;
+    private final TransferFacts facts;
     private final TransferRequest request;
     private final Duration stallTimeout;
     private final long stallNanos;
@@ -56,16 +56,16 @@ final class Engine {
 
     Engine(RealTransfer transfer, TransferOptions options) {
         this.transfer = transfer;
-        this.request = transfer.request();
+        this.facts = transfer.facts();
+        this.request = facts.request();
         this.stallTimeout = options.stallTimeout();
-        this.stallNanos = saturatedNanos(stallTimeout);
+        this.stallNanos = options.stallTimeoutNanos();
     }
 
     /** Runs the transfer to its end; returns the bytes moved. */
     long run() throws IOException {
         try {
-            long lastProgress = System.nanoTime();
-            int idle = 0;
+            Stall stall = transfer.stall();
             while (!transfer.isDone()) {
                 if (cancelled) {
                     throw transfer.fail(new TransferException("cancelled after " + transfer.transferred() + " bytes",
@@ -73,20 +73,16 @@ final class Engine {
                 }
                 long n = transfer.advance();
                 long delay = transfer.delayNanos();
-                if (n > 0 || delay > 0) {
-                    idle = 0;
-                    lastProgress = System.nanoTime();
-                    if (delay > 0) {
-                        LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
-                    }
-                } else if (!transfer.isDone()) {
-                    idle++;
-                    long waited = System.nanoTime() - lastProgress;
+                if (delay > 0) {
+                    LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
+                } else if (n == 0 && stall.idleSteps() > 0) {
+                    // the last step moved nothing (not a pause of the rate limit that just ended)
+                    long waited = stall.stalledFor(System.nanoTime());
                     if (waited >= stallNanos) {
                         throw transfer.fail(new TransferTimeoutException(transfer.transferred(), stallTimeout));
                     }
                     try {
-                        await(transfer.stalledOn(), stallNanos - waited, idle);
+                        await(transfer.interestOps(), stallNanos - waited, stall.idleSteps());
                     } catch (IOException | RuntimeException e) {
                         throw transfer.fail(e);
                     }
@@ -111,8 +107,8 @@ final class Engine {
         }
     }
 
-    /** Waits until the side the step stalled on may make progress, for at most {@code nanos}. */
-    private void await(TransferStep.Side side, long nanos, int idle) throws IOException {
+    /** Waits until the end the transfer waits on ({@code ops}: read for the source, write for the target) may make progress, for at most {@code nanos}. */
+    private void await(int ops, long nanos, int idle) throws IOException {
         if (Thread.currentThread().isInterrupted()) {
             return; // the next advance reports it (the interrupt may also have closed a channel)
         }
@@ -120,41 +116,42 @@ final class Engine {
             // Another thread closed an end (an idle handler, a shutdown): stop now, with the count.
             throw new AsynchronousCloseException();
         }
-        Channel channel = side == TransferStep.Side.SOURCE ? request.source() : request.target();
-        boolean selectable = channel instanceof SelectableChannel && !((SelectableChannel) channel).isBlocking();
+        boolean source = ops == SelectionKey.OP_READ;
+        Channel channel = source ? request.source() : request.target();
+        boolean selectable = source ? facts.sourceNonBlocking() : facts.targetNonBlocking();
         if (selectable) {
-            select((SelectableChannel) channel, side, nanos);
+            select((SelectableChannel) channel, source, nanos);
         }
-        if (!selectable || idle > RealTransfer.SELECT_TRUST) {
+        if (!selectable || idle > Stall.SELECT_TRUST) {
             int shift = Math.min(idle - 1, 20);
             long pause = Math.min(Math.min(MAX_BACKOFF_NANOS, MIN_BACKOFF_NANOS << shift), nanos);
             LockSupport.parkNanos(this, pause);
         }
     }
 
-    private void select(SelectableChannel channel, TransferStep.Side side, long nanos) throws IOException {
+    private void select(SelectableChannel channel, boolean source, long nanos) throws IOException {
         if (selector == null) {
             selector = channel.provider().openSelector();
             if (cancelled) {
                 return; // cancel() may have looked before the selector existed
             }
         }
-        int ops = side == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
+        int ops = source ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
         try {
             if (sourceKey != null && !sourceKey.isValid() || targetKey != null && !targetKey.isValid()) {
                 throw new CancelledKeyException();
             }
-            SelectionKey key = side == TransferStep.Side.SOURCE ? sourceKey : targetKey;
+            SelectionKey key = source ? sourceKey : targetKey;
             if (key == null) {
                 key = channel.register(selector, ops);
-                if (side == TransferStep.Side.SOURCE) {
+                if (source) {
                     sourceKey = key;
                 } else {
                     targetKey = key;
                 }
             }
             key.interestOps(ops);
-            SelectionKey other = side == TransferStep.Side.SOURCE ? targetKey : sourceKey;
+            SelectionKey other = source ? targetKey : sourceKey;
             if (other != null && other != key) {
                 other.interestOps(0);
             }
@@ -181,14 +178,6 @@ final class Engine {
                 log.debug("could not close the transfer's selector", e);
             }
             selector = null;
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
         }
     }
 }

@@ -38,12 +38,33 @@ final class FileChannels {
         }
     }
 
+    /** A copy that returns the bytes it moved, or throws a {@link TransferException} with them. */
+    interface Copy {
+        long run() throws IOException;
+    }
+
+    /**
+     * Runs {@code copy} of a caller's file from {@code start} and moves the file's position past
+     * the bytes it moved, also when it fails part-way, as a read would have.
+     */
+    static long copyAndAdvance(FileChannel file, long start, Copy copy) throws IOException {
+        long moved;
+        try {
+            moved = copy.run();
+        } catch (TransferException e) {
+            advance(file, start, e.bytesTransferred(), e);
+            throw e;
+        }
+        advance(file, start, moved, null);
+        return moved;
+    }
+
     /**
      * Moves a source channel's position past what was copied. A failure to do so is added to the
      * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
      * the count.
      */
-    static void advance(FileChannel file, long start, long moved, TransferException failure) throws TransferException {
+    private static void advance(FileChannel file, long start, long moved, TransferException failure) throws TransferException {
         if (!file.isOpen()) {
             return;
         }

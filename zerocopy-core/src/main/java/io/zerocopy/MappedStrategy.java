@@ -1,14 +1,12 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Support;
-import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
-import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import io.zerocopy.spi.TransferRequest;
 
 /**
  * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
@@ -29,7 +27,7 @@ import java.nio.channels.WritableByteChannel;
  * target before the next window finds the file short. Both are counted in
  * {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
  */
-final class MappedStrategy implements TransferStrategy {
+final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();
 
     static final String NAME = "mmap";
@@ -43,24 +41,24 @@ final class MappedStrategy implements TransferStrategy {
     }
 
     @Override
-    public Support supports(TransferRequest request) {
-        if (request.sourceKind() != ChannelKind.FILE) {
-            return Support.no("source is " + request.sourceKind() + ", mmap needs a file");
+    String refusal(TransferFacts facts) {
+        if (facts.sourceKind() != ChannelKind.FILE) {
+            return "source is " + facts.sourceKind() + ", mmap needs a file";
         }
-        if (!ChannelKinds.isJdkChannel(request.source())) {
-            return Support.no("the source is another file system provider's channel, which the JDK cannot map");
+        if (!ChannelKinds.isJdkChannel(facts.request().source())) {
+            return "the source is another file system provider's channel, which the JDK cannot map";
         }
-        return Support.yes("read-only mapped windows of up to " + request.mappedWindow() + " bytes, one write each");
+        return null;
     }
 
     @Override
-    public TransferStep open(TransferRequest request) {
-        return new Step(request);
+    String how(TransferFacts facts, ByteBuffer lent) {
+        return "read-only mapped windows of up to " + facts.request().mappedWindow() + " bytes, one write each";
     }
 
     @Override
-    public String toString() {
-        return NAME;
+    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+        return new Step(facts.request());
     }
 
     private static final class Step implements TransferStep {

@@ -1,9 +1,11 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.Platform;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -17,12 +19,43 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Facts about the two ends for choosing a path: whether a socket's peer is on this host (a loopback
- * address, or an address of one of this host's interfaces), where the receiver's copy runs on the
- * same CPUs as the sender's; and whether the caller is a virtual thread, on which the JDK runs a
- * blocking socket non-blocking underneath, so that {@code transferTo} returns 0 when it is full.
+ * The one place that decides where a socket's peer is, and whether the caller is a virtual thread.
+ * A peer is on this host when its address is a loopback address or one of this host's own: Linux
+ * routes both through the loopback device, so the receiver's copy runs on the same CPUs as the
+ * sender's and the connection's segments are loopback-sized.
  */
 final class Peers {
+
+    /** Where a transfer's target is, as far as choosing a path and a write size goes. */
+    enum Peer {
+        /** Not a connected TCP socket, or its peer is on another host. */
+        ELSEWHERE(false, 0),
+        /** On this host, on a system whose loopback segment size is not known here. */
+        THIS_HOST(true, 0),
+        /** On this host over IPv4 on Linux. */
+        THIS_HOST_IPV4(true, LOOPBACK_MSS_IPV4),
+        /** On this host over IPv6 on Linux. */
+        THIS_HOST_IPV6(true, LOOPBACK_MSS_IPV6);
+
+        final boolean onThisHost;
+        /** The connection's MSS when it is known to be a Linux loopback one, else 0. */
+        final int segmentSize;
+
+        Peer(boolean onThisHost, int segmentSize) {
+            this.onThisHost = onThisHost;
+            this.segmentSize = segmentSize;
+        }
+    }
+
+    /**
+     * The MSS of an IPv4 loopback connection on Linux with {@code lo}'s default MTU of 65,536 and
+     * TCP timestamps on: 65,535 (the most an IPv4 packet can hold) less 20 bytes of IP header, 20 of
+     * TCP header and 12 of timestamp option; read with {@code getsockopt(TCP_MAXSEG)} here.
+     */
+    static final int LOOPBACK_MSS_IPV4 = 65_483;
+
+    /** The same for IPv6 loopback: 65,536 less 40 bytes of IPv6 header, 20 of TCP and 12 of timestamps. */
+    static final int LOOPBACK_MSS_IPV6 = 65_464;
 
     /** How long the list of this host's addresses is trusted before it is read again: interfaces come and go. */
     private static final long ADDRESSES_TTL_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -35,16 +68,27 @@ final class Peers {
     private Peers() {
     }
 
-    /** Whether {@code channel} is a socket connected to a peer on this host. */
-    static boolean onThisHost(Channel channel) {
+    /** Where {@code channel}'s peer is; {@link Peer#ELSEWHERE} for anything but a connected JDK socket. */
+    static Peer of(Channel channel, Platform platform) {
         if (!(channel instanceof SocketChannel)) {
-            return false;
+            return Peer.ELSEWHERE;
         }
         try {
-            return onThisHost(((SocketChannel) channel).getRemoteAddress());
+            return of(((SocketChannel) channel).getRemoteAddress(), platform);
         } catch (IOException e) {
-            return false; // closed: the transfer fails on its first write, whatever the path
+            return Peer.ELSEWHERE; // closed: the transfer fails on its first write, whatever the path
         }
+    }
+
+    /** Where the peer at {@code remote} is (null, a Unix domain address or an unresolved one: elsewhere). */
+    static Peer of(SocketAddress remote, Platform platform) {
+        if (!onThisHost(remote)) {
+            return Peer.ELSEWHERE;
+        }
+        if (platform.os() != Platform.OperatingSystem.LINUX) {
+            return Peer.THIS_HOST;
+        }
+        return ((InetSocketAddress) remote).getAddress() instanceof Inet6Address ? Peer.THIS_HOST_IPV6 : Peer.THIS_HOST_IPV4;
     }
 
     /** Whether {@code remote} is a loopback address or one of this host's own. */

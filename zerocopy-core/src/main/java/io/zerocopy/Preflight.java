@@ -4,13 +4,10 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -41,43 +38,23 @@ final class Preflight {
     }
 
     /**
-     * A directory opens for reading on Linux and has a size; only a read would fail (EISDIR), and
-     * inside a strategy that is a failure after {@code onStart} (sendfile even says "No such
-     * device"). Its attributes tell at once.
-     */
-    static void requireNotDirectory(Path source) throws IOException {
-        if (Files.isDirectory(source)) {
-            throw new IOException(source + ": Is a directory");
-        }
-    }
-
-    /**
      * Makes a JDK file channel opened in the wrong mode throw the JDK's own
-     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now. Zero-byte
-     * calls check the mode and touch nothing. A source opened for direct I/O is not read at all:
-     * {@link ChannelKinds#isDirectIo} found it readable already (the JDK checks the mode before the
-     * alignment), and on JDK 17 a read into a heap buffer, even of zero bytes, leaves an aligned
-     * temporary buffer in the thread's JDK buffer cache that the JDK later fails to free, so the
-     * caller's next heap-buffer I/O on that thread throws {@code NullPointerException}.
-     *
-     * <p>A caller's file channel may be open on a directory, which has a size and fails only when
-     * read (EISDIR; inside a strategy, after {@code onStart}, sendfile even says "No such device").
-     * With {@code probeDirectory}, one byte is read where the transfer reads first anyway; not from
-     * a channel opened for direct I/O, which rejects such a read (and cannot be a directory).
+     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, with calls of
+     * zero bytes that check the mode and make no system call. A FILE source was checked when its
+     * request was built (the direct I/O probe, see {@link ChannelKinds#isDirectIo}); a JDK file
+     * channel read as a stream (procfs, a FIFO) is checked here the same way. A caller's file
+     * channel open on a directory is not probed for: its first read fails, and the failure says so.
      */
-    static void requireModes(TransferRequest request, boolean probeDirectory) throws IOException {
+    static void requireModes(TransferRequest request) throws IOException {
         requireOpen(request.source());
         requireOpen(request.target());
-        if (request.source() instanceof FileChannel && ChannelKinds.of(request.source()) != ChannelKind.OTHER
-                && !ChannelKinds.isDirectIo((FileChannel) request.source())) {
-            ((FileChannel) request.source()).read(ChannelKinds.NOTHING, 0);
+        if (request.sourceKind() != ChannelKind.FILE && request.source() instanceof FileChannel
+                && ChannelKinds.of(request.source()) == ChannelKind.FILE) {
+            ChannelKinds.isDirectIo((FileChannel) request.source());
         }
-        if (probeDirectory && request.sourceKind() == ChannelKind.FILE && request.count() > 0 && !request.sourceDirectIo()) {
-            request.sourceFile().read(ByteBuffer.allocate(1), request.position());
-        }
-        if (request.target() instanceof FileChannel && ChannelKinds.of(request.target()) == ChannelKind.FILE) {
+        if (request.targetKind() == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
-            ((FileChannel) request.target()).write(ChannelKinds.NOTHING);
+            request.targetFile().write(ChannelKinds.NOTHING);
         }
     }
 

@@ -1,13 +1,8 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channel;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -15,9 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one transfer state machine of the library: runs a strategy's steps (after a header prefix,
- * if any), counts, reports to the listener, detects a source that ended or shrank, paces a rate
- * limit, and turns every failure into a {@link TransferException} with the count. It never waits:
- * the blocking verbs wait between its calls in {@link Engine}, an event loop in its selector.
+ * if any), counts, reports to the listener, and turns every failure into a
+ * {@link TransferException} with the count. What a step that moved nothing means is {@link Stall}'s
+ * to say, keeping to a rate limit {@link RatePacer}'s. It never waits: the blocking verbs wait
+ * between its calls in {@link Engine}, an event loop in its selector.
  */
 final class RealTransfer implements Transfer {
     private static final Logger log = LoggerFactory.getLogger(Transfers.class);
@@ -30,76 +26,68 @@ final class RealTransfer implements Transfer {
      */
     static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
 
-    /**
-     * Zero-progress calls in a row after which a non-blocking target's "full" is no longer taken at
-     * its word and the source is checked for an early end (a sysfs file whose size overstates its
-     * content makes {@code transferTo} return 0 for ever, which looks like a full socket).
-     */
-    static final int SELECT_TRUST = 3;
-
     private enum State { RUNNING, DONE, FAILED, CLOSED }
 
-    private final TransferRequest request;
+    private final TransferFacts facts;
     private final Selection.Choice choice;
     private final TransferListener listener;
-    private final long rateLimit;
+    private final RatePacer pacer;
     private final long maxStep;
     private final HeaderPrefix prefix;
     private final long prefixBytes;
     private final long total;
-    private final boolean mayLoop;
     private final Closeable owned;
     private final TransferFailures failures;
+    private final Stall stall;
 
     private State state = State.RUNNING;
     private TransferStep step;
     private long moved;
     private long started;
-    private int idle;
     private int interestOps = SelectionKey.OP_WRITE;
-    private long pausedUntil;
-    private ByteBuffer probe;
     private TransferResult result;
     private TransferException failure;
 
-    private RealTransfer(TransferRequest request, Selection.Choice choice, TransferOptions options,
-            HeaderPrefix prefix, Closeable owned) {
-        this.request = request;
+    private RealTransfer(TransferFacts facts, Selection.Choice choice, TransferOptions options, HeaderPrefix prefix,
+            Closeable owned) {
+        this.facts = facts;
         this.choice = choice;
         this.listener = options.listener();
-        this.rateLimit = options.rateLimit();
-        long cap = Math.min(MAX_STEP_BYTES, request.platform().maxBytesPerCall());
-        this.maxStep = rateLimit == 0 ? cap : Math.max(1, Math.min(cap, rateLimit / 10));
+        long cap = Math.min(MAX_STEP_BYTES, facts.platform().maxBytesPerCall());
+        this.pacer = options.rateLimit() == 0 ? null : new RatePacer(options.rateLimit());
+        this.maxStep = pacer == null ? cap : pacer.maxStep(cap);
         this.prefix = prefix;
         this.prefixBytes = prefix == null ? 0 : prefix.size();
-        this.total = request.count() < 0 ? -1 : prefixBytes + request.count();
-        // A file never blocks a step, whether the JDK's (FILE) or another provider's read through a slice view.
-        this.mayLoop = nonBlocking(request.target()) && (request.sourceKind() == ChannelKind.FILE
-                || request.source() instanceof FileSliceChannel || nonBlocking(request.source()));
+        this.total = facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
         this.owned = owned;
-        this.failures = new TransferFailures(request, choice.strategy.name(), total);
+        this.failures = new TransferFailures(facts, choice.strategy.name(), total);
+        this.stall = new Stall(facts, failures);
     }
 
     /**
-     * Starts a transfer: the listener hears {@code onStart}; a transfer of 0 bytes is done at once.
+     * Starts a transfer: the listener hears {@code onStart}, and the chosen strategy's step opens
+     * with what the choice took for it; a transfer of 0 bytes is done at once.
      *
      * @param owned what the library opened for this transfer (a file from a {@code Path}), closed
      *     with it; or null
      */
-    static RealTransfer start(TransferRequest request, Selection.Choice choice, TransferOptions options,
+    static RealTransfer start(TransferFacts facts, Selection.Choice choice, TransferOptions options,
             HeaderPrefix prefix, Closeable owned) throws TransferException {
-        RealTransfer t = new RealTransfer(request, choice, options, prefix, owned);
-        log.debug("{}{} via {}: {}", request, prefix == null ? "" : ", after a " + prefix, choice.strategy.name(),
-                choice.reason);
+        RealTransfer t = new RealTransfer(facts, choice, options, prefix, owned);
+        if (log.isDebugEnabled()) {
+            log.debug("{}{} via {}: {}", facts, prefix == null ? "" : ", after a " + prefix, choice.strategy.name(),
+                    choice.reason());
+        }
         t.listener.onStart(choice.strategy.name(), t.total);
         t.started = System.nanoTime();
+        if (t.pacer != null) {
+            t.pacer.start(t.started);
+        }
         if (t.total == 0) {
             t.complete();
-        } else if (request.count() != 0) {
-            // at once, so that what the choice counted on (a buffer from the budget) is taken by the
-            // thread that chose it, before other transfers choose
+        } else if (facts.request().count() != 0) {
             try {
-                t.step = choice.strategy.open(request);
+                t.step = choice.open(facts);
             } catch (IOException | RuntimeException | Error e) {
                 throw t.fail(e);
             }
@@ -129,9 +117,11 @@ final class RealTransfer implements Transfer {
 
     /** Steps until the transfer is over, the channel would block, or (on a blocking channel) after one step. */
     private void run() throws TransferException {
+        boolean mayLoop = facts.mayLoop();
         while (state == State.RUNNING) {
-            if (rateLimit > 0 && aheadOfRate()) {
+            if (pacer != null && pacer.ahead(moved)) {
                 interestOps = 0;
+                stall.progressed(); // paced, not stalled
                 break;
             }
             long n;
@@ -145,7 +135,7 @@ final class RealTransfer implements Transfer {
             }
             if (n > 0) {
                 moved += n;
-                idle = 0;
+                stall.progressed();
                 interestOps = SelectionKey.OP_WRITE;
                 listener.onProgress(moved);
                 if (moved == total) {
@@ -159,9 +149,8 @@ final class RealTransfer implements Transfer {
                 }
                 complete();
             } else {
-                idle++;
                 try {
-                    checkZeroProgress();
+                    stall.zeroStep(moved, moved < prefixBytes ? -1 : facts.request().position() + moved - prefixBytes);
                 } catch (IOException | RuntimeException e) {
                     throw fail(e);
                 }
@@ -174,14 +163,10 @@ final class RealTransfer implements Transfer {
     private long step() throws IOException {
         if (moved < prefixBytes) {
             interestOps = SelectionKey.OP_WRITE;
-            return prefix.write(request.target());
+            return prefix.write(facts.request().target());
         }
-        if (step == null) {
-            step = choice.strategy.open(request);
-        }
-        long done = moved - prefixBytes;
         long ask = total < 0 ? maxStep : Math.min(maxStep, total - moved);
-        long n = step.move(done, ask);
+        long n = step.move(moved - prefixBytes, ask);
         if (n > ask) {
             throw new IllegalStateException(choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);
         }
@@ -189,39 +174,6 @@ final class RealTransfer implements Transfer {
             interestOps = step.stalledOn() == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
         }
         return n;
-    }
-
-    /**
-     * After a step that moved nothing: a file source that shrank is a truncation; a file source that
-     * ended while its size still reads the same (procfs, sysfs) is found by reading one byte, at once
-     * when only the source can be holding up (a blocking target), else after {@link #SELECT_TRUST}
-     * such calls in a row.
-     */
-    private void checkZeroProgress() throws IOException {
-        if (request.sourceKind() != ChannelKind.FILE || moved < prefixBytes) {
-            return;
-        }
-        TruncatedSourceException truncation = failures.truncation(null, moved);
-        if (truncation != null) {
-            throw truncation;
-        }
-        if (!request.targetNonBlocking() || idle > SELECT_TRUST) {
-            if (probe == null) {
-                probe = ByteBuffer.allocate(1);
-            }
-            probe.clear();
-            if (!request.sourceDirectIo()
-                    && request.sourceFile().read(probe, request.position() + moved - prefixBytes) < 0) {
-                throw failures.endedEarly(null, moved);
-            }
-        }
-    }
-
-    /** Whether the bytes moved so far are ahead of the rate limit's schedule; sets {@link #pausedUntil}. */
-    private boolean aheadOfRate() {
-        long due = started + (long) (moved * (1e9 / rateLimit));
-        pausedUntil = due;
-        return due - System.nanoTime() > 0;
     }
 
     private void complete() throws TransferException {
@@ -233,8 +185,7 @@ final class RealTransfer implements Transfer {
         }
         state = State.DONE;
         interestOps = 0;
-        result = new TransferResult(moved, choice.strategy.name(), choice.reason,
-                Duration.ofNanos(System.nanoTime() - started));
+        result = new TransferResult(moved, choice, Duration.ofNanos(System.nanoTime() - started));
         listener.onComplete(result);
     }
 
@@ -265,12 +216,16 @@ final class RealTransfer implements Transfer {
     }
 
     /**
-     * Closes the step and what the library opened; a failure to do so is added to {@code failure},
-     * or logged (an {@code InternalError} without a failure is thrown, see {@link #complete()}).
+     * Closes the step (or gives back what the choice took, if no step opened) and what the library
+     * opened; a failure to do so is added to {@code failure}, or logged (an {@code InternalError}
+     * without a failure is thrown, see {@link #complete()}).
      */
     private void releaseQuietly(TransferException failure) {
         TransferStep s = step;
         step = null;
+        if (s == null) {
+            choice.release();
+        }
         for (Closeable c : new Closeable[] {s, owned}) {
             if (c == null) {
                 continue;
@@ -289,17 +244,13 @@ final class RealTransfer implements Transfer {
         }
     }
 
-    private static boolean nonBlocking(Channel channel) {
-        return channel instanceof SelectableChannel && !((SelectableChannel) channel).isBlocking();
+    TransferFacts facts() {
+        return facts;
     }
 
-    TransferRequest request() {
-        return request;
-    }
-
-    /** Which end the last zero-progress step waited on. */
-    TransferStep.Side stalledOn() {
-        return interestOps == SelectionKey.OP_READ ? TransferStep.Side.SOURCE : TransferStep.Side.TARGET;
+    /** How long and how often the transfer has moved nothing: the engine's clock for waits and the stall timeout. */
+    Stall stall() {
+        return stall;
     }
 
     @Override
@@ -324,7 +275,7 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long delayNanos() {
-        return state != State.RUNNING || rateLimit == 0 ? 0 : Math.max(0, pausedUntil - System.nanoTime());
+        return state != State.RUNNING || pacer == null ? 0 : pacer.delayNanos();
     }
 
     @Override
@@ -361,7 +312,8 @@ final class RealTransfer implements Transfer {
 
     @Override
     public String toString() {
-        return "Transfer{" + request + (prefix == null ? "" : " after a " + prefix) + " via " + choice.strategy.name()
-                + ", " + moved + " of " + (total < 0 ? "all" : Long.toString(total)) + " bytes, " + state + "}";
+        return "Transfer{" + facts.request() + (prefix == null ? "" : " after a " + prefix) + " via "
+                + choice.strategy.name() + ", " + moved + " of " + (total < 0 ? "all" : Long.toString(total))
+                + " bytes, " + state + "}";
     }
 }

@@ -1,25 +1,26 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.Support;
-import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
 import io.zerocopy.spi.TransferStrategy;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * Chooses the strategy for a request: a forced one if there is one, else the first registered
- * strategy that supports the request, else the first row of {@link #TABLE} that applies.
+ * Chooses the strategy for a transfer from its {@link TransferFacts}: a forced one if there is one,
+ * else the first registered strategy that supports the request, else the first row of
+ * {@link #TABLE} that applies. A choice takes what its step will need (a pooled buffer) in the same
+ * act, so that {@link Choice#reason()} is always true of what runs.
  *
  * <p>The table is the whole default policy in one place, in order; the README's strategy table is
- * this list in words. The {@code reason} of each row ends up in the debug log and in
- * {@link TransferResult#reason()}.
+ * this list in words. The reason of each row ends up in the debug log and in
+ * {@link TransferResult#reason()}; it is put into words only when one of them reads it.
  */
 final class Selection {
 
@@ -30,32 +31,93 @@ final class Selection {
      */
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
-    /** The choice and why it was made. */
+    /**
+     * Puts a row's reason into words, given the strategy's own account of how it serves the
+     * transfer and whether an earlier row was passed over because the direct memory budget is spent.
+     */
+    private interface Why {
+        String of(TransferFacts facts, String how, boolean budgetSpent);
+    }
+
+    /**
+     * The strategy chosen for one transfer, what it took for its step, and why. Open it once with
+     * {@link #open}, or {@link #release} it if no step will run.
+     */
     static final class Choice {
         final TransferStrategy strategy;
-        final String reason;
+        private final TransferFacts facts;
+        private final ByteBuffer lent;
+        private final Why why;
+        private final Support support;
+        private final boolean budgetSpent;
+        private String reason;
+        private boolean handedOver;
 
-        Choice(TransferStrategy strategy, String reason) {
+        private Choice(TransferStrategy strategy, TransferFacts facts, ByteBuffer lent, Why why, Support support,
+                boolean budgetSpent) {
             this.strategy = strategy;
+            this.facts = facts;
+            this.lent = lent;
+            this.why = why;
+            this.support = support;
+            this.budgetSpent = budgetSpent;
+        }
+
+        /** A choice made by hand (tests), with its reason in words. */
+        Choice(TransferStrategy strategy, String reason) {
+            this(strategy, null, null, null, null, false);
             this.reason = reason;
+        }
+
+        /** Why this strategy runs, in words; worked out on first use. */
+        String reason() {
+            if (reason == null) {
+                String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, lent);
+                reason = why.of(facts, how, budgetSpent);
+            }
+            return reason;
+        }
+
+        /** Opens the step; from now on the step owns what the choice took. */
+        TransferStep open(TransferFacts facts) throws IOException {
+            handedOver = true;
+            if (!(strategy instanceof BuiltInStrategy)) {
+                return strategy.open(facts.request());
+            }
+            try {
+                return ((BuiltInStrategy) strategy).open(facts, lent);
+            } catch (IOException | RuntimeException | Error e) {
+                DirectBuffers.giveBack(lent);
+                throw e;
+            }
+        }
+
+        /** Gives back what the choice took when no step was opened (a transfer of nothing). */
+        void release() {
+            if (!handedOver) {
+                handedOver = true;
+                DirectBuffers.giveBack(lent);
+            }
         }
 
         @Override
         public String toString() {
-            return strategy.name() + " (" + reason + ")";
+            return strategy.name() + " (" + reason() + ")";
         }
     }
 
     private static final class Row {
-        final String strategy;
-        final Predicate<TransferRequest> when;
-        /** Why this row's strategy was chosen, given the request and the strategy's own {@link Support}. */
-        final BiFunction<TransferRequest, Support, String> reason;
+        final BuiltInStrategy strategy;
+        final Predicate<TransferFacts> when;
+        /** Whether the row applies only while the strategy's step gets its buffer from the pool. */
+        final boolean needsLent;
+        final Why why;
 
-        Row(String strategy, Predicate<TransferRequest> when, BiFunction<TransferRequest, Support, String> reason) {
+        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Why why) {
             this.strategy = strategy;
             this.when = when;
-            this.reason = reason;
+            this.needsLent = needsLent;
+            this.why = why;
         }
     }
 
@@ -94,45 +156,37 @@ final class Selection {
      * wait in the engine's pauses.
      */
     private static final List<Row> TABLE = List.of(
-            new Row(MappedStrategy.NAME,
-                    r -> r.sourceDirectIo(),
-                    (r, support) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
-            new Row(TransferToStrategy.NAME,
-                    r -> fileToSocketOnLinux(r) && !Peers.onThisHost(r.target()) && !blockingOnVirtualThread(r),
-                    (r, support) -> directPath(r).get() + " to a peer on another host: the network card reads the page"
+            new Row(MappedStrategy.INSTANCE,
+                    TransferFacts::sourceDirectIo, false,
+                    (f, how, spent) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
+            new Row(TransferToStrategy.INSTANCE,
+                    f -> f.fileToSocketOnLinux() && !f.peerOnThisHost() && !f.blockingTargetOnVirtualThread(), false,
+                    (f, how, spent) -> f.directPath() + " to a peer on another host: the network card reads the page"
                             + " cache, the sender copies nothing"),
-            new Row(BufferedStrategy.NAME,
-                    r -> fileToSocketOnLinux(r) && DirectBuffers.SHARED.canLend(r.bufferSize()),
-                    (r, support) -> noSendfileReason(r) + "; " + support.reason()),
-            new Row(MappedStrategy.NAME,
-                    r -> fileToSocketOnLinux(r),
-                    (r, support) -> noSendfileReason(r) + "; the direct memory budget (" + DirectBuffers.SHARED.budget()
-                            + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
-                            + " need no buffer"),
-            new Row(TransferToStrategy.NAME,
-                    r -> r.sourceKind() == ChannelKind.FILE && directPath(r).isPresent(),
-                    (r, support) -> directPath(r).get() + " from a file to a " + r.targetKind()),
-            new Row(MappedStrategy.NAME,
-                    r -> r.sourceKind() == ChannelKind.FILE && kernelReadsTarget(r.targetKind())
-                            && r.count() >= MMAP_MIN_BYTES,
-                    (r, support) -> noKernelPath(r) + "; mapped windows save a copy at " + r.count() + " bytes"),
-            new Row(BufferedStrategy.NAME,
-                    r -> true,
-                    // the buffer it takes, which says when the direct memory budget is spent
-                    (r, support) -> bufferedReason(r) + "; " + support.reason()));
-
-    /**
-     * A blocking socket written from a virtual thread: the JDK runs it non-blocking underneath, so
-     * {@code transferTo} returns 0 whenever it is full and the engine can only poll it, while a
-     * write parks the virtual thread until the socket takes more (docs/scale.md, slow receivers).
-     */
-    private static boolean blockingOnVirtualThread(TransferRequest r) {
-        return !r.targetNonBlocking() && Peers.callerIsVirtual();
-    }
+            new Row(BufferedStrategy.INSTANCE,
+                    TransferFacts::fileToSocketOnLinux, true,
+                    (f, how, spent) -> noSendfileReason(f) + "; " + how),
+            new Row(MappedStrategy.INSTANCE,
+                    TransferFacts::fileToSocketOnLinux, false,
+                    (f, how, spent) -> noSendfileReason(f) + (spent
+                            ? "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
+                                    + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows need no buffer"
+                            : "; buffered is excluded, and mapped windows need no buffer")),
+            new Row(TransferToStrategy.INSTANCE,
+                    f -> f.sourceKind() == ChannelKind.FILE && f.directPath() != null, false,
+                    (f, how, spent) -> f.directPath() + " from a file to a " + f.targetKind()),
+            new Row(MappedStrategy.INSTANCE,
+                    f -> f.sourceKind() == ChannelKind.FILE && kernelReadsTarget(f.targetKind())
+                            && f.request().count() >= MMAP_MIN_BYTES, false,
+                    (f, how, spent) -> noKernelPath(f) + "; mapped windows save a copy at " + f.request().count() + " bytes"),
+            new Row(BufferedStrategy.INSTANCE,
+                    f -> true, false,
+                    // the buffer it took, which says when the direct memory budget is spent
+                    (f, how, spent) -> bufferedReason(f) + "; " + how));
 
     /** Why a file to a socket on Linux does not go to sendfile. */
-    private static String noSendfileReason(TransferRequest r) {
-        if (!Peers.onThisHost(r.target())) {
+    private static String noSendfileReason(TransferFacts f) {
+        if (!f.peerOnThisHost()) {
             return "a file to a blocking socket from a virtual thread, where sendfile returns 0 whenever the socket is"
                     + " full and can only be polled, while a write parks the thread (docs/scale.md)";
         }
@@ -140,72 +194,129 @@ final class Selection {
                 + " at once (docs/scale.md)";
     }
 
-    private static boolean fileToSocketOnLinux(TransferRequest r) {
-        return r.sourceKind() == ChannelKind.FILE && r.targetKind() == ChannelKind.SOCKET
-                && r.platform().os() == Platform.OperatingSystem.LINUX;
+    private final List<TransferStrategy> registered;
+    private final String forced;
+    private final Set<String> excludedByOptions;
+    /** The exclusions last read from the system property, and the property's value they were read from. */
+    private volatile Exclusions exclusions;
+
+    /**
+     * @param forced the strategy forced by the caller's options, or null
+     * @param excludedByOptions names the caller's options exclude
+     */
+    Selection(List<TransferStrategy> registered, String forced, Set<String> excludedByOptions) {
+        this.registered = List.copyOf(registered);
+        this.forced = forced;
+        this.excludedByOptions = Set.copyOf(excludedByOptions);
+        this.exclusions = new Exclusions(null, this.excludedByOptions);
     }
 
-    private final List<TransferStrategy> registered;
-
+    /** A selection with nothing forced or excluded by options. */
     Selection(List<TransferStrategy> registered) {
-        this.registered = List.copyOf(registered);
+        this(registered, null, Set.of());
     }
 
     /**
-     * Picks the strategy for {@code request}.
+     * Picks the strategy for a transfer and takes what its step will need, reading the operators'
+     * system properties {@value TransferOptions#STRATEGY_PROPERTY} and
+     * {@value TransferOptions#EXCLUDE_PROPERTY} now.
      *
-     * @param forced the strategy forced by the caller's options, or null
-     * @param excludedByOptions names the caller's options exclude
-     * @param forcedByProperty the value of {@value TransferOptions#STRATEGY_PROPERTY}, or null
-     * @param excludedByProperty the value of {@value TransferOptions#EXCLUDE_PROPERTY}, or null
      * @throws IllegalArgumentException if the forced strategy cannot serve the request, if a property
      *     names an unknown strategy, or if every strategy that could serve it is excluded
      */
-    Choice choose(TransferRequest request, String forced, Set<String> excludedByOptions,
-            String forcedByProperty, String excludedByProperty) {
-        Set<String> excluded = new LinkedHashSet<>(excludedByOptions);
-        if (excludedByProperty != null && !excludedByProperty.isBlank()) {
-            for (String name : excludedByProperty.split(",")) {
-                if (!name.isBlank()) {
-                    excluded.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
-                }
-            }
-        }
+    Choice choose(TransferFacts facts) {
+        return choose(facts, System.getProperty(TransferOptions.STRATEGY_PROPERTY),
+                System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
+    }
+
+    /** As {@link #choose(TransferFacts)}, with the two properties' values given. */
+    Choice choose(TransferFacts facts, String forcedByProperty, String excludedByProperty) {
+        Set<String> excluded = excluded(excludedByProperty);
         if (forcedByProperty != null && !forcedByProperty.isBlank()) {
             TransferStrategy s = Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
-            Support support = s.supports(request);
-            if (support.supported() && !excluded.contains(s.name())) {
-                return new Choice(s, "forced by system property " + TransferOptions.STRATEGY_PROPERTY + ": " + support.reason());
+            if (!excluded.contains(s.name())) {
+                Choice choice = tryStrategy(s, facts, (f, how, spent) -> "forced by system property "
+                        + TransferOptions.STRATEGY_PROPERTY + ": " + how);
+                if (choice != null) {
+                    return choice;
+                }
             }
         }
         if (forced != null && !excluded.contains(forced)) {
             TransferStrategy s = Strategies.require(forced, "strategy");
-            Support support = s.supports(request);
-            if (!support.supported()) {
-                throw new IllegalArgumentException("strategy: " + forced + " (cannot serve " + request + ": "
-                        + support.reason() + ")");
+            Choice choice = tryStrategy(s, facts, (f, how, spent) -> "forced: " + how);
+            if (choice == null) {
+                throw new IllegalArgumentException("strategy: " + forced + " (cannot serve " + facts.request() + ": "
+                        + refusal(s, facts) + ")");
             }
-            return new Choice(s, "forced: " + support.reason());
+            return choice;
         }
         for (TransferStrategy s : registered) {
             if (!excluded.contains(s.name())) {
-                Support support = s.supports(request);
-                if (support.supported()) {
-                    return new Choice(s, "registered strategy: " + support.reason());
+                Choice choice = tryStrategy(s, facts, (f, how, spent) -> "registered strategy: " + how);
+                if (choice != null) {
+                    return choice;
                 }
             }
         }
+        boolean budgetSpent = false;
         for (Row row : TABLE) {
-            if (!excluded.contains(row.strategy) && row.when.test(request)) {
-                TransferStrategy s = Strategies.require(row.strategy, "strategy");
-                Support support = s.supports(request);
-                if (support.supported()) {
-                    return new Choice(s, row.reason.apply(request, support));
+            if (excluded.contains(row.strategy.name()) || !row.when.test(facts) || row.strategy.refusal(facts) != null) {
+                continue;
+            }
+            ByteBuffer lent = row.strategy.lend(facts);
+            if (row.needsLent && lent == null) {
+                budgetSpent = true;
+                continue;
+            }
+            return new Choice(row.strategy, facts, lent, row.why, null, budgetSpent);
+        }
+        throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve "
+                + facts.request() + "; the buffered strategy serves every pair)");
+    }
+
+    /** A choice of {@code s} if it can serve the transfer, else null. */
+    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Why why) {
+        if (s instanceof BuiltInStrategy) {
+            BuiltInStrategy builtIn = (BuiltInStrategy) s;
+            return builtIn.refusal(facts) == null ? new Choice(s, facts, builtIn.lend(facts), why, null, false) : null;
+        }
+        Support support = s.supports(facts.request());
+        return support.supported() ? new Choice(s, facts, null, why, support, false) : null;
+    }
+
+    private static String refusal(TransferStrategy s, TransferFacts facts) {
+        return s instanceof BuiltInStrategy ? ((BuiltInStrategy) s).refusal(facts) : s.supports(facts.request()).reason();
+    }
+
+    /** The options' exclusions and the property's; the property is parsed again only when its value changes. */
+    private Set<String> excluded(String excludedByProperty) {
+        Exclusions e = exclusions;
+        if (e.property == null ? excludedByProperty == null : e.property.equals(excludedByProperty)) {
+            return e.names;
+        }
+        Set<String> names = new LinkedHashSet<>(excludedByOptions);
+        if (excludedByProperty != null && !excludedByProperty.isBlank()) {
+            for (String name : excludedByProperty.split(",")) {
+                if (!name.isBlank()) {
+                    names.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
                 }
             }
         }
-        throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve " + request
-                + "; the buffered strategy serves every pair)");
+        e = new Exclusions(excludedByProperty, Set.copyOf(names));
+        exclusions = e;
+        return e.names;
+    }
+
+    /** The names excluded while the property reads {@code property}. */
+    private static final class Exclusions {
+        final String property;
+        final Set<String> names;
+
+        Exclusions(String property, Set<String> names) {
+            this.property = property;
+            this.names = names;
+        }
     }
 
     /** JDK channels, whose writes hand a mapped buffer to the kernel rather than to Java code. */
@@ -213,34 +324,30 @@ final class Selection {
         return kind == ChannelKind.FILE || kind == ChannelKind.SOCKET || kind == ChannelKind.PIPE;
     }
 
-    private static Optional<String> directPath(TransferRequest r) {
-        return r.platform().directTransferPath(r.targetKind(), r.targetNonBlocking());
-    }
-
     /** Why transferTo was not chosen for a file source: the platform has no path, or it was excluded. */
-    private static String noKernelPath(TransferRequest r) {
-        return directPath(r).isPresent()
+    private static String noKernelPath(TransferFacts f) {
+        return f.directPath() != null
                 ? "transferTo is excluded"
-                : "no kernel path from a file to a " + r.targetKind() + " on " + r.platform();
+                : "no kernel path from a file to a " + f.targetKind() + " on " + f.platform();
     }
 
-    private static String bufferedReason(TransferRequest r) {
-        if (r.sourceKind() != ChannelKind.FILE) {
-            return "no zero-copy path from a " + r.sourceKind() + " source";
+    private static String bufferedReason(TransferFacts f) {
+        if (f.sourceKind() != ChannelKind.FILE) {
+            return "no zero-copy path from a " + f.sourceKind() + " source";
         }
-        if (r.targetKind() == ChannelKind.STREAM) {
+        if (f.targetKind() == ChannelKind.STREAM) {
             return "the target is a stream";
         }
-        if (!kernelReadsTarget(r.targetKind())) {
+        if (!kernelReadsTarget(f.targetKind())) {
             return "the target is not a JDK channel and reads the bytes in user space, where a buffer beats a mapping";
         }
-        return noKernelPath(r) + (r.count() >= MMAP_MIN_BYTES
+        return noKernelPath(f) + (f.request().count() >= MMAP_MIN_BYTES
                 ? ", and mmap is excluded"
-                : ", and " + r.count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
+                : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
     }
 
     /** The strategies of the default table, in the order they are tried. */
     static List<String> tableOrder() {
-        return TABLE.stream().map(row -> row.strategy).collect(Collectors.toUnmodifiableList());
+        return TABLE.stream().map(row -> row.strategy.name()).collect(Collectors.toUnmodifiableList());
     }
 }

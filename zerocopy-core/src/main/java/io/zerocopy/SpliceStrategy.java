@@ -1,10 +1,8 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.Support;
-import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
-import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * and lives in the jar's Java 22 part ({@code META-INF/versions/22}), which a JDK 22+ loads instead
  * of this class. Stateless; one shared instance.
  */
-final class SpliceStrategy implements TransferStrategy {
+final class SpliceStrategy extends BuiltInStrategy {
     static final SpliceStrategy INSTANCE = new SpliceStrategy();
 
     static final String NAME = "splice";
@@ -32,7 +30,7 @@ final class SpliceStrategy implements TransferStrategy {
     }
 
     @Override
-    public Support supports(TransferRequest request) {
+    String refusal(TransferFacts facts) {
         int feature = Runtime.version().feature();
         String reason = feature < 22
                 ? "splice needs Java 22 or later (the FFM API); this JVM is Java " + feature
@@ -41,16 +39,16 @@ final class SpliceStrategy implements TransferStrategy {
         if (LOGGED.compareAndSet(false, true)) {
             log.debug("splice is unavailable: {}", reason);
         }
-        return Support.no(reason);
+        return reason;
     }
 
     @Override
-    public TransferStep open(TransferRequest request) throws IOException {
-        throw new IOException("splice is unavailable: " + supports(request).reason());
+    String how(TransferFacts facts, ByteBuffer lent) {
+        throw new IllegalStateException("splice never serves a transfer on this JDK");
     }
 
     @Override
-    public String toString() {
-        return NAME;
+    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+        throw new IOException("splice is unavailable: " + refusal(facts));
     }
 }

@@ -5,6 +5,7 @@ import io.zerocopy.spi.TransferRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 
@@ -15,13 +16,15 @@ import java.nio.channels.FileChannel;
  * transfer's.
  */
 final class TransferFailures {
+    private final TransferFacts facts;
     private final TransferRequest request;
     private final String strategy;
     /** The transfer's count, header included; -1 for "until the end". */
     private final long total;
 
-    TransferFailures(TransferRequest request, String strategy, long total) {
-        this.request = request;
+    TransferFailures(TransferFacts facts, String strategy, long total) {
+        this.facts = facts;
+        this.request = facts.request();
         this.strategy = strategy;
         this.total = total;
     }
@@ -41,6 +44,15 @@ final class TransferFailures {
         }
         if (cause instanceof EOFException && total >= 0 && request.sourceKind() != ChannelKind.FILE) {
             return endedEarly((EOFException) cause, moved);
+        }
+        if (moved == 0 && cause instanceof IOException && request.sourceKind() == ChannelKind.FILE) {
+            IOException unreadable = unreadableSource();
+            if (unreadable != null) {
+                // a caller's channel open on a directory, say: sendfile calls that "No such device"
+                unreadable.addSuppressed(cause);
+                return new TransferException("the source file cannot be read: " + unreadable.getMessage(), 0,
+                        unreadable);
+            }
         }
         String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
         return new TransferException(strategy + " " + what + " after " + moved + " bytes: "
@@ -74,18 +86,9 @@ final class TransferFailures {
      * the original failure: a failure to read it is added to {@code cause} as suppressed.
      */
     TruncatedSourceException truncation(Throwable cause, long moved) {
-        FileChannel file;
-        long end;
-        if (request.sourceKind() == ChannelKind.FILE) {
-            file = request.sourceFile();
-            end = request.position() + request.count();
-        } else if (request.source() instanceof FileSliceChannel) {
-            file = ((FileSliceChannel) request.source()).file();
-            end = ((FileSliceChannel) request.source()).end();
-        } else {
-            return null;
-        }
-        if (!file.isOpen()) {
+        FileChannel file = facts.truncatableFile();
+        long end = facts.truncatableEnd();
+        if (file == null || !file.isOpen()) {
             return null;
         }
         try {
@@ -96,6 +99,23 @@ final class TransferFailures {
                 cause.addSuppressed(sizeFailure);
             }
             return null;
+        }
+    }
+
+    /**
+     * After a first step failed: the failure of a plain one-byte read of the source, which names
+     * the cause in the operating system's words ("Is a directory"), or null if such a read works.
+     */
+    private IOException unreadableSource() {
+        FileChannel file = request.sourceFile();
+        if (!file.isOpen() || request.sourceDirectIo() || Thread.currentThread().isInterrupted()) {
+            return null;
+        }
+        try {
+            file.read(ByteBuffer.allocate(1), request.position());
+            return null;
+        } catch (IOException e) {
+            return e;
         }
     }
 

@@ -1,10 +1,8 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
-import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -25,7 +23,7 @@ import java.nio.channels.ReadableByteChannel;
  * end of stream and when a read yielded nothing, so the source must be blocking, and a 0 is
  * confirmed by reading one byte directly.
  */
-final class TransferFromStrategy implements TransferStrategy {
+final class TransferFromStrategy extends BuiltInStrategy {
     static final TransferFromStrategy INSTANCE = new TransferFromStrategy();
 
     static final String NAME = "transferFrom";
@@ -39,28 +37,28 @@ final class TransferFromStrategy implements TransferStrategy {
     }
 
     @Override
-    public Support supports(TransferRequest request) {
-        if (request.targetKind() != ChannelKind.FILE) {
-            return Support.no("target is " + request.targetKind() + ", transferFrom needs a file");
+    String refusal(TransferFacts facts) {
+        if (facts.targetKind() != ChannelKind.FILE) {
+            return "target is " + facts.targetKind() + ", transferFrom needs a file";
         }
-        if (request.source() instanceof FileChannel) {
-            return Support.no("transferFrom would read the source file at its shared position; "
-                    + "transferTo takes the same kernel path at explicit positions");
+        if (facts.request().source() instanceof FileChannel) {
+            return "transferFrom would read the source file at its shared position; "
+                    + "transferTo takes the same kernel path at explicit positions";
         }
-        if (request.sourceNonBlocking()) {
-            return Support.no("transferFrom cannot tell end of stream from an empty non-blocking source");
+        if (facts.sourceNonBlocking()) {
+            return "transferFrom cannot tell end of stream from an empty non-blocking source";
         }
-        return Support.yes("FileChannel.transferFrom from a " + request.sourceKind() + " into a file");
+        return null;
     }
 
     @Override
-    public TransferStep open(TransferRequest request) throws IOException {
-        return new Step(request);
+    String how(TransferFacts facts, ByteBuffer lent) {
+        return "FileChannel.transferFrom from a " + facts.sourceKind() + " into a file";
     }
 
     @Override
-    public String toString() {
-        return NAME;
+    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+        return new Step(facts.request());
     }
 
     private static final class Step implements TransferStep {

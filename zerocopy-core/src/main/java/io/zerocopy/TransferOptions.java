@@ -76,6 +76,7 @@ public final class TransferOptions {
     private final int bufferSize;
     private final long mappedWindow;
     private final Duration stallTimeout;
+    private final long stallTimeoutNanos;
     private final TransferListener listener;
     private final long rateLimit;
 
@@ -85,6 +86,7 @@ public final class TransferOptions {
         this.bufferSize = b.bufferSize;
         this.mappedWindow = b.mappedWindow;
         this.stallTimeout = b.stallTimeout;
+        this.stallTimeoutNanos = saturatedNanos(b.stallTimeout);
         this.listener = b.listener;
         this.rateLimit = b.rateLimit;
     }
@@ -132,6 +134,19 @@ public final class TransferOptions {
 
     public Duration stallTimeout() {
         return stallTimeout;
+    }
+
+    /** The stall timeout in nanoseconds, {@code Long.MAX_VALUE} for one too long to count in them. */
+    long stallTimeoutNanos() {
+        return stallTimeoutNanos;
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     public TransferListener listener() {

@@ -9,14 +9,13 @@ import java.util.Objects;
  */
 public final class TransferResult {
     private final long bytes;
-    private final String strategy;
-    private final String reason;
+    private final Selection.Choice choice;
     private final Duration elapsed;
 
-    TransferResult(long bytes, String strategy, String reason, Duration elapsed) {
+    /** The result of a transfer made by {@code choice}, whose reason is put into words when first read. */
+    TransferResult(long bytes, Selection.Choice choice, Duration elapsed) {
         this.bytes = bytes;
-        this.strategy = Objects.requireNonNull(strategy, "strategy");
-        this.reason = Objects.requireNonNull(reason, "reason");
+        this.choice = Objects.requireNonNull(choice, "choice");
         this.elapsed = Objects.requireNonNull(elapsed, "elapsed");
     }
 
@@ -27,12 +26,12 @@ public final class TransferResult {
 
     /** The name of the strategy that ran, such as {@code "transferTo"}. */
     public String strategy() {
-        return strategy;
+        return choice.strategy.name();
     }
 
     /** Why the strategy was chosen, in words, such as {@code "sendfile(2) from a file to a socket"}. */
     public String reason() {
-        return reason;
+        return choice.reason();
     }
 
     /** Wall-clock time from the first step to the last, including waits and rate limiting. */
@@ -42,6 +41,6 @@ public final class TransferResult {
 
     @Override
     public String toString() {
-        return "TransferResult{" + bytes + " bytes via " + strategy + " in " + elapsed.toMillis() + " ms (" + reason + ")}";
+        return "TransferResult{" + bytes + " bytes via " + strategy() + " in " + elapsed.toMillis() + " ms (" + reason() + ")}";
     }
 }

@@ -1,11 +1,9 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Support;
-import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
-import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
@@ -16,7 +14,7 @@ import java.nio.channels.WritableByteChannel;
  * so the selector only picks this strategy where {@code Platform.directTransferPath} has a path.
  * Stateless; one shared instance.
  */
-final class TransferToStrategy implements TransferStrategy {
+final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
 
     static final String NAME = "transferTo";
@@ -30,27 +28,32 @@ final class TransferToStrategy implements TransferStrategy {
     }
 
     @Override
-    public Support supports(TransferRequest request) {
-        if (request.sourceKind() != ChannelKind.FILE) {
-            return Support.no("source is " + request.sourceKind() + ", transferTo needs a file");
+    String refusal(TransferFacts facts) {
+        if (facts.sourceKind() != ChannelKind.FILE) {
+            return "source is " + facts.sourceKind() + ", transferTo needs a file";
         }
-        if (request.sourceDirectIo()) {
+        if (facts.sourceDirectIo()) {
             // sendfile and copy_file_range fail with EINVAL at an unaligned offset; the JDK then maps
             // (JDK 17), or from JDK 21 below 16 KiB and to any channel not its own reads the file
             // into a heap buffer, which direct I/O rejects.
-            return Support.no("the source was opened for direct I/O, which sendfile and copy_file_range reject at"
-                    + " unaligned offsets and the JDK's fallback reads through an unaligned buffer");
+            return "the source was opened for direct I/O, which sendfile and copy_file_range reject at"
+                    + " unaligned offsets and the JDK's fallback reads through an unaligned buffer";
         }
-        return Support.yes(request.platform().directTransferPath(request.targetKind(), request.targetNonBlocking())
-                .map(path -> path + " from a file to a " + request.targetKind())
-                .orElse("the JDK's user-space copy (no kernel path to a " + request.targetKind() + " here)"));
+        return null;
     }
 
     @Override
-    public TransferStep open(TransferRequest request) {
-        FileChannel source = request.sourceFile();
-        WritableByteChannel target = request.target();
-        long start = request.position();
+    String how(TransferFacts facts, ByteBuffer lent) {
+        return facts.directPath() != null
+                ? facts.directPath() + " from a file to a " + facts.targetKind()
+                : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
+    }
+
+    @Override
+    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+        FileChannel source = facts.request().sourceFile();
+        WritableByteChannel target = facts.request().target();
+        long start = facts.request().position();
         return new TransferStep() {
             @Override
             public long move(long transferred, long maxBytes) throws IOException {
@@ -68,10 +71,5 @@ final class TransferToStrategy implements TransferStrategy {
                 return NAME;
             }
         };
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -2,11 +2,10 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Platform;
-import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
-import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * A file target opened for appending is declined (splice writes at explicit offsets). File sources
  * are not served: {@code sendfile} is the same kernel path. Stateless; one shared instance.
  */
-final class SpliceStrategy implements TransferStrategy {
+final class SpliceStrategy extends BuiltInStrategy {
     static final SpliceStrategy INSTANCE = new SpliceStrategy();
 
     static final String NAME = "splice";
@@ -49,30 +48,32 @@ final class SpliceStrategy implements TransferStrategy {
     }
 
     @Override
-    public Support supports(TransferRequest request) {
+    String refusal(TransferFacts facts) {
+        TransferRequest request = facts.request();
         if (request.platform().os() != Platform.OperatingSystem.LINUX) {
-            return Support.no("splice(2) is Linux only; this is " + request.platform().os());
+            return "splice(2) is Linux only; this is " + request.platform().os();
         }
         if (request.sourceKind() != ChannelKind.SOCKET) {
-            return Support.no("splice reads from a JDK socket; the source is a " + request.sourceKind());
+            return "splice reads from a JDK socket; the source is a " + request.sourceKind();
         }
         boolean file = request.targetKind() == ChannelKind.FILE;
         if (!file && request.targetKind() != ChannelKind.SOCKET) {
-            return Support.no("splice writes to a JDK socket or file; the target is a " + request.targetKind());
+            return "splice writes to a JDK socket or file; the target is a " + request.targetKind();
         }
         String missing = missingFlags(file);
         if (missing != null) {
             if (LOGGED.compareAndSet(false, true)) {
                 log.debug("splice is unavailable: {}", missing);
             }
-            return Support.no(missing);
+            return missing;
         }
-        String fileProblem = file ? fileTargetProblem(request) : null;
-        if (fileProblem != null) {
-            return Support.no(fileProblem);
-        }
-        return Support.yes("splice(2) through a pipe from a socket to a " + (file ? "file" : "socket")
-                + ", no copy in user space");
+        return file ? fileTargetProblem(request) : null;
+    }
+
+    @Override
+    String how(TransferFacts facts, ByteBuffer lent) {
+        return "splice(2) through a pipe from a socket to a "
+                + (facts.targetKind() == ChannelKind.FILE ? "file" : "socket") + ", no copy in user space";
     }
 
     /** What the JVM's flags lack for this pair, in words with the flag to add, or null. */
@@ -102,16 +103,12 @@ final class SpliceStrategy implements TransferStrategy {
     }
 
     @Override
-    public TransferStep open(TransferRequest request) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+        TransferRequest request = facts.request();
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
         }
         return SpliceStep.open(request);
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 
     /** Whether the C library's functions could be bound; looked at only once native access is known to be on. */

@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BufferedStrategyTest {
     private static final Platform LINUX = Platform.of(OperatingSystem.LINUX, 17, "6.18.44-fc");
     private static final Platform MACOS = Platform.of(OperatingSystem.MACOS, 21, "14.5");
-    private static final int MSS = BufferedStrategy.LOOPBACK_MSS_IPV4;
+    private static final int MSS = Peers.LOOPBACK_MSS_IPV4;
     /** The source's size: more than the largest buffer asked for, so that the count never caps it. */
     private static final long SOURCE_BYTES = 4 << 20;
 
@@ -82,7 +82,7 @@ class BufferedStrategyTest {
     void writeSize_loopbackIpv4PeerOnLinux_isWholeSegmentsWhenAtLeastOne(int asked, int expected) throws IOException {
         TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, asked);
 
-        assertThat(BufferedStrategy.writeSize(request)).isEqualTo(expected);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request))).isEqualTo(expected);
         try (TransferStep step = BufferedStrategy.INSTANCE.open(request)) {
             assertThat(step.toString()).isEqualTo("buffered(direct " + expected + ")");
         }
@@ -101,17 +101,17 @@ class BufferedStrategyTest {
     void defaultSelection_fileToLoopbackSocketOnLinux_reasonNamesTheSegments() throws IOException {
         TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, TransferOptions.DEFAULT_BUFFER_SIZE);
 
-        Selection.Choice choice = new Selection(List.of()).choose(request, null, Set.of(), null, null);
+        Selection.Choice choice = Selections.choose(List.of(), request, null, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-        assertThat(choice.reason).contains("buffer of 261932 bytes", "4 loopback segments");
+        assertThat(choice.reason()).contains("buffer of 261932 bytes", "4 loopback segments");
     }
 
     @Test
     void writeSize_loopbackPeerOnMacOs_isUnchanged() throws IOException {
         TransferRequest request = toSocket(connectedTo("127.0.0.1"), MACOS, 256 * 1024);
 
-        assertThat(BufferedStrategy.writeSize(request)).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request))).isEqualTo(256 * 1024);
         assertThat(BufferedStrategy.INSTANCE.supports(request).reason()).isEqualTo("a direct buffer of 262144 bytes");
     }
 
@@ -120,7 +120,7 @@ class BufferedStrategyTest {
         SocketChannel unconnected = SocketChannel.open();
         open.add(unconnected);
 
-        assertThat(BufferedStrategy.writeSize(toSocket(unconnected, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(unconnected, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -128,7 +128,7 @@ class BufferedStrategyTest {
         SocketChannel closed = connectedTo("127.0.0.1");
         closed.close();
 
-        assertThat(BufferedStrategy.writeSize(toSocket(closed, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(closed, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -141,7 +141,7 @@ class BufferedStrategyTest {
         open.add(client);
         open.add(server.accept());
 
-        assertThat(BufferedStrategy.writeSize(toSocket(client, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(client, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -151,8 +151,8 @@ class BufferedStrategyTest {
         open.add(file);
         WritableByteChannel wrapper = Channels.newChannel(new ByteArrayOutputStream());
 
-        assertThat(BufferedStrategy.writeSize(request(file, ChannelKind.FILE, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
-        assertThat(BufferedStrategy.writeSize(request(wrapper, ChannelKind.OTHER, LINUX, 256 * 1024)))
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request(file, ChannelKind.FILE, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request(wrapper, ChannelKind.OTHER, LINUX, 256 * 1024))))
                 .isEqualTo(256 * 1024);
     }
 
@@ -161,14 +161,14 @@ class BufferedStrategyTest {
         InetAddress remote = InetAddress.getByAddress(new byte[] {10, (byte) 254, 77, 2});
         InetAddress remote6 = InetAddress.getByName("2001:db8::1");
 
-        assertThat(BufferedStrategy.loopbackMss(new InetSocketAddress(remote, 9))).isZero();
-        assertThat(BufferedStrategy.loopbackMss(new InetSocketAddress(remote6, 9))).isZero();
-        assertThat(BufferedStrategy.loopbackMss(null)).isZero();
-        assertThat(BufferedStrategy.loopbackMss(InetSocketAddress.createUnresolved("localhost", 9))).isZero();
-        assertThat(BufferedStrategy.loopbackMss(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 9)))
-                .isEqualTo(BufferedStrategy.LOOPBACK_MSS_IPV4);
-        assertThat(BufferedStrategy.loopbackMss(new InetSocketAddress(InetAddress.getByName("::1"), 9)))
-                .isEqualTo(BufferedStrategy.LOOPBACK_MSS_IPV6);
+        assertThat(Peers.of(new InetSocketAddress(remote, 9), LINUX).segmentSize).isZero();
+        assertThat(Peers.of(new InetSocketAddress(remote6, 9), LINUX).segmentSize).isZero();
+        assertThat(Peers.of((java.net.SocketAddress) null, LINUX).segmentSize).isZero();
+        assertThat(Peers.of(InetSocketAddress.createUnresolved("localhost", 9), LINUX).segmentSize).isZero();
+        assertThat(Peers.of(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 9), LINUX).segmentSize)
+                .isEqualTo(Peers.LOOPBACK_MSS_IPV4);
+        assertThat(Peers.of(new InetSocketAddress(InetAddress.getByName("::1"), 9), LINUX).segmentSize)
+                .isEqualTo(Peers.LOOPBACK_MSS_IPV6);
     }
 
     /** End to end on this machine: the bytes arrive intact whatever the write size. */

@@ -221,9 +221,9 @@ class DirectIoSourceTest {
             Transfer transfer = Transfers.open(source, 4097, 1_000_003, pair.sender);
 
             long first = transfer.advance();
-            // Many zero-progress calls in a row: past RealTransfer.SELECT_TRUST a FILE source would be
+            // Many zero-progress calls in a row: past Stall.SELECT_TRUST a FILE source would be
             // probed with a one-byte read, which O_DIRECT rejects.
-            for (int i = 0; i < 4 * RealTransfer.SELECT_TRUST; i++) {
+            for (int i = 0; i < 4 * Stall.SELECT_TRUST; i++) {
                 assertThat(transfer.advance()).as("advance %d on a full socket", i).isZero();
                 assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             }

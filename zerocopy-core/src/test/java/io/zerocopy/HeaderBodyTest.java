@@ -332,7 +332,7 @@ class HeaderBodyTest {
 
     @Test
     void chunk_smallBodyWhole_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
-        int mss = BufferedStrategy.LOOPBACK_MSS_IPV4;
+        int mss = Peers.LOOPBACK_MSS_IPV4;
 
         assertThat(HeaderPrefix.chunkBytes(200, WHOLE, mss)).as("a body up to %d, whole", WHOLE).isEqualTo(WHOLE);
         assertThat(HeaderPrefix.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);

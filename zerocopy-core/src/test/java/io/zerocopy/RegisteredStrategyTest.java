@@ -147,16 +147,14 @@ class RegisteredStrategyTest {
                     .target(new CountingTestStrategy.MarkerTarget(), ChannelKind.SOCKET)
                     .platform(LINUX)
                     .build();
-            Selection selection = new Selection(Strategies.registered());
-
-            assertThat(selection.choose(request, null, Set.of(), null, null).strategy.name())
+                        assertThat(Selections.choose(request, null, Set.of(), null, null).strategy.name())
                     .isEqualTo(CountingTestStrategy.NAME);
-            assertThat(selection.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null).strategy.name())
+            assertThat(Selections.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null).strategy.name())
                     .isEqualTo("transferTo");
-            assertThat(selection.choose(request, null, Set.of(), null, CountingTestStrategy.NAME).strategy.name())
+            assertThat(Selections.choose(request, null, Set.of(), null, CountingTestStrategy.NAME).strategy.name())
                     .isEqualTo("transferTo");
             // a forced built-in is not overridden by a registered strategy
-            assertThat(selection.choose(request, "mmap", Set.of(), null, null).strategy.name())
+            assertThat(Selections.choose(request, "mmap", Set.of(), null, null).strategy.name())
                     .isEqualTo("mmap");
         }
     }

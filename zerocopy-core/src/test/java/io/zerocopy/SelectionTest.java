@@ -123,7 +123,6 @@ class SelectionTest {
     private static final ReadableByteChannel PLAIN_SOURCE = new PlainSource();
     private static final WritableByteChannel PLAIN_TARGET = new PlainTarget();
 
-    private final Selection selection = new Selection(Strategies.registered());
 
     @BeforeAll
     static void openChannels() throws IOException {
@@ -174,7 +173,7 @@ class SelectionTest {
     }
 
     private Selection.Choice choose(TransferRequest request) {
-        return selection.choose(request, null, Set.of(), null, null);
+        return Selections.choose(request, null, Set.of(), null, null);
     }
 
     // ---------------------------------------------------------------- the table
@@ -218,10 +217,10 @@ class SelectionTest {
 
         String strategy = expected.contains("[") ? expected.substring(0, expected.indexOf('[')) : expected;
         assertThat(choice.strategy.name()).as("strategy for %s", request).isEqualTo(strategy);
-        assertThat(choice.reason).isNotBlank();
+        assertThat(choice.reason()).isNotBlank();
         if (expected.contains("[")) {
             String syscall = expected.substring(expected.indexOf('[') + 1, expected.indexOf(']'));
-            assertThat(choice.reason).as("reason").contains(syscall);
+            assertThat(choice.reason()).as("reason").contains(syscall);
         }
     }
 
@@ -252,7 +251,7 @@ class SelectionTest {
         Selection.Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
-        assertThat(choice.reason).isNotBlank().contains(sourceKind.toString());
+        assertThat(choice.reason()).isNotBlank().contains(sourceKind.toString());
     }
 
     @ParameterizedTest(name = "count {0}")
@@ -263,7 +262,7 @@ class SelectionTest {
         Selection.Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
-        assertThat(choice.reason).contains(Long.toString(count));
+        assertThat(choice.reason()).contains(Long.toString(count));
     }
 
     @ParameterizedTest(name = "count {0}")
@@ -274,7 +273,7 @@ class SelectionTest {
         Selection.Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
-        assertThat(choice.reason).contains(Long.toString(count));
+        assertThat(choice.reason()).contains(Long.toString(count));
     }
 
     @ParameterizedTest(name = "count {0}")
@@ -285,7 +284,7 @@ class SelectionTest {
         Selection.Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
-        assertThat(choice.reason).contains("not a JDK channel");
+        assertThat(choice.reason()).contains("not a JDK channel");
     }
 
     @Test
@@ -303,12 +302,12 @@ class SelectionTest {
     void choose_fileToSocketOnLinuxStillTakesSendfileWhenAsked() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
 
-        assertThat(selection.choose(request, "transferTo", Set.of(), null, null).reason)
+        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).reason())
                 .startsWith("forced").contains("sendfile");
-        assertThat(selection.choose(request, null, Set.of(), "transferTo", null).strategy.name()).isEqualTo("transferTo");
-        Selection.Choice withoutBuffered = selection.choose(request, null, Set.of("buffered"), null, null);
+        assertThat(Selections.choose(request, null, Set.of(), "transferTo", null).strategy.name()).isEqualTo("transferTo");
+        Selection.Choice withoutBuffered = Selections.choose(request, null, Set.of("buffered"), null, null);
         assertThat(withoutBuffered.strategy.name()).isEqualTo("transferTo");
-        assertThat(withoutBuffered.reason).contains("sendfile");
+        assertThat(withoutBuffered.reason()).contains("sendfile");
     }
 
     @Test
@@ -316,7 +315,7 @@ class SelectionTest {
         Selection.Choice choice = choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE));
 
         assertThat(choice.strategy).isSameAs(TransferToStrategy.INSTANCE);
-        assertThat(choice.reason).contains("sendfile", "FILE");
+        assertThat(choice.reason()).contains("sendfile", "FILE");
         assertThat(choice.toString()).startsWith("transferTo (").contains("sendfile");
     }
 
@@ -327,22 +326,22 @@ class SelectionTest {
     void choose_forcedStrategyWinsWhenItSupportsThePair(String forced) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = selection.choose(request, forced, Set.of(), null, null);
+        Selection.Choice choice = Selections.choose(request, forced, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(forced);
-        assertThat(choice.reason).startsWith("forced");
+        assertThat(choice.reason()).startsWith("forced");
     }
 
     @Test
     void choose_forcedTransferFromIntoAFile() {
         TransferRequest fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
-        Selection.Choice fromSocket = selection.choose(
+        Selection.Choice fromSocket = Selections.choose(
                 streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false),
                 "transferFrom", Set.of(), null, null);
 
         assertThat(fromSocket.strategy.name()).isEqualTo("transferFrom");
         // a file source would be read at its own, shared position: declined before a byte moves
-        assertThatThrownBy(() -> selection.choose(fromFile, "transferFrom", Set.of(), null, null))
+        assertThatThrownBy(() -> Selections.choose(fromFile, "transferFrom", Set.of(), null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("strategy: transferFrom")
                 .hasMessageContaining("transferTo takes the same kernel path");
@@ -355,7 +354,7 @@ class SelectionTest {
         TransferRequest request = fileRequest(Machine.MACOS_JDK21, ChannelKind.FILE, false, LARGE);
 
         assertThat(choose(request).strategy.name()).isEqualTo("mmap");
-        assertThat(selection.choose(request, "transferTo", Set.of(), null, null).strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).strategy.name()).isEqualTo("transferTo");
     }
 
     static Stream<Arguments> unservablePairs() {
@@ -370,7 +369,7 @@ class SelectionTest {
     @ParameterizedTest(name = "{0} for {1}")
     @MethodSource("unservablePairs")
     void choose_forcedStrategyThatCannotServeThePair(String forced, TransferRequest request) {
-        assertThatThrownBy(() -> selection.choose(request, forced, Set.of(), null, null))
+        assertThatThrownBy(() -> Selections.choose(request, forced, Set.of(), null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("strategy: " + forced + " ")
                 .hasMessageContaining(request.sourceKind().toString());
@@ -387,7 +386,7 @@ class SelectionTest {
                     .platform(Machine.LINUX_6_JDK17.platform)
                     .build();
 
-            assertThatThrownBy(() -> selection.choose(request, "transferFrom", Set.of(), null, null))
+            assertThatThrownBy(() -> Selections.choose(request, "transferFrom", Set.of(), null, null))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("strategy: transferFrom ")
                     .hasMessageContaining("non-blocking");
@@ -403,12 +402,12 @@ class SelectionTest {
         TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
-        assertThat(selection.choose(large, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("mmap");
-        assertThat(selection.choose(small, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("buffered");
-        assertThat(selection.choose(large, null, Set.of("transferTo", "mmap"), null, null).strategy.name())
+        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("mmap");
+        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("buffered");
+        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null).strategy.name())
                 .isEqualTo("buffered");
         // excluding one that would not have been chosen changes nothing
-        assertThat(selection.choose(large, null, Set.of("transferFrom", "buffered"), null, null).strategy.name())
+        assertThat(Selections.choose(large, null, Set.of("transferFrom", "buffered"), null, null).strategy.name())
                 .isEqualTo("transferTo");
     }
 
@@ -417,7 +416,7 @@ class SelectionTest {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Set<String> all = Set.of("transferTo", "transferFrom", "mmap", "buffered");
 
-        assertThatThrownBy(() -> selection.choose(request, null, all, null, null))
+        assertThatThrownBy(() -> Selections.choose(request, null, all, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("excluded: ")
                 .hasMessageContaining("buffered");
@@ -427,7 +426,7 @@ class SelectionTest {
     void choose_onlyServingStrategyExcluded() {
         TransferRequest request = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.STREAM, ChannelKind.OTHER, false);
 
-        assertThatThrownBy(() -> selection.choose(request, null, Set.of("buffered"), null, null))
+        assertThatThrownBy(() -> Selections.choose(request, null, Set.of("buffered"), null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("excluded: [buffered]");
     }
@@ -438,11 +437,11 @@ class SelectionTest {
     void choose_propertyForcesWhereSupported() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = selection.choose(request, null, Set.of(), "mmap", null);
+        Selection.Choice choice = Selections.choose(request, null, Set.of(), "mmap", null);
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
-        assertThat(choice.reason).contains(TransferOptions.STRATEGY_PROPERTY);
-        assertThat(selection.choose(request, null, Set.of(), "  buffered ", null).strategy.name()).isEqualTo("buffered");
+        assertThat(choice.reason()).contains(TransferOptions.STRATEGY_PROPERTY);
+        assertThat(Selections.choose(request, null, Set.of(), "  buffered ", null).strategy.name()).isEqualTo("buffered");
     }
 
     /**
@@ -464,8 +463,8 @@ class SelectionTest {
         TransferRequest socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
         TransferRequest fileToFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(selection.choose(socketSource, null, Set.of(), "mmap", null).strategy.name()).isEqualTo("buffered");
-        assertThat(selection.choose(fileToFile, null, Set.of(), "transferFrom", null).strategy.name())
+        assertThat(Selections.choose(socketSource, null, Set.of(), "mmap", null).strategy.name()).isEqualTo("buffered");
+        assertThat(Selections.choose(fileToFile, null, Set.of(), "transferFrom", null).strategy.name())
                 .isEqualTo("transferTo");
     }
 
@@ -473,17 +472,17 @@ class SelectionTest {
     void choose_blankPropertiesAreIgnored() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(selection.choose(request, null, Set.of(), "", "").strategy.name()).isEqualTo("transferTo");
-        assertThat(selection.choose(request, null, Set.of(), " ", "  ").strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), "", "").strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), " ", "  ").strategy.name()).isEqualTo("transferTo");
     }
 
     @Test
     void choose_propertyTakesPrecedenceOverForcedOption() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(selection.choose(request, "buffered", Set.of(), "mmap", null).strategy.name()).isEqualTo("mmap");
+        assertThat(Selections.choose(request, "buffered", Set.of(), "mmap", null).strategy.name()).isEqualTo("mmap");
         // where the property's strategy cannot serve, the option's forced one still applies
-        assertThat(selection.choose(request, "buffered", Set.of(), "transferFrom", null).strategy.name())
+        assertThat(Selections.choose(request, "buffered", Set.of(), "transferFrom", null).strategy.name())
                 .isEqualTo("buffered");
     }
 
@@ -491,28 +490,28 @@ class SelectionTest {
     void choose_excludePropertyBeatsForcedOption() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = selection.choose(request, "transferTo", Set.of(), null, "transferTo");
+        Selection.Choice choice = Selections.choose(request, "transferTo", Set.of(), null, "transferTo");
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
-        assertThat(choice.reason).doesNotStartWith("forced");
+        assertThat(choice.reason()).doesNotStartWith("forced");
     }
 
     @Test
     void choose_excludePropertyBeatsForcingProperty() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(selection.choose(request, null, Set.of(), "mmap", "mmap").strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), "mmap", "mmap").strategy.name()).isEqualTo("transferTo");
     }
 
     @Test
     void choose_excludePropertyIsACommaSeparatedList() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(selection.choose(request, null, Set.of(), null, "transferTo, mmap").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of(), null, "transferTo, mmap").strategy.name())
                 .isEqualTo("buffered");
-        assertThat(selection.choose(request, null, Set.of("transferTo"), null, "mmap").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of("transferTo"), null, "mmap").strategy.name())
                 .isEqualTo("buffered");
-        assertThat(selection.choose(request, null, Set.of(), null, ",transferTo,,mmap,").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of(), null, ",transferTo,,mmap,").strategy.name())
                 .as("empty names are skipped wherever they stand")
                 .isEqualTo("buffered");
     }
@@ -522,11 +521,11 @@ class SelectionTest {
         TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
-        assertThat(selection.choose(large, null, Set.of("transferTo"), null, null).reason)
+        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).reason())
                 .contains("transferTo is excluded").doesNotContain("no kernel path");
-        assertThat(selection.choose(small, null, Set.of("transferTo"), null, null).reason)
+        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null).reason())
                 .contains("transferTo is excluded").contains("below");
-        assertThat(selection.choose(large, null, Set.of("transferTo", "mmap"), null, null).reason)
+        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null).reason())
                 .contains("transferTo is excluded").contains("mmap is excluded");
     }
 
@@ -535,7 +534,7 @@ class SelectionTest {
     void choose_unknownNameInExcludeProperty(String value) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThatThrownBy(() -> selection.choose(request, null, Set.of(), null, value))
+        assertThatThrownBy(() -> Selections.choose(request, null, Set.of(), null, value))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(TransferOptions.EXCLUDE_PROPERTY)
                 .hasMessageContaining(value.substring(value.indexOf(',') + 1))
@@ -546,7 +545,7 @@ class SelectionTest {
     void choose_unknownNameInStrategyProperty() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThatThrownBy(() -> selection.choose(request, null, Set.of(), "nope", null))
+        assertThatThrownBy(() -> Selections.choose(request, null, Set.of(), "nope", null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(TransferOptions.STRATEGY_PROPERTY)
                 .hasMessageContaining("nope");

@@ -36,7 +36,6 @@ class SocketPeerSelectionTest {
     @TempDir
     Path dir;
 
-    private final Selection selection = new Selection(Strategies.registered());
     private ServerSocketChannel server;
     private SocketChannel client;
     private FileChannel file;
@@ -61,7 +60,7 @@ class SocketPeerSelectionTest {
                 .target(client, ChannelKind.SOCKET)
                 .platform(LINUX)
                 .build();
-        return selection.choose(request, null, Set.of(), null, null);
+        return Selections.choose(request, null, Set.of(), null, null);
     }
 
     @Test
@@ -74,7 +73,7 @@ class SocketPeerSelectionTest {
 
         for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-            assertThat(choice.reason).contains("socket on this host", "docs/scale.md");
+            assertThat(choice.reason()).contains("socket on this host", "docs/scale.md");
         }
     }
 
@@ -103,10 +102,10 @@ class SocketPeerSelectionTest {
                 .platform(LINUX)
                 .build();
 
-        Selection.Choice choice = selection.choose(request, null, Set.of(), null, null);
+        Selection.Choice choice = Selections.choose(request, null, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-        assertThat(choice.reason).contains("sendfile(2)", "another host");
+        assertThat(choice.reason()).contains("sendfile(2)", "another host");
     }
 
     @Test
@@ -121,11 +120,11 @@ class SocketPeerSelectionTest {
                 .build();
         try {
             Selection.Choice choice = CompletableFuture
-                    .supplyAsync(() -> selection.choose(request, null, Set.of(), null, null), virtual.get())
+                    .supplyAsync(() -> Selections.choose(request, null, Set.of(), null, null), virtual.get())
                     .get(10, TimeUnit.SECONDS);
 
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-            assertThat(choice.reason).contains("virtual thread", "sendfile returns 0");
+            assertThat(choice.reason()).contains("virtual thread", "sendfile returns 0");
         } finally {
             virtual.get().shutdown();
         }
@@ -150,12 +149,12 @@ class SocketPeerSelectionTest {
 
         // sendfile fails with EINVAL at unaligned offsets of an O_DIRECT file (DirectIoSourceTest)
         assertThat(choice.strategy.name()).isEqualTo(MappedStrategy.NAME);
-        assertThat(choice.reason).contains("direct I/O");
+        assertThat(choice.reason()).contains("direct I/O");
     }
 
     @Test
     void peers_loopbackAndOwnAddressesAreThisHostDocumentationRangeIsNot() throws IOException {
-        assertThat(Peers.onThisHost(client)).isTrue();
+        assertThat(Peers.of(client, Platform.current()).onThisHost).isTrue();
         assertThat(Peers.onThisHost(new InetSocketAddress("127.0.0.2", 80))).isTrue();
         assertThat(Peers.onThisHost(new InetSocketAddress("::1", 80))).isTrue();
         // TEST-NET-1 (RFC 5737): never an address of this machine

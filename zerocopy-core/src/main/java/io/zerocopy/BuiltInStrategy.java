@@ -1,0 +1,66 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStep;
+import io.zerocopy.spi.TransferStrategy;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A strategy of the library's own: it decides from the transfer's {@link TransferFacts} rather than
+ * working them out again, and takes what its step needs (a pooled direct buffer) at the moment it
+ * is chosen, so that the reason a choice gives is true of the step that runs. The SPI methods work
+ * out the facts of a bare request and serve strategy authors' tests and the registry alike.
+ */
+abstract class BuiltInStrategy implements TransferStrategy {
+
+    /** Null when the strategy can serve the transfer; else why not, in words. Cheap: no I/O. */
+    abstract String refusal(TransferFacts facts);
+
+    /** How the strategy serves the transfer with {@code lent}, in words; built only when a reason is read. */
+    abstract String how(TransferFacts facts, ByteBuffer lent);
+
+    /**
+     * Takes what a step will need, as part of being chosen; null for nothing. Only the buffered
+     * strategy takes anything: a direct buffer from the pool, while the budget lasts.
+     */
+    ByteBuffer lend(TransferFacts facts) {
+        return null;
+    }
+
+    /** The per-transfer step, owning {@code lent} from now on (it gives it back when it closes). */
+    abstract TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException;
+
+    @Override
+    public final Support supports(TransferRequest request) {
+        TransferFacts facts = TransferFacts.of(request);
+        String refusal = refusal(facts);
+        if (refusal != null) {
+            return Support.no(refusal);
+        }
+        ByteBuffer lent = lend(facts);
+        try {
+            return Support.yes(how(facts, lent));
+        } finally {
+            DirectBuffers.giveBack(lent);
+        }
+    }
+
+    @Override
+    public final TransferStep open(TransferRequest request) throws IOException {
+        TransferFacts facts = TransferFacts.of(request);
+        ByteBuffer lent = lend(facts);
+        try {
+            return open(facts, lent);
+        } catch (IOException | RuntimeException | Error e) {
+            DirectBuffers.giveBack(lent);
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

@@ -1,0 +1,169 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Platform;
+import io.zerocopy.spi.TransferRequest;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+
+/**
+ * Turns a verb's arguments into a started {@link RealTransfer}: builds the request and its
+ * {@link TransferFacts} once, makes the checks that must fail before the first byte
+ * ({@link Preflight}), has {@link Selection} choose, and starts the transfer. One per
+ * {@link Copier}; immutable and thread-safe.
+ */
+final class Opener {
+    private final TransferOptions options;
+    private final Platform platform;
+    private final Selection selection;
+
+    Opener(TransferOptions options, Platform platform) {
+        this.options = options;
+        this.platform = platform;
+        this.selection = new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
+    }
+
+    /**
+     * The whole file at {@code source}, opened now and closed with the transfer. Its attributes,
+     * read once, say whether it is a directory (which Linux lets a channel open and fails only on
+     * the first read) and how many bytes to send.
+     */
+    RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(source, BasicFileAttributes.class);
+        if (attributes.isDirectory()) {
+            throw new IOException(source + ": Is a directory");
+        }
+        FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
+        try {
+            return wholeFile(file, attributes.size(), target, file);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                file.close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    /** The whole of a file the library opened for reading, whose path said it is no directory. */
+    RealTransfer wholeFile(FileChannel file, WritableByteChannel target) throws IOException {
+        return wholeFile(file, file.size(), target, null);
+    }
+
+    /** {@code owned} is closed with the transfer, if not null. */
+    private RealTransfer wholeFile(FileChannel file, long size, WritableByteChannel target, Closeable owned)
+            throws IOException {
+        ChannelKind kind = ChannelKinds.of(file);
+        TransferRequest.Builder request;
+        if (size == 0 && kind == ChannelKind.FILE && !ChannelKinds.isEmpty(file)) {
+            // procfs, sysfs and friends report 0 and still have content: read to end of stream.
+            request = TransferRequest.builder().source(file, ChannelKind.OTHER);
+        } else if (kind == ChannelKind.FILE) {
+            // opened here for reading, without direct I/O: nothing to probe
+            request = TransferRequest.builder().source(file, ChannelKind.FILE).slice(0, size);
+        } else {
+            request = sliceView(file, 0, size);
+        }
+        return start(request, target, Peers.of(target, platform), null, owned);
+    }
+
+    /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
+    RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
+        Preflight.checkSlice(source, position, count, target);
+        return start(fileSource(source, position, count), target, Peers.of(target, platform), null, null);
+    }
+
+    /** A header, then {@code count} bytes of a caller's file from {@code position}. */
+    RealTransfer headerAndSlice(ByteBuffer[] header, FileChannel source, long position, long count,
+            WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(header, "header");
+        for (int i = 0; i < header.length; i++) {
+            Objects.requireNonNull(header[i], "header[" + i + "]");
+        }
+        Preflight.checkSlice(source, position, count, target);
+        boolean directIo = ChannelKinds.of(source) == ChannelKind.FILE && ChannelKinds.isDirectIo(source);
+        Peers.Peer peer = Peers.of(target, platform);
+        HeaderPrefix prefix = new HeaderPrefix(header, HeaderPrefix.headerBytes(header), source, position,
+                directIo ? 0 : count, peer.segmentSize);
+        int chunk = prefix.chunkBytes();
+        return start(fileSource(source, position + chunk, count - chunk, directIo), target, peer, prefix, null);
+    }
+
+    /** A caller's JDK file from {@code start}, its position to be moved past what the transfer moves. */
+    RealTransfer fileAt(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
+        return start(fileSource(file, start, count), target, Peers.of(target, platform), null, null);
+    }
+
+    /**
+     * A source read as a stream, to its end ({@code count} -1) or for exactly {@code count} bytes;
+     * a JDK file channel without a usable size counts as OTHER.
+     */
+    RealTransfer stream(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
+        ChannelKind kind = ChannelKinds.of(source);
+        TransferRequest.Builder request = TransferRequest.builder()
+                .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind).count(count);
+        return start(request, target, Peers.of(target, platform), null, null);
+    }
+
+    /**
+     * A caller's file slice as the request's source: a JDK file as it is (probed once for direct I/O,
+     * which also makes one opened for writing only throw the JDK's own exception now), another
+     * provider's read through a positional view.
+     */
+    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) throws IOException {
+        return ChannelKinds.of(file) == ChannelKind.FILE
+                ? fileSource(file, position, count, ChannelKinds.isDirectIo(file))
+                : sliceView(file, position, count);
+    }
+
+    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count, boolean directIo) {
+        return ChannelKinds.of(file) == ChannelKind.FILE
+                ? TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count).sourceDirectIo(directIo)
+                : sliceView(file, position, count);
+    }
+
+    private static TransferRequest.Builder sliceView(FileChannel file, long position, long count) {
+        return TransferRequest.builder().source(new FileSliceChannel(file, position, count), ChannelKind.OTHER)
+                .count(count);
+    }
+
+    /**
+     * Checks the request, works out its facts, chooses its strategy and starts it (the listener
+     * hears {@code onStart}).
+     *
+     * @param peer where the target's peer is, read once by the caller
+     * @param owned a file the library opened, closed with the transfer; or null
+     */
+    private RealTransfer start(TransferRequest.Builder builder, WritableByteChannel target, Peers.Peer peer,
+            HeaderPrefix prefix, Closeable owned) throws IOException {
+        TransferRequest request = builder
+                .target(target, ChannelKinds.of(target))
+                .bufferSize(options.bufferSize())
+                .mappedWindow(options.mappedWindow())
+                .platform(platform)
+                .build();
+        Preflight.requireModes(request);
+        TransferFacts facts = TransferFacts.of(request, peer);
+        return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
+    }
+
+    /** Runs a transfer to its end on the calling thread; returns the bytes moved. */
+    long run(RealTransfer transfer) throws IOException {
+        return new Engine(transfer, options).run();
+    }
+
+    @Override
+    public String toString() {
+        return "Opener{" + options + ", " + platform + "}";
+    }
+}

@@ -1,0 +1,37 @@
+package io.zerocopy;
+
+/**
+ * Keeps a transfer at or below a rate limit: it says how large a step may be and whether the bytes
+ * moved so far are ahead of the schedule, and for how long. It never waits itself.
+ */
+final class RatePacer {
+    private final long bytesPerSecond;
+    private long started;
+    private long pausedUntil;
+
+    /** @param bytesPerSecond the limit, at least 1 */
+    RatePacer(long bytesPerSecond) {
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
+    /** Starts the schedule now. */
+    void start(long now) {
+        started = now;
+    }
+
+    /** The largest step under {@code cap}: a tenth of a second's worth, so pacing stays smooth. */
+    long maxStep(long cap) {
+        return Math.max(1, Math.min(cap, bytesPerSecond / 10));
+    }
+
+    /** Whether {@code moved} bytes are ahead of the schedule; if so, {@link #delayNanos} says for how long. */
+    boolean ahead(long moved) {
+        pausedUntil = started + (long) (moved * (1e9 / bytesPerSecond));
+        return pausedUntil - System.nanoTime() > 0;
+    }
+
+    /** How long until the schedule catches up with the bytes moved when last asked; 0 if it has. */
+    long delayNanos() {
+        return Math.max(0, pausedUntil - System.nanoTime());
+    }
+}

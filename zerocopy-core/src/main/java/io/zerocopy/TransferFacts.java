@@ -1,0 +1,151 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Platform;
+import io.zerocopy.spi.TransferRequest;
+import java.nio.channels.FileChannel;
+
+/**
+ * Everything the library needs to know about one transfer, worked out once when it opens and read
+ * by selection, the strategy and the engine alike: the request (ends, kinds, slice, tuning,
+ * platform), the blocking modes, where the peer is and its segment size, which kernel path
+ * {@code transferTo} would take, whether the caller is a virtual thread, and which file tells a
+ * truncation. No other class re-derives any of these. Immutable; one per transfer.
+ */
+final class TransferFacts {
+    private final TransferRequest request;
+    private final Peers.Peer peer;
+    private final boolean sourceNonBlocking;
+    private final boolean targetNonBlocking;
+    private final boolean callerVirtual;
+    /** The kernel path {@code transferTo} takes from a file to this target, or null. */
+    private final String directPath;
+    /** The file whose size tells a truncation (the source, or the file behind a slice view), or null. */
+    private final FileChannel sourceFile;
+    private final long sourceEnd;
+
+    private TransferFacts(TransferRequest request, Peers.Peer peer) {
+        this.request = request;
+        this.peer = peer;
+        this.sourceNonBlocking = request.sourceNonBlocking();
+        this.targetNonBlocking = request.targetNonBlocking();
+        this.callerVirtual = Peers.callerIsVirtual();
+        this.directPath = request.sourceKind() == ChannelKind.FILE
+                ? request.platform().directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
+                : null;
+        if (request.sourceKind() == ChannelKind.FILE) {
+            this.sourceFile = request.sourceFile();
+            this.sourceEnd = request.position() + request.count();
+        } else if (request.source() instanceof FileSliceChannel) {
+            this.sourceFile = ((FileSliceChannel) request.source()).file();
+            this.sourceEnd = ((FileSliceChannel) request.source()).end();
+        } else {
+            this.sourceFile = null;
+            this.sourceEnd = -1;
+        }
+    }
+
+    /** The facts of {@code request}, its target's peer read now. */
+    static TransferFacts of(TransferRequest request) {
+        return new TransferFacts(request, Peers.of(request.target(), request.platform()));
+    }
+
+    /** The facts of {@code request} whose target's peer was already read. */
+    static TransferFacts of(TransferRequest request, Peers.Peer peer) {
+        return new TransferFacts(request, peer);
+    }
+
+    TransferRequest request() {
+        return request;
+    }
+
+    ChannelKind sourceKind() {
+        return request.sourceKind();
+    }
+
+    ChannelKind targetKind() {
+        return request.targetKind();
+    }
+
+    Platform platform() {
+        return request.platform();
+    }
+
+    /** Whether the source is a selectable channel in non-blocking mode. */
+    boolean sourceNonBlocking() {
+        return sourceNonBlocking;
+    }
+
+    /** Whether the target is a selectable channel in non-blocking mode. */
+    boolean targetNonBlocking() {
+        return targetNonBlocking;
+    }
+
+    /** Whether the FILE source was opened for direct I/O. */
+    boolean sourceDirectIo() {
+        return request.sourceDirectIo();
+    }
+
+    /** Whether the target is a socket whose peer is on this host. */
+    boolean peerOnThisHost() {
+        return peer.onThisHost;
+    }
+
+    /** The target connection's segment size when it is a Linux loopback one, else 0. */
+    int segmentSize() {
+        return peer.segmentSize;
+    }
+
+    Peers.Peer peer() {
+        return peer;
+    }
+
+    /** The kernel path {@code transferTo} takes from this FILE source to this target, or null for none. */
+    String directPath() {
+        return directPath;
+    }
+
+    /** Whether the transfer was opened on a virtual thread. */
+    boolean callerVirtual() {
+        return callerVirtual;
+    }
+
+    /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */
+    boolean fileToSocketOnLinux() {
+        return request.sourceKind() == ChannelKind.FILE && request.targetKind() == ChannelKind.SOCKET
+                && request.platform().os() == Platform.OperatingSystem.LINUX;
+    }
+
+    /**
+     * A blocking socket written from a virtual thread: the JDK runs it non-blocking underneath, so
+     * {@code transferTo} returns 0 whenever it is full, where a write would park the thread.
+     */
+    boolean blockingTargetOnVirtualThread() {
+        return callerVirtual && !targetNonBlocking;
+    }
+
+    /**
+     * Whether one {@code advance} may run several steps: the target is non-blocking and the source
+     * never blocks (a file, the JDK's or another provider's through a slice view, or a non-blocking
+     * channel).
+     */
+    boolean mayLoop() {
+        return targetNonBlocking && (request.sourceKind() == ChannelKind.FILE
+                || request.source() instanceof FileSliceChannel || sourceNonBlocking);
+    }
+
+    /** The file whose size tells a truncation, or null when the source is no file. */
+    FileChannel truncatableFile() {
+        return sourceFile;
+    }
+
+    /** Where the bytes of {@link #truncatableFile()} this transfer reads end. */
+    long truncatableEnd() {
+        return sourceEnd;
+    }
+
+    @Override
+    public String toString() {
+        return request + (peer.onThisHost ? ", peer on this host" : "") + (callerVirtual ? ", virtual thread" : "");
+    }
+}

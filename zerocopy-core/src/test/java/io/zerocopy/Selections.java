@@ -1,0 +1,25 @@
+package io.zerocopy;
+
+import io.zerocopy.spi.TransferRequest;
+import io.zerocopy.spi.TransferStrategy;
+import java.util.List;
+import java.util.Set;
+
+/** Choosing for a bare request in tests, with the options' and the properties' settings given; nothing runs. */
+final class Selections {
+    private Selections() {
+    }
+
+    static Selection.Choice choose(List<TransferStrategy> registered, TransferRequest request, String forced,
+            Set<String> excluded, String forcedByProperty, String excludedByProperty) {
+        Selection.Choice choice = new Selection(registered, forced, excluded)
+                .choose(TransferFacts.of(request), forcedByProperty, excludedByProperty);
+        choice.release(); // no step runs: the buffer it took goes back to the pool, its reason stays readable
+        return choice;
+    }
+
+    static Selection.Choice choose(TransferRequest request, String forced, Set<String> excluded,
+            String forcedByProperty, String excludedByProperty) {
+        return choose(Strategies.registered(), request, forced, excluded, forcedByProperty, excludedByProperty);
+    }
+}
