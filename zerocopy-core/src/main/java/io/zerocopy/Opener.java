@@ -79,8 +79,8 @@ final class Opener {
 
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
-        Preflight.checkSlice(source, position, count, target);
-        return start(fileSource(source, position, count), target, Peers.of(target, platform), null, null);
+        Preflight.checkSliceArguments(source, position, count, target);
+        return start(checkedFileSource(source, position, count), target, Peers.of(target, platform), null, null);
     }
 
     /** A header, then {@code count} bytes of a caller's file from {@code position}. */
@@ -90,8 +90,9 @@ final class Opener {
         for (int i = 0; i < header.length; i++) {
             Objects.requireNonNull(header[i], "header[" + i + "]");
         }
-        Preflight.checkSlice(source, position, count, target);
-        boolean directIo = ChannelKinds.of(source) == ChannelKind.FILE && ChannelKinds.isDirectIo(source);
+        Preflight.checkSliceArguments(source, position, count, target);
+        boolean directIo = directIo(source);
+        Preflight.requireSlice(source, position, count, probes(source, directIo));
         Peers.Peer peer = Peers.of(target, platform);
         HeaderPrefix prefix = new HeaderPrefix(header, HeaderPrefix.headerBytes(header), source, position,
                 directIo ? 0 : count, peer.segmentSize);
@@ -101,7 +102,7 @@ final class Opener {
 
     /** A caller's JDK file from {@code start}, its position to be moved past what the transfer moves. */
     RealTransfer fileAt(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
-        return start(fileSource(file, start, count), target, Peers.of(target, platform), null, null);
+        return start(checkedFileSource(file, start, count), target, Peers.of(target, platform), null, null);
     }
 
     /**
@@ -116,14 +117,27 @@ final class Opener {
     }
 
     /**
-     * A caller's file slice as the request's source: a JDK file as it is (probed once for direct I/O,
-     * which also makes one opened for writing only throw the JDK's own exception now), another
-     * provider's read through a positional view.
+     * A caller's file slice as the request's source, checked first ({@link Preflight#requireSlice}):
+     * a JDK file as it is, another provider's read through a positional view.
      */
-    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) throws IOException {
-        return ChannelKinds.of(file) == ChannelKind.FILE
-                ? fileSource(file, position, count, ChannelKinds.isDirectIo(file))
-                : sliceView(file, position, count);
+    private static TransferRequest.Builder checkedFileSource(FileChannel file, long position, long count)
+            throws IOException {
+        boolean directIo = directIo(file);
+        Preflight.requireSlice(file, position, count, probes(file, directIo));
+        return fileSource(file, position, count, directIo);
+    }
+
+    /**
+     * Whether a caller's file is a JDK file opened for direct I/O; the probe also makes one opened
+     * for writing only throw the JDK's own exception now.
+     */
+    private static boolean directIo(FileChannel file) {
+        return ChannelKinds.of(file) == ChannelKind.FILE && ChannelKinds.isDirectIo(file);
+    }
+
+    /** Whether a one-byte read may check a caller's file: a JDK file not opened for direct I/O. */
+    private static boolean probes(FileChannel file, boolean directIo) {
+        return !directIo && ChannelKinds.of(file) == ChannelKind.FILE;
     }
 
     private static TransferRequest.Builder fileSource(FileChannel file, long position, long count, boolean directIo) {

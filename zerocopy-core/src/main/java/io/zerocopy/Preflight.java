@@ -4,6 +4,7 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -42,8 +43,7 @@ final class Preflight {
      * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, with calls of
      * zero bytes that check the mode and make no system call. A FILE source was checked when its
      * request was built (the direct I/O probe, see {@link ChannelKinds#isDirectIo}); a JDK file
-     * channel read as a stream (procfs, a FIFO) is checked here the same way. A caller's file
-     * channel open on a directory is not probed for: its first read fails, and the failure says so.
+     * channel read as a stream (procfs, a FIFO) is checked here the same way.
      */
     static void requireModes(TransferRequest request) throws IOException {
         requireOpen(request.source());
@@ -59,7 +59,7 @@ final class Preflight {
     }
 
     /** Arguments of a file-slice verb, checked before anything is touched. */
-    static void checkSlice(FileChannel source, long position, long count, WritableByteChannel target)
+    static void checkSliceArguments(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
@@ -68,7 +68,36 @@ final class Preflight {
         Checks.notNegative(count, "count");
         requireOpen(source);
         requireOpen(target);
-        long size = source.size();
+    }
+
+    /**
+     * Checks that the slice {@code [position, position + count)} lies within the file and, for a JDK
+     * file channel, that the channel can read it: it is no directory (which a channel can be open
+     * on, and which fails only when read) and not open for writing only. With {@code probe}, one
+     * system call does both: a one-byte read of the slice's last byte, a page the transfer reads
+     * anyway. Only when that read finds no byte or fails is the size read, to say why. Without it
+     * (another provider's channel, one opened for direct I/O, which cannot be a directory) the size
+     * is compared.
+     */
+    static void requireSlice(FileChannel file, long position, long count, boolean probe) throws IOException {
+        if (!probe || count == 0 || count > Long.MAX_VALUE - position) {
+            requireWithinSize(file, position, count);
+            return;
+        }
+        int read;
+        try {
+            read = file.read(ByteBuffer.allocate(1), position + count - 1);
+        } catch (IOException e) {
+            requireWithinSize(file, position, count); // a slice past the end is the caller's mistake to name first
+            throw e;
+        }
+        if (read < 0) {
+            requireWithinSize(file, position, count);
+        }
+    }
+
+    private static void requireWithinSize(FileChannel file, long position, long count) throws IOException {
+        long size = file.size();
         if (position > size) {
             throw new IllegalArgumentException("position: " + position + " (expected: <= file size " + size + ")");
         }

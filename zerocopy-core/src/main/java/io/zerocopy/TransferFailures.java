@@ -5,7 +5,6 @@ import io.zerocopy.spi.TransferRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 
@@ -44,15 +43,6 @@ final class TransferFailures {
         }
         if (cause instanceof EOFException && total >= 0 && request.sourceKind() != ChannelKind.FILE) {
             return endedEarly((EOFException) cause, moved);
-        }
-        if (moved == 0 && cause instanceof IOException && request.sourceKind() == ChannelKind.FILE) {
-            IOException unreadable = unreadableSource();
-            if (unreadable != null) {
-                // a caller's channel open on a directory, say: sendfile calls that "No such device"
-                unreadable.addSuppressed(cause);
-                return new TransferException("the source file cannot be read: " + unreadable.getMessage(), 0,
-                        unreadable);
-            }
         }
         String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
         return new TransferException(strategy + " " + what + " after " + moved + " bytes: "
@@ -99,23 +89,6 @@ final class TransferFailures {
                 cause.addSuppressed(sizeFailure);
             }
             return null;
-        }
-    }
-
-    /**
-     * After a first step failed: the failure of a plain one-byte read of the source, which names
-     * the cause in the operating system's words ("Is a directory"), or null if such a read works.
-     */
-    private IOException unreadableSource() {
-        FileChannel file = request.sourceFile();
-        if (!file.isOpen() || request.sourceDirectIo() || Thread.currentThread().isInterrupted()) {
-            return null;
-        }
-        try {
-            file.read(ByteBuffer.allocate(1), request.position());
-            return null;
-        } catch (IOException e) {
-            return e;
         }
     }
 
