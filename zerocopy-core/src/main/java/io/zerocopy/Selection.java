@@ -134,11 +134,11 @@ final class Selection {
      * the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
      * percent of it at every N, on platform and virtual threads, so the buffered strategy runs while
      * the direct memory budget lasts; past it, mapped windows, which need no buffer and came close
-     * behind, where {@code sendfile} lost a third. A blocking socket written from a virtual thread
-     * takes the same two rows wherever its peer is: the JDK runs it non-blocking underneath, so
-     * {@code sendfile} returns 0 whenever it is full and can only be polled (with slow receivers most
-     * such transfers missed the benchmark's deadline). Other systems keep their kernel path: they
-     * were not measured.
+     * behind, where {@code sendfile} lost a third. A virtual thread takes the same rows as a
+     * platform thread: to a blocking socket, which the JDK runs non-blocking underneath, the
+     * {@code transferTo} step waits for room by parking in the socket's own write rather than
+     * polling (see {@link TransferToStrategy}, docs/virtual-threads.md). Other systems keep their
+     * kernel path: they were not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}
@@ -160,9 +160,9 @@ final class Selection {
                     TransferFacts::sourceDirectIo, false,
                     (f, how, spent) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
             new Row(TransferToStrategy.INSTANCE,
-                    f -> f.fileToSocketOnLinux() && !f.peerOnThisHost() && !f.blockingTargetOnVirtualThread(), false,
-                    (f, how, spent) -> f.directPath() + " to a peer on another host: the network card reads the page"
-                            + " cache, the sender copies nothing"),
+                    f -> f.fileToSocketOnLinux() && !f.peerOnThisHost(), false,
+                    (f, how, spent) -> how + ", to a peer on another host: the network card reads the page cache,"
+                            + " the sender copies nothing"),
             new Row(BufferedStrategy.INSTANCE,
                     TransferFacts::fileToSocketOnLinux, true,
                     (f, how, spent) -> noSendfileReason(f) + "; " + how),
@@ -184,12 +184,8 @@ final class Selection {
                     // the buffer it took, which says when the direct memory budget is spent
                     (f, how, spent) -> bufferedReason(f) + "; " + how));
 
-    /** Why a file to a socket on Linux does not go to sendfile. */
+    /** Why a file to a socket on Linux (on this host) does not go to sendfile. */
     private static String noSendfileReason(TransferFacts f) {
-        if (!f.peerOnThisHost()) {
-            return "a file to a blocking socket from a virtual thread, where sendfile returns 0 whenever the socket is"
-                    + " full and can only be polled, while a write parks the thread (docs/scale.md)";
-        }
         return "a file to a socket on this host, where a read/write loop measured fastest at any number of transfers"
                 + " at once (docs/scale.md)";
     }

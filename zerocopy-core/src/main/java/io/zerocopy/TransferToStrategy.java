@@ -5,6 +5,7 @@ import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -13,11 +14,33 @@ import java.nio.channels.WritableByteChannel;
  * to; otherwise the JDK copies through a mapped or heap buffer itself, which is correct but slow,
  * so the selector only picks this strategy where {@code Platform.directTransferPath} has a path.
  * Stateless; one shared instance.
+ *
+ * <p><b>Virtual threads.</b> On Java 21 and later the JDK runs a blocking socket used from a
+ * virtual thread non-blocking underneath, and {@code transferTo} to it returns 0 whenever the
+ * socket is full instead of parking the thread (JDK 25 {@code FileChannelImpl}); a loop can only
+ * poll it. So from a virtual thread to a blocking socket the step waits the way the socket's own
+ * {@code write} does: on a 0 it writes the next {@link #BRIDGE_BYTES} of the file through that
+ * {@code write}, which parks the virtual thread in the JDK's poller until the socket takes them,
+ * and then goes on with {@code sendfile}. Before its first {@code sendfile} it makes a write of
+ * nothing, so that the JDK has switched the socket to non-blocking (it does that on a virtual
+ * thread's first read or write): otherwise a {@code sendfile} to a full socket would block the
+ * carrier thread itself.
  */
 final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
 
     static final String NAME = "transferTo";
+
+    /**
+     * File bytes a virtual thread writes through the socket's own {@code write} when
+     * {@code sendfile} finds the socket full: 16 KiB, few enough that almost every byte still goes
+     * by {@code sendfile} (docs/virtual-threads.md measures the share), enough to park until the
+     * receiver has made real room. To a peer on this host, one loopback segment, so the write is
+     * never a runt.
+     */
+    static final int BRIDGE_BYTES = 16 * 1024;
+
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private TransferToStrategy() {
     }
@@ -44,13 +67,29 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     @Override
     String how(TransferFacts facts, ByteBuffer lent) {
-        return facts.directPath() != null
+        String how = facts.directPath() != null
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
+        return parks(facts)
+                ? how + "; on this virtual thread a full socket is waited for by writing the next " + bridgeBytes(facts)
+                        + " bytes through the socket's own write, which parks the thread"
+                : how;
+    }
+
+    /** A blocking JDK socket written from a virtual thread: the step parks through the socket's write. */
+    private static boolean parks(TransferFacts facts) {
+        return facts.blockingTargetOnVirtualThread() && facts.request().target() instanceof SocketChannel;
+    }
+
+    private static int bridgeBytes(TransferFacts facts) {
+        return facts.segmentSize() > 0 ? facts.segmentSize() : BRIDGE_BYTES;
     }
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer lent) {
+        if (parks(facts)) {
+            return new ParkingStep(facts);
+        }
         FileChannel source = facts.request().sourceFile();
         WritableByteChannel target = facts.request().target();
         long start = facts.request().position();
@@ -71,5 +110,68 @@ final class TransferToStrategy extends BuiltInStrategy {
                 return NAME;
             }
         };
+    }
+
+    /** transferTo from a virtual thread to a blocking socket, waiting for room by the socket's own parking write. */
+    private static final class ParkingStep implements TransferStep {
+        private final FileChannel source;
+        private final SocketChannel target;
+        private final long start;
+        private final int bridgeBytes;
+        /** File bytes read for a parking write and not yet written (drain mode), or null before the first. */
+        private ByteBuffer bridge;
+        private boolean switched;
+
+        ParkingStep(TransferFacts facts) {
+            this.source = facts.request().sourceFile();
+            this.target = (SocketChannel) facts.request().target();
+            this.start = facts.request().position();
+            this.bridgeBytes = bridgeBytes(facts);
+        }
+
+        @Override
+        public long move(long transferred, long maxBytes) throws IOException {
+            if (!switched) {
+                target.write(NOTHING); // the JDK makes the socket non-blocking now, before sendfile meets it
+                switched = true;
+            }
+            if (bridge != null && bridge.hasRemaining()) {
+                return writeBridge(maxBytes);
+            }
+            long n = source.transferTo(start + transferred, maxBytes, target);
+            if (n != 0) {
+                return n;
+            }
+            // Full (or the file ended, which the engine tells apart after a 0): park in the socket's write.
+            if (bridge == null) {
+                bridge = ByteBuffer.allocate(bridgeBytes);
+            }
+            bridge.clear().limit((int) Math.min(bridgeBytes, maxBytes));
+            if (source.read(bridge, start + transferred) <= 0) {
+                bridge.limit(0);
+                return 0;
+            }
+            bridge.flip();
+            return writeBridge(maxBytes);
+        }
+
+        private long writeBridge(long maxBytes) throws IOException {
+            int limit = bridge.limit();
+            bridge.limit((int) Math.min(limit, bridge.position() + maxBytes));
+            try {
+                return target.write(bridge);
+            } finally {
+                bridge.limit(limit);
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public String toString() {
+            return NAME + "(parking writes of " + bridgeBytes + " bytes)";
+        }
     }
 }
