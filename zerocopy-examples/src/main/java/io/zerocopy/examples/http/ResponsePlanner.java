@@ -65,8 +65,10 @@ final class ResponsePlanner {
     }
 
     private Response file(Request request, Resolution found, boolean head, boolean keepAlive) throws IOException {
-        long size = found.channel.size();
+        // the size read with the attributes, so that the ETag and Content-Length agree; a file cut
+        // after that fails the transfer as a truncation
         BasicFileAttributes attributes = found.attributes;
+        long size = attributes.size();
         long modified = attributes.lastModifiedTime().to(TimeUnit.SECONDS);
         String etag = etag(attributes, size);
         if (notModified(request, etag, modified)) {

@@ -112,7 +112,8 @@ final class TargetResolver {
         }
         try {
             Path current = root;
-            BasicFileAttributes attributes = Files.readAttributes(root, BasicFileAttributes.class);
+            // the root's own attributes only matter for a target that names it (checked once at start)
+            BasicFileAttributes attributes = segments.isEmpty() ? Files.readAttributes(root, BasicFileAttributes.class) : null;
             for (int i = 0; i < segments.size(); i++) {
                 current = current.resolve(segments.get(i));
                 attributes = attributes(current);
