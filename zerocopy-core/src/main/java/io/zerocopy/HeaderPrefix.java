@@ -93,7 +93,9 @@ final class HeaderPrefix {
      * gathers, else one write of the next buffer with bytes left. Short counts are normal.
      */
     long write(WritableByteChannel target) throws IOException {
-        fillChunk();
+        if (!readChunk()) {
+            throw new EOFException("the file ended before " + chunkBytes + " bytes after position " + position);
+        }
         while (first < buffers.length && (buffers[first] == null || !buffers[first].hasRemaining())) {
             first++;
         }
@@ -113,20 +115,26 @@ final class HeaderPrefix {
         return written;
     }
 
-    /** Reads the file's first bytes, once, at explicit positions (the channel's position is left alone). */
-    private void fillChunk() throws IOException {
+    /**
+     * Reads the file's bytes of the prefix, once, at explicit positions (the channel's position is
+     * left alone); the header + body verb calls it before the transfer starts when they are the
+     * whole body, so that this read is also the check that the slice can be read. Returns false if
+     * the file ended first (and reads again on the next call).
+     */
+    boolean readChunk() throws IOException {
         ByteBuffer chunk = buffers[buffers.length - 1];
         if (chunk == null || chunk.limit() != 0) {
-            return;
+            return true;
         }
         chunk.limit(chunk.capacity());
         while (chunk.hasRemaining()) {
             if (file.read(chunk, position + chunk.position()) < 0) {
                 chunk.limit(0);
-                throw new EOFException("the file ended " + chunk.position() + " bytes after position " + position);
+                return false;
             }
         }
         chunk.flip();
+        return true;
     }
 
     @Override

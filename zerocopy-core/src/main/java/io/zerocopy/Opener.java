@@ -92,11 +92,13 @@ final class Opener {
         }
         Preflight.checkSliceArguments(source, position, count, target);
         boolean directIo = directIo(source);
-        Preflight.requireSlice(source, position, count, probes(source, directIo));
         Peers.Peer peer = Peers.of(target, platform);
         HeaderPrefix prefix = new HeaderPrefix(header, HeaderPrefix.headerBytes(header), source, position,
                 directIo ? 0 : count, peer.segmentSize);
         int chunk = prefix.chunkBytes();
+        // a body gathered whole is read now, and that read is the check
+        Preflight.requireSlice(source, position, count, !probes(source, directIo) ? null
+                : chunk == count ? prefix::readChunk : Preflight.lastByte(source, position, count));
         return start(fileSource(source, position + chunk, count - chunk, directIo), target, peer, prefix, null);
     }
 
@@ -123,7 +125,7 @@ final class Opener {
     private static TransferRequest.Builder checkedFileSource(FileChannel file, long position, long count)
             throws IOException {
         boolean directIo = directIo(file);
-        Preflight.requireSlice(file, position, count, probes(file, directIo));
+        Preflight.requireSlice(file, position, count, probes(file, directIo) ? Preflight.lastByte(file, position, count) : null);
         return fileSource(file, position, count, directIo);
     }
 

@@ -70,28 +70,37 @@ final class Preflight {
         requireOpen(target);
     }
 
+    /** A read of a slice that also checks it: true if it read the slice's last byte, false if the file ended first. */
+    interface SliceRead {
+        boolean readsLastByte() throws IOException;
+    }
+
+    /** The cheapest such read: one byte, the slice's last, a page the transfer reads anyway. */
+    static SliceRead lastByte(FileChannel file, long position, long count) {
+        return () -> file.read(ByteBuffer.allocate(1), position + count - 1) > 0;
+    }
+
     /**
      * Checks that the slice {@code [position, position + count)} lies within the file and, for a JDK
      * file channel, that the channel can read it: it is no directory (which a channel can be open
-     * on, and which fails only when read) and not open for writing only. With {@code probe}, one
-     * system call does both: a one-byte read of the slice's last byte, a page the transfer reads
-     * anyway. Only when that read finds no byte or fails is the size read, to say why. Without it
-     * (another provider's channel, one opened for direct I/O, which cannot be a directory) the size
-     * is compared.
+     * on, and which fails only when read) and not open for writing only. With a {@code read} of the
+     * slice, one system call does both, and the size is read only when that read finds no byte or
+     * fails, to say why. Without one (another provider's channel, or one opened for direct I/O,
+     * which cannot be a directory) the size is compared.
      */
-    static void requireSlice(FileChannel file, long position, long count, boolean probe) throws IOException {
-        if (!probe || count == 0 || count > Long.MAX_VALUE - position) {
+    static void requireSlice(FileChannel file, long position, long count, SliceRead read) throws IOException {
+        if (read == null || count == 0 || count > Long.MAX_VALUE - position) {
             requireWithinSize(file, position, count);
             return;
         }
-        int read;
+        boolean complete;
         try {
-            read = file.read(ByteBuffer.allocate(1), position + count - 1);
+            complete = read.readsLastByte();
         } catch (IOException e) {
             requireWithinSize(file, position, count); // a slice past the end is the caller's mistake to name first
             throw e;
         }
-        if (read < 0) {
+        if (!complete) {
             requireWithinSize(file, position, count);
         }
     }

@@ -32,6 +32,14 @@ final class Selection {
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
     /**
+     * Largest file to a socket on this host that goes by {@code sendfile}: 64 KiB. Up to it one
+     * system call with no buffer beats a read and a write through one, at every number of
+     * transfers at once measured (docs/fixed-cost.md, and the 64 KiB tables of docs/scale.md);
+     * larger ones take the buffered copy, which the scale benchmark found fastest at 8 MiB.
+     */
+    static final long LOCAL_SENDFILE_MAX_BYTES = 64 * 1024;
+
+    /**
      * Puts a row's reason into words, given the strategy's own account of how it serves the
      * transfer and whether an earlier row was passed over because the direct memory budget is spent.
      */
@@ -131,7 +139,8 @@ final class Selection {
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
      * and holds no buffer. To a peer on this host, where the receiver's copy runs on the same CPUs,
-     * the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
+     * a small file goes by {@code sendfile} too (see {@link #LOCAL_SENDFILE_MAX_BYTES}); for larger
+     * ones the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
      * percent of it at every N, on platform and virtual threads, so the buffered strategy runs while
      * the direct memory budget lasts; past it, mapped windows, which need no buffer and came close
      * behind, where {@code sendfile} lost a third. A virtual thread takes the same rows as a
@@ -163,6 +172,11 @@ final class Selection {
                     f -> f.fileToSocketOnLinux() && !f.peerOnThisHost(), false,
                     (f, how, spent) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
+            new Row(TransferToStrategy.INSTANCE,
+                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_SENDFILE_MAX_BYTES, false,
+                    (f, how, spent) -> how + ", a file of at most " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a peer on"
+                            + " this host: one system call and no buffer, faster than a read/write loop at any number"
+                            + " of transfers at once (docs/fixed-cost.md)"),
             new Row(BufferedStrategy.INSTANCE,
                     TransferFacts::fileToSocketOnLinux, true,
                     (f, how, spent) -> noSendfileReason(f) + "; " + how),
@@ -186,8 +200,11 @@ final class Selection {
 
     /** Why a file to a socket on Linux (on this host) does not go to sendfile. */
     private static String noSendfileReason(TransferFacts f) {
-        return "a file to a socket on this host, where a read/write loop measured fastest at any number of transfers"
-                + " at once (docs/scale.md)";
+        if (f.request().count() <= LOCAL_SENDFILE_MAX_BYTES) {
+            return "a file to a socket on this host, and transferTo is excluded";
+        }
+        return "a file of over " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a socket on this host, where a read/write"
+                + " loop measured fastest at any number of transfers at once (docs/scale.md)";
     }
 
     private final List<TransferStrategy> registered;

@@ -54,9 +54,16 @@ class SocketPeerSelectionTest {
         server.close();
     }
 
+    /** Over the size a peer on this host gets sendfile for. */
+    private static final long LARGE = Selection.LOCAL_SENDFILE_MAX_BYTES + 1;
+
     private Selection.Choice choose(boolean directIo) {
+        return choose(directIo, LARGE);
+    }
+
+    private Selection.Choice choose(boolean directIo, long count) {
         TransferRequest request = TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 1024).sourceDirectIo(directIo)
+                .source(file, ChannelKind.FILE).slice(0, count).sourceDirectIo(directIo)
                 .target(client, ChannelKind.SOCKET)
                 .platform(LINUX)
                 .build();
@@ -64,7 +71,34 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeer_isBufferedBlockingOrNot() throws IOException {
+    void choose_loopbackPeerSmallFile_isSendfileBlockingOrNot() throws IOException {
+        Selection.Choice blocking = choose(false, Selection.LOCAL_SENDFILE_MAX_BYTES);
+        client.configureBlocking(false);
+        Selection.Choice nonBlocking = choose(false, 1);
+
+        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+            assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
+            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "docs/fixed-cost.md");
+        }
+    }
+
+    @Test
+    void choose_loopbackPeerSmallFileWithoutTransferTo_isBuffered() {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        TransferRequest request = TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, 1024)
+                .target(client, ChannelKind.SOCKET)
+                .platform(LINUX)
+                .build();
+
+        Selection.Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
+
+        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+        assertThat(choice.reason()).contains("transferTo is excluded");
+    }
+
+    @Test
+    void choose_loopbackPeerLargeFile_isBufferedBlockingOrNot() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
 
         Selection.Choice blocking = choose(false);

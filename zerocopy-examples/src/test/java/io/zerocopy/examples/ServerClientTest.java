@@ -42,7 +42,7 @@ class ServerClientTest {
                 Arguments.of("traditional-server", "traditional-client", List.of(), "buffered with a 4096-byte buffer"),
                 Arguments.of("transferto-server", "transferto-client", List.of(), "transferTo (forced)"),
                 Arguments.of("traditional-server", "traditional-client", List.of("--strategy", "auto", "--nodelay"),
-                        "buffered with a 4096-byte buffer (a file to a socket on this host"), // the library's pick, with its reason
+                        "buffered with a 4096-byte buffer (a file of over 65536 bytes to a socket on this host"), // the library's pick, with its reason
                 Arguments.of("transferto-server", "transferto-client", List.of("--strategy", "mmap"), "mmap (forced)"));
     }
 

@@ -141,8 +141,9 @@ class LoopbackTransferTest {
         }
 
         String expectedStrategy = mode.forced != null ? mode.forced
-                // to a peer on this host, blocking or not: a buffer (docs/scale.md)
-                : TestFiles.DEFAULT_FILE_TO_SOCKET;
+                // to a peer on this host, blocking or not: sendfile when small, else a buffer; a stream: a buffer
+                : target == Target.PLAIN_SOCKET || target == Target.SOCKET_STREAM ? "buffered"
+                : TestFiles.defaultFileToSocket(size);
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
         assertThat(listener.result()).as("onComplete result").isNotNull();
         assertThat(listener.result().bytes()).isEqualTo(size);

@@ -15,10 +15,15 @@ final class TestFiles {
 
     /**
      * What the default selection picks for a file sent to a loopback socket on Linux while the
-     * direct memory budget lasts: the buffered loop, which measured fastest to a peer on this host
-     * at any number of transfers at once (Selection's table, docs/scale.md).
+     * direct memory budget lasts (Selection's table): for more than 64 KiB the buffered loop, which
+     * measured fastest to a peer on this host at any number of transfers at once (docs/scale.md).
      */
     static final String DEFAULT_FILE_TO_SOCKET = "buffered";
+
+    /** The default for {@code count} bytes of a file to a loopback socket: sendfile up to 64 KiB (docs/fixed-cost.md). */
+    static String defaultFileToSocket(long count) {
+        return count <= 64 * 1024 ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
+    }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
     static final long[] SIZES = {0, 1, 4096 + 1, (1 << 20) + 3, 9L << 20};
