@@ -120,12 +120,31 @@ final class Opener {
 
     /**
      * A caller's file slice as the request's source, checked first ({@link Preflight#requireSlice}):
-     * a JDK file as it is, another provider's read through a positional view.
+     * a JDK file as it is, another provider's read through a positional view. For a JDK file the
+     * one-byte read of the check also tells direct I/O apart: it always fails the JDK's alignment
+     * check on a channel opened for it, before any system call.
      */
     private static TransferRequest.Builder checkedFileSource(FileChannel file, long position, long count)
             throws IOException {
-        boolean directIo = directIo(file);
-        Preflight.requireSlice(file, position, count, probes(file, directIo) ? Preflight.lastByte(file, position, count) : null);
+        if (ChannelKinds.of(file) != ChannelKind.FILE) {
+            Preflight.requireSlice(file, position, count, null);
+            return sliceView(file, position, count);
+        }
+        boolean directIo = false;
+        if (count == 0) {
+            directIo = ChannelKinds.isDirectIo(file);
+            Preflight.requireSlice(file, position, count, null);
+        } else {
+            try {
+                Preflight.requireSlice(file, position, count, Preflight.lastByte(file, position, count));
+            } catch (IOException e) {
+                if (!ChannelKinds.isDirectIo(file)) {
+                    throw e;
+                }
+                directIo = true;
+                Preflight.requireSlice(file, position, count, null);
+            }
+        }
         return fileSource(file, position, count, directIo);
     }
 
