@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code FileChannel.transferTo}: the kernel copies from the page cache ({@code sendfile(2)} or
@@ -28,6 +30,8 @@ import java.nio.channels.WritableByteChannel;
  */
 final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
+
+    private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
     static final String NAME = "transferTo";
 
@@ -121,6 +125,9 @@ final class TransferToStrategy extends BuiltInStrategy {
         /** File bytes read for a parking write and not yet written (drain mode), or null before the first. */
         private ByteBuffer bridge;
         private boolean switched;
+        private long sentfile;
+        private long written;
+        private int parks;
 
         ParkingStep(TransferFacts facts) {
             this.source = facts.request().sourceFile();
@@ -140,6 +147,7 @@ final class TransferToStrategy extends BuiltInStrategy {
             }
             long n = source.transferTo(start + transferred, maxBytes, target);
             if (n != 0) {
+                sentfile += n;
                 return n;
             }
             // Full (or the file ended, which the engine tells apart after a 0): park in the socket's write.
@@ -152,6 +160,7 @@ final class TransferToStrategy extends BuiltInStrategy {
                 return 0;
             }
             bridge.flip();
+            parks++;
             return writeBridge(maxBytes);
         }
 
@@ -159,7 +168,9 @@ final class TransferToStrategy extends BuiltInStrategy {
             int limit = bridge.limit();
             bridge.limit((int) Math.min(limit, bridge.position() + maxBytes));
             try {
-                return target.write(bridge);
+                int n = target.write(bridge);
+                written += n;
+                return n;
             } finally {
                 bridge.limit(limit);
             }
@@ -167,6 +178,9 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public void close() {
+            if (log.isDebugEnabled()) {
+                log.debug("{}: {} bytes by {}, {} through {} parking writes", this, sentfile, NAME, written, parks);
+            }
         }
 
         @Override

@@ -50,6 +50,7 @@ final class LinuxCalls {
     private static final MethodHandle PIPE2 = bind("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle FCNTL = bind("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
             Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(
@@ -106,6 +107,14 @@ final class LinuxCalls {
     static int fcntl(State s, int fd, int command, int argument) {
         try {
             return (int) FCNTL.invokeExact(s.callState, fd, command, argument);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static long read(State s, int fd, MemorySegment buffer, long len) {
+        try {
+            return (long) READ.invokeExact(s.callState, fd, buffer, len);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

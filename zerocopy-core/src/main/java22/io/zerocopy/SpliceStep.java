@@ -6,6 +6,7 @@ import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
@@ -30,6 +31,15 @@ import java.nio.channels.spi.AbstractInterruptibleChannel;
  * side it waits for. A blocking socket blocks in the kernel as a JDK read or write would; an interrupt
  * then shuts the socket down (waking the call), closes that channel and ends the step with
  * {@code ClosedByInterruptException}, as the JDK does for its own calls.
+ *
+ * <p>On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
+ * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits the way
+ * the socket's own calls do: when the source has nothing, it reads up to {@link #BRIDGE_BYTES}
+ * through the source's {@code read}, which parks the thread until bytes arrive, and writes them on;
+ * when the target is full, it takes up to that many bytes from the head of the pipe and writes them
+ * through the target's {@code write}, which parks until the socket takes them. Then it goes on with
+ * {@code splice}. Before its first call it makes a read and a write of nothing, so that the JDK has
+ * made both sockets non-blocking and no {@code splice} blocks the carrier thread.
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
@@ -42,6 +52,15 @@ final class SpliceStep implements TransferStep {
      */
     static final int PIPE_BYTES = 1 << 20;
 
+    /**
+     * Most bytes moved through a socket's own read or write when {@code splice} would wait on a
+     * virtual thread: the same as {@code transferTo}'s parking writes (see
+     * {@link TransferToStrategy#BRIDGE_BYTES}).
+     */
+    static final int BRIDGE_BYTES = TransferToStrategy.BRIDGE_BYTES;
+
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+
     private final SocketChannel source;
     private final WritableByteChannel target;
     private final FileChannel targetFile;
@@ -53,11 +72,19 @@ final class SpliceStep implements TransferStep {
     private long inPipe;
     private long written;
     private Side stalledOn = Side.TARGET;
+    /** Whether the source, and the target, are blocking sockets used from a virtual thread (see the type's doc). */
+    private final boolean sourceParks;
+    private final boolean targetParks;
+    private boolean switched;
+    /** Bytes taken for a parking read or write and not yet written (drain mode), or null before the first. */
+    private ByteBuffer bridge;
 
-    private SpliceStep(TransferRequest request) throws IOException {
+    private SpliceStep(TransferRequest request, boolean virtualThread) throws IOException {
         this.source = (SocketChannel) request.source();
         this.target = request.target();
         this.targetFile = request.targetKind() == ChannelKind.FILE ? request.targetFile() : null;
+        this.sourceParks = virtualThread && source.isBlocking();
+        this.targetParks = virtualThread && target instanceof SocketChannel && ((SocketChannel) target).isBlocking();
         try {
             fds[0] = duplicate(Descriptors.of(source));
             fds[1] = duplicate(targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
@@ -84,9 +111,13 @@ final class SpliceStep implements TransferStep {
         }
     }
 
-    /** Acquires a pipe and duplicates of both descriptors; the request passed the strategy's checks. */
-    static SpliceStep open(TransferRequest request) throws IOException {
-        return new SpliceStep(request);
+    /**
+     * Acquires a pipe and duplicates of both descriptors; the request passed the strategy's checks.
+     *
+     * @param virtualThread whether the transfer runs on a virtual thread
+     */
+    static SpliceStep open(TransferRequest request, boolean virtualThread) throws IOException {
+        return new SpliceStep(request, virtualThread);
     }
 
     private int duplicate(int fd) throws IOException {
@@ -106,8 +137,24 @@ final class SpliceStep implements TransferStep {
         if (!source.isOpen() || !target.isOpen()) {
             throw new AsynchronousCloseException();
         }
+        if (!switched) {
+            // the JDK makes a virtual thread's socket non-blocking on its first read or write
+            if (sourceParks) {
+                source.read(NOTHING);
+            }
+            if (targetParks) {
+                ((SocketChannel) target).write(NOTHING);
+            }
+            switched = true;
+        }
+        if (bridge != null && bridge.hasRemaining()) {
+            return writeBridge(maxBytes);
+        }
         if (inPipe == 0) {
             long in = splice(source, fds[0], MemorySegment.NULL, fds[3], MemorySegment.NULL, Math.min(maxBytes, pipeSize), "from the source");
+            if (in == WOULD_BLOCK && sourceParks) {
+                return readThroughSource(maxBytes);
+            }
             if (in == WOULD_BLOCK) {
                 stalledOn = Side.SOURCE;
                 return 0;
@@ -120,12 +167,69 @@ final class SpliceStep implements TransferStep {
         MemorySegment offset = targetFile != null ? state.offset : MemorySegment.NULL;
         long out = splice(target, fds[2], MemorySegment.NULL, fds[1], offset, Math.min(inPipe, maxBytes), "to the target");
         stalledOn = Side.TARGET;
+        if (out == WOULD_BLOCK && targetParks) {
+            return writeThroughTarget(maxBytes);
+        }
         if (out == WOULD_BLOCK) {
             return 0;
         }
         inPipe -= out;
         written += out;
         return out;
+    }
+
+    /** The source has nothing and the pipe is empty: reads through the source, which parks the virtual thread. */
+    private long readThroughSource(long maxBytes) throws IOException {
+        ByteBuffer b = bridge();
+        b.clear().limit((int) Math.min(b.capacity(), maxBytes));
+        if (source.read(b) < 0) {
+            b.limit(0);
+            return -1;
+        }
+        b.flip();
+        return writeBridge(maxBytes);
+    }
+
+    /** The target is full: takes the pipe's first bytes and writes them through the target, which parks the virtual thread. */
+    private long writeThroughTarget(long maxBytes) throws IOException {
+        ByteBuffer b = bridge();
+        b.clear().limit((int) Math.min(b.capacity(), Math.min(inPipe, maxBytes)));
+        long got = LinuxCalls.read(state, fds[2], MemorySegment.ofBuffer(b), b.remaining());
+        if (got < 0) {
+            b.limit(0);
+            throw LinuxCalls.failure("read from the pipe", state.errno());
+        }
+        inPipe -= got;
+        b.limit((int) got);
+        return writeBridge(maxBytes);
+    }
+
+    /** Writes what the bridge holds, at most {@code maxBytes}, through the target's own write. */
+    private long writeBridge(long maxBytes) throws IOException {
+        ByteBuffer b = bridge;
+        int limit = b.limit();
+        b.limit((int) Math.min(limit, b.position() + maxBytes));
+        int n;
+        try {
+            if (targetFile != null) {
+                long at = state.offset.get(ValueLayout.JAVA_LONG, 0);
+                n = targetFile.write(b, at);
+                state.offset.set(ValueLayout.JAVA_LONG, 0, at + n);
+            } else {
+                n = target.write(b);
+            }
+        } finally {
+            b.limit(limit);
+        }
+        written += n;
+        return n;
+    }
+
+    private ByteBuffer bridge() {
+        if (bridge == null) {
+            bridge = ByteBuffer.allocateDirect(BRIDGE_BYTES);
+        }
+        return bridge;
     }
 
     @Override

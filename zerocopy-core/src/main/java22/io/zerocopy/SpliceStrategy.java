@@ -72,8 +72,12 @@ final class SpliceStrategy extends BuiltInStrategy {
 
     @Override
     String how(TransferFacts facts, ByteBuffer lent) {
-        return "splice(2) through a pipe from a socket to a "
+        String how = "splice(2) through a pipe from a socket to a "
                 + (facts.targetKind() == ChannelKind.FILE ? "file" : "socket") + ", no copy in user space";
+        return facts.callerVirtual()
+                ? how + "; on this virtual thread a blocking socket that is not ready is waited for by moving the next "
+                        + SpliceStep.BRIDGE_BYTES + " bytes through its own read or write, which parks the thread"
+                : how;
     }
 
     /** What the JVM's flags lack for this pair, in words with the flag to add, or null. */
@@ -108,7 +112,7 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
         }
-        return SpliceStep.open(request);
+        return SpliceStep.open(request, facts.callerVirtual());
     }
 
     /** Whether the C library's functions could be bound; looked at only once native access is known to be on. */
