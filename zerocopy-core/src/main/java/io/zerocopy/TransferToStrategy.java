@@ -38,9 +38,9 @@ final class TransferToStrategy extends BuiltInStrategy {
     /**
      * File bytes a virtual thread writes through the socket's own {@code write} when
      * {@code sendfile} finds the socket full: 16 KiB, few enough that almost every byte still goes
-     * by {@code sendfile} (docs/virtual-threads.md measures the share), enough to park until the
-     * receiver has made real room. To a peer on this host, one loopback segment, so the write is
-     * never a runt.
+     * by {@code sendfile} (docs/virtual-threads.md measures the share) and that a thousand parked
+     * transfers hold 16 MiB of heap between them, enough to park until the receiver has made real
+     * room.
      */
     static final int BRIDGE_BYTES = 16 * 1024;
 
@@ -75,7 +75,7 @@ final class TransferToStrategy extends BuiltInStrategy {
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
         return parks(facts)
-                ? how + "; on this virtual thread a full socket is waited for by writing the next " + bridgeBytes(facts)
+                ? how + "; on this virtual thread a full socket is waited for by writing the next " + BRIDGE_BYTES
                         + " bytes through the socket's own write, which parks the thread"
                 : how;
     }
@@ -83,10 +83,6 @@ final class TransferToStrategy extends BuiltInStrategy {
     /** A blocking JDK socket written from a virtual thread: the step parks through the socket's write. */
     private static boolean parks(TransferFacts facts) {
         return facts.blockingTargetOnVirtualThread() && facts.request().target() instanceof SocketChannel;
-    }
-
-    private static int bridgeBytes(TransferFacts facts) {
-        return facts.segmentSize() > 0 ? facts.segmentSize() : BRIDGE_BYTES;
     }
 
     @Override
@@ -121,7 +117,6 @@ final class TransferToStrategy extends BuiltInStrategy {
         private final FileChannel source;
         private final SocketChannel target;
         private final long start;
-        private final int bridgeBytes;
         /** File bytes read for a parking write and not yet written (drain mode), or null before the first. */
         private ByteBuffer bridge;
         private boolean switched;
@@ -133,7 +128,6 @@ final class TransferToStrategy extends BuiltInStrategy {
             this.source = facts.request().sourceFile();
             this.target = (SocketChannel) facts.request().target();
             this.start = facts.request().position();
-            this.bridgeBytes = bridgeBytes(facts);
         }
 
         @Override
@@ -152,9 +146,9 @@ final class TransferToStrategy extends BuiltInStrategy {
             }
             // Full (or the file ended, which the engine tells apart after a 0): park in the socket's write.
             if (bridge == null) {
-                bridge = ByteBuffer.allocate(bridgeBytes);
+                bridge = ByteBuffer.allocate(BRIDGE_BYTES);
             }
-            bridge.clear().limit((int) Math.min(bridgeBytes, maxBytes));
+            bridge.clear().limit((int) Math.min(BRIDGE_BYTES, maxBytes));
             if (source.read(bridge, start + transferred) <= 0) {
                 bridge.limit(0);
                 return 0;
@@ -185,7 +179,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public String toString() {
-            return NAME + "(parking writes of " + bridgeBytes + " bytes)";
+            return NAME + "(parking writes of " + BRIDGE_BYTES + " bytes)";
         }
     }
 }
