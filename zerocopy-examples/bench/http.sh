@@ -10,7 +10,9 @@
 # rotated order within each cell, ROUNDS rounds. Writes OUT/http.csv (one row per wrk run),
 # OUT/summary.md (medians and ratios) and OUT/http-server.svg (the chart); stops everything it
 # started. Environment: ROUNDS (2), BIG_ROUNDS (2, rounds for the 64 MiB file), DURATION (4, s),
-# BIG_256_DURATION (8, s), OUT (zerocopy-examples/target/bench-http), JDK25.
+# BIG_256_DURATION (8, s), OUT (zerocopy-examples/target/bench-http), JDK25; to measure less,
+# SERVERS (a space-separated subset of the six), FILES (of 4k.bin 1m.bin 64m.bin) and CONNECTIONS
+# (of 1 64 256).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -29,7 +31,9 @@ JAR=zerocopy-examples/target/zerocopy-examples.jar
 WRK_TIMEOUT=30s
 PORT_NGINX=18091 PORT_JWEB=18092 PORT_THREADS=18093 PORT_LOOP=18094 PORT_THREADS_B=18095 PORT_LOOP_B=18096
 # ours twice: with the library's own strategy, and with the buffered strategy forced
-SERVERS=(nginx jwebserver threads event-loop threads+buffered event-loop+buffered)
+SERVERS=(${SERVERS:-nginx jwebserver threads event-loop threads+buffered event-loop+buffered})
+read -r -a FILES <<<"${FILES:-4k.bin 1m.bin 64m.bin}"
+read -r -a CONNECTIONS <<<"${CONNECTIONS:-1 64 256}"
 
 need=()
 command -v wrk >/dev/null || need+=(wrk)
@@ -135,14 +139,14 @@ run_wrk() { # server file connections duration
 }
 
 echo "warming up (JIT): 2 s per server and file"
-for s in "${SERVERS[@]}"; do for f in 4k.bin 1m.bin 64m.bin; do run_wrk "$s" "$f" 8 2 >/dev/null; done; done
+for s in "${SERVERS[@]}"; do for f in "${FILES[@]}"; do run_wrk "$s" "$f" 8 2 >/dev/null; done; done
 
 CSV="$OUT/http.csv"
 echo "round,server,file,connections,requests_per_s,bytes_per_s,p99_ms,errors,timeouts,non2xx" >"$CSV"
 for round in $(seq "$ROUNDS"); do
-  for f in 4k.bin 1m.bin 64m.bin; do
+  for f in "${FILES[@]}"; do
     [ $f = 64m.bin ] && [ "$round" -gt "$BIG_ROUNDS" ] && continue
-    for c in 1 64 256; do
+    for c in "${CONNECTIONS[@]}"; do
       d=$DURATION
       [ $f = 64m.bin ] && [ $c = 256 ] && d=$BIG_256_DURATION
       # rotate the order of the servers from round to round

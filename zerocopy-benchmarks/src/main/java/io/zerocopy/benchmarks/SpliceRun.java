@@ -36,7 +36,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *     -cp benchmarks.jar io.zerocopy.benchmarks.SpliceRun relay|file ROUNDS [veth]
  * </pre>
  *
- * With {@code -Dnodelay=true} the relays set {@code TCP_NODELAY} on both sockets. Prints one CSV line per run ({@code kind,peer,n,contender,round,seconds,GB/s,cpuMsPerGB}) and
+ * With {@code -Dnodelay=true} the relays set {@code TCP_NODELAY} on both sockets. With
+ * {@code -Dvirtual=true} (Java 21+) the relay also runs {@code buffered} and {@code splice} with
+ * each direction on a virtual thread ({@code buffered-virtual}, {@code splice-virtual}), whose CPU
+ * the JDK does not count per thread: for those compare the relay runs' process CPU, the last column
+ * (sender, relay and, on loopback, receiver). Prints one CSV line per run
+ * ({@code kind,peer,n,contender,round,seconds,GB/s,cpuMsPerGB[,processCpuMsPerGB]}) and
  * then the medians. The relay's peers: a sender thread writing from memory and the benchmarks'
  * {@link Receiver} (in this JVM on loopback, or in a network namespace behind a veth pair).
  */
@@ -44,9 +49,14 @@ public final class SpliceRun {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final long GIB = 1L << 30;
     /** {@code -Dnodelay=true}: the relay sets TCP_NODELAY on both its sockets (socat: {@code ,nodelay}), as proxies usually do. */
     private static final boolean NO_DELAY = Boolean.getBoolean("nodelay");
+    /** {@code -Dvirtual=true}: relay contenders on virtual threads too. */
+    private static final boolean VIRTUAL = Boolean.getBoolean("virtual");
+    private static final String ON_VIRTUAL = "-virtual";
 
     private SpliceRun() {
     }
@@ -64,7 +74,10 @@ public final class SpliceRun {
                 for (int round = 1; round <= rounds; round++) {
                     for (int n : new int[] {1, 256}) {
                         long each = n == 1 ? 2 * GIB : 8L << 20;
-                        for (String contender : new String[] {"buffered", "splice", "socat"}) {
+                        String[] contenders = VIRTUAL
+                                ? new String[] {"buffered", "splice", "socat", "buffered" + ON_VIRTUAL, "splice" + ON_VIRTUAL}
+                                : new String[] {"buffered", "splice", "socat"};
+                        for (String contender : contenders) {
                             double[] r = contender.equals("socat") ? socat(receiver, n, each) : relay(receiver, n, each, contender);
                             record(results, "relay," + peer + "," + n + "," + contender, round, r);
                         }
@@ -91,16 +104,18 @@ public final class SpliceRun {
                 Files.delete(dir);
             }
         }
-        System.out.println("# medians: key, GB/s, CPU ms/GB, runs");
+        System.out.println("# medians: key, GB/s, CPU ms/GB, runs[, process CPU ms/GB]");
         for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
-            System.out.printf(Locale.ROOT, "%s,%.2f,%.0f,%d%n", e.getKey(), median(e.getValue(), 0), median(e.getValue(), 1),
-                    e.getValue().size());
+            List<double[]> runs = e.getValue();
+            System.out.printf(Locale.ROOT, "%s,%.2f,%.0f,%d%s%n", e.getKey(), median(runs, 0), median(runs, 1), runs.size(),
+                    runs.get(0).length > 3 ? String.format(Locale.ROOT, ",%.0f", median(runs, 3)) : "");
         }
     }
 
     private static void record(Map<String, List<double[]>> results, String key, int round, double[] r) {
         results.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
-        System.out.printf(Locale.ROOT, "%s,%d,%.3f,%.2f,%.0f%n", key, round, r[2], r[0], r[1]);
+        System.out.printf(Locale.ROOT, "%s,%d,%.3f,%.2f,%.0f%s%n", key, round, r[2], r[0], r[1],
+                r.length > 3 ? String.format(Locale.ROOT, ",%.0f", r[3]) : "");
         System.out.flush();
     }
 
@@ -116,7 +131,8 @@ public final class SpliceRun {
 
     /** {GB/s, relay CPU ms per GB, seconds} for N connections of {@code each} bytes through a Java relay. */
     private static double[] relay(InetSocketAddress receiver, int n, long each, String contender) throws Exception {
-        Copier copier = copier(contender);
+        boolean virtual = contender.endsWith(ON_VIRTUAL);
+        Copier copier = copier(virtual ? contender.substring(0, contender.length() - ON_VIRTUAL.length()) : contender);
         AtomicLong cpu = new AtomicLong();
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), n);
@@ -130,14 +146,15 @@ public final class SpliceRun {
                             upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
                         }
                         AtomicLong directions = new AtomicLong(2);
-                        start(() -> pump(copier, client, upstream, cpu, directions));
-                        start(() -> pump(copier, upstream, client, cpu, directions));
+                        start(() -> pump(copier, client, upstream, cpu, directions), virtual);
+                        start(() -> pump(copier, upstream, client, cpu, directions), virtual);
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     }
                 }
             });
             acceptor.start();
+            long processStart = PROCESS.getProcessCpuTime();
             double seconds = send((InetSocketAddress) listener.getLocalAddress(), n, each);
             acceptor.join();
             double gb = n * each / 1e9;
@@ -147,7 +164,9 @@ public final class SpliceRun {
                 Thread.sleep(1);
             }
             finished.set(0);
-            return new double[] {gb / seconds, cpu.get() / 1e6 / gb, seconds};
+            double processMsPerGb = (PROCESS.getProcessCpuTime() - processStart) / 1e6 / gb;
+            // a virtual thread's CPU time reads -1: no relay figure of its own
+            return new double[] {gb / seconds, virtual ? Double.NaN : cpu.get() / 1e6 / gb, seconds, processMsPerGb};
         }
     }
 
@@ -331,5 +350,18 @@ public final class SpliceRun {
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    /** Starts {@code body} on a new virtual thread (Java 21+, looked up reflectively) or a daemon platform thread. */
+    private static Thread start(Runnable body, boolean virtual) {
+        if (!virtual) {
+            return start(body);
+        }
+        try {
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class).invoke(builder, body);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("virtual threads need Java 21; this is " + Runtime.version(), e);
+        }
     }
 }
