@@ -161,8 +161,8 @@ final class Selection {
      *
      * <p>Socket to socket stays buffered. {@code splice} (Linux, Java 22+, with the JVM flags) can be
      * forced: in the relay runs (docs/splice.md) it always cost less relay CPU per GB, but was faster
-     * only with many connections, and on a virtual thread the JDK's non-blocking descriptor makes it
-     * wait in the engine's pauses.
+     * only with many connections. On a virtual thread it parks in the sockets' own read and write
+     * when one is not ready (see {@code SpliceStep}, docs/virtual-threads.md).
      */
     private static final List<Row> TABLE = List.of(
             new Row(MappedStrategy.INSTANCE,

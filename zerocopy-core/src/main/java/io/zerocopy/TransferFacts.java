@@ -117,8 +117,9 @@ final class TransferFacts {
     }
 
     /**
-     * A blocking socket written from a virtual thread: the JDK runs it non-blocking underneath, so
-     * {@code transferTo} returns 0 whenever it is full, where a write would park the thread.
+     * A blocking target written from a virtual thread: the JDK runs a socket non-blocking
+     * underneath, so {@code transferTo} to it returns 0 whenever it is full, where the socket's own
+     * write would park the thread.
      */
     boolean blockingTargetOnVirtualThread() {
         return callerVirtual && !targetNonBlocking;

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# System calls per request: http-server (both engines) and nginx serving one file (docs/fixed-cost.md).
+#
+#   zerocopy-examples/bench/http-syscalls.sh [FILE_BYTES] [SECONDS]     (defaults: 4096, 4)
+#
+# Starts each server on 127.0.0.1, attaches strace -c -f to it (nginx: to its workers) while wrk
+# sends keep-alive GETs of one file over 64 connections, and divides each call's count by the
+# requests wrk completed. strace slows the server; the counts per request are what matter. Installs
+# nginx-light, wrk and strace with apt-get if missing; needs the examples jar (README's demo
+# command) and JDK 25 (JDK25, default: Temurin's).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+BYTES=${1:-4096}
+SECONDS_=${2:-4}
+JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JAR=zerocopy-examples/target/zerocopy-examples.jar
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v strace >/dev/null || need+=(strace)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+WORK=$(mktemp -d /tmp/zerocopy-http-syscalls.XXXXXX)
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+mkdir -p "$WORK/root" "$WORK/nginx/logs"
+chmod 755 "$WORK" "$WORK/root"
+head -c "$BYTES" /dev/urandom >"$WORK/root/f.bin"
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 2;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { application/octet-stream bin; }
+  client_body_temp_path $WORK/nginx/body;
+  server { listen 127.0.0.1:18191; root $WORK/root; }
+}
+CONF
+
+# count SERVER_NAME PORT PID...: strace the PIDs during one wrk run, print calls per request
+count() {
+  local name=$1 port=$2
+  shift 2
+  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/f.bin" && break; sleep 0.1; done
+  wrk -t2 -c64 -d2s "http://127.0.0.1:$port/f.bin" >/dev/null # warm up
+  local args=()
+  for pid in "$@"; do args+=(-p "$pid"); done
+  strace -c -f -o "$WORK/$name.strace" "${args[@]}" &
+  local tracer=$!
+  sleep 1 # strace attaches
+  local requests
+  requests=$(wrk -t2 -c64 -d"${SECONDS_}"s "http://127.0.0.1:$port/f.bin" | awk '/requests in/ {print $1}')
+  kill -INT $tracer; wait $tracer 2>/dev/null || true
+  python3 - "$WORK/$name.strace" "$requests" "$name" <<'PY'
+import sys
+calls = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) >= 5 and f[0][0].isdigit() and f[-1] != 'total':
+        calls[f[-1]] = int(f[3])
+n = int(sys.argv[2])
+print(f"{sys.argv[3]:12s} {n:7d} requests: " + " ".join(f"{k}={v / n:.2f}" for k, v in sorted(calls.items(), key=lambda kv: -kv[1]) if v / n >= 0.05))
+PY
+}
+
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+PIDS+=($!)
+sleep 0.5
+count nginx 18191 $(pgrep -P "${PIDS[0]}")
+port=18192
+for engine in threads event-loop; do
+  "$JDK25/bin/java" -jar "$JAR" http-server --root "$WORK/root" --port $port --engine $engine \
+      --max-connections 4096 >"$WORK/$engine.log" 2>&1 &
+  PIDS+=($!)
+  count "$engine" $port "${PIDS[-1]}"
+  port=$((port + 1))
+done
