@@ -11,6 +11,8 @@ module io.zerocopy {
     // Reads -XX:MaxDirectMemorySize for the default direct memory budget; without it in the module
     // graph the budget derives from the heap's maximum, the JDK's own default for that limit.
     requires static java.management;
+    // Flight recorder events of transfers (TransferEvent); without the module nothing is recorded.
+    requires static jdk.jfr;
 
     exports io.zerocopy;
 

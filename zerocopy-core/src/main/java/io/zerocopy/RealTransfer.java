@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,8 @@ final class RealTransfer implements Transfer {
     private int interestOps = SelectionKey.OP_WRITE;
     private TransferResult result;
     private TransferException failure;
+    /** This transfer's flight recorder event while a recording wants one, else null. */
+    private Object event;
 
     private RealTransfer(TransferFacts facts, Selection.Choice choice, TransferOptions options, HeaderPrefix prefix,
             Closeable owned) {
@@ -79,6 +82,7 @@ final class RealTransfer implements Transfer {
                     choice.reason());
         }
         t.listener.onStart(choice.strategy.name(), t.total);
+        t.event = TransferEvents.begin();
         t.started = System.nanoTime();
         if (t.pacer != null) {
             t.pacer.start(t.started);
@@ -185,7 +189,9 @@ final class RealTransfer implements Transfer {
         }
         state = State.DONE;
         interestOps = 0;
-        result = new TransferResult(moved, choice, Duration.ofNanos(System.nanoTime() - started));
+        long now = System.nanoTime();
+        result = new TransferResult(moved, choice, Duration.ofNanos(now - started));
+        record("completed", now);
         listener.onComplete(result);
     }
 
@@ -208,6 +214,7 @@ final class RealTransfer implements Transfer {
         interestOps = 0;
         failure = e;
         releaseQuietly(e);
+        record(e.getCause() instanceof CancellationException ? "cancelled" : "failed", System.nanoTime());
         listener.onFailure(e);
         if (cause instanceof Error && !(e instanceof TruncatedSourceException)) {
             throw (Error) cause;
@@ -293,6 +300,15 @@ final class RealTransfer implements Transfer {
             state = State.CLOSED;
             interestOps = 0;
             releaseQuietly(null);
+            record("failed", System.nanoTime());
+        }
+    }
+
+    /** Ends the transfer's flight recorder event, if a recording wanted one. */
+    private void record(String outcome, long now) {
+        if (event != null) {
+            TransferEvents.end(event, facts, choice, moved, total, stall.stalledInAll(now), outcome);
+            event = null;
         }
     }
 
@@ -307,6 +323,7 @@ final class RealTransfer implements Transfer {
         interestOps = 0;
         failure = abandoned;
         releaseQuietly(abandoned);
+        record("closed", System.nanoTime());
         listener.onFailure(abandoned);
     }
 

@@ -25,6 +25,8 @@ final class Stall {
     private final TransferFailures failures;
     private int idleSteps;
     private long since;
+    /** Time of stalls that ended, for the recording (see {@link TransferEvents}). */
+    private long stalledBefore;
     private ByteBuffer probe;
 
     Stall(TransferFacts facts, TransferFailures failures) {
@@ -34,7 +36,15 @@ final class Stall {
 
     /** Bytes moved (or the transfer is paced, not stalled): the count starts again. */
     void progressed() {
-        idleSteps = 0;
+        if (idleSteps > 0) {
+            stalledBefore += System.nanoTime() - since;
+            idleSteps = 0;
+        }
+    }
+
+    /** How long the transfer has moved nothing in all, as of {@code now} ({@link System#nanoTime()}). */
+    long stalledInAll(long now) {
+        return stalledBefore + stalledFor(now);
     }
 
     /** Zero-progress steps in a row. */
