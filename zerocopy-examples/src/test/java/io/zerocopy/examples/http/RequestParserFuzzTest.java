@@ -32,7 +32,7 @@ class RequestParserFuzzTest {
         check(inflate(input, repeat), split);
     }
 
-    /** A committed finding shape: a long request line the fuzzer reaches through {@link #inflate}. */
+    /** The request-line limit, which fuzzed inputs reach only through {@link #inflate}. */
     @Test
     void parse_requestLineOverLimit_is414() {
         byte[] head = ("GET /" + "a".repeat(RequestParser.MAX_REQUEST_LINE) + " HTTP/1.1\r\n\r\n")
