@@ -18,8 +18,11 @@ case "$target" in
   *) echo "unknown target: $target" >&2; exit 2 ;;
 esac
 
-nice -n 19 ./mvnw -B -q -pl "$module" -am test-compile dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz.classpath
+# FUZZ_SKIP_BUILD=1 reuses the last build (several runs in a row, no Maven beside other work)
+if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then
+  nice -n 19 ./mvnw -B -q -pl "$module" -am test-compile dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz.classpath
+fi
 
 cd "$module"
 class="$package.$target"
