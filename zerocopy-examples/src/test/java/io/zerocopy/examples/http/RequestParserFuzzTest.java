@@ -26,7 +26,7 @@ class RequestParserFuzzTest {
     @DictionaryEntries({"GET ", "HEAD ", " HTTP/1.1\\x0d\\x0a", " HTTP/1.0", "HTTP/2.0", "\\x0d\\x0a", "Host: ",
         "Content-Length: ", "Transfer-Encoding: chunked", "Connection: close", ": ", "\\x0d\\x0a\\x0d\\x0a"})
     void parse_anyBytes(FuzzedDataProvider data) {
-        int split = data.consumeInt(0, Integer.MAX_VALUE);
+        int split = data.consumeInt(0, Integer.MAX_VALUE - 1); // not MAX_VALUE: Jazzer issue #931
         int repeat = data.consumeInt(0, 3);
         byte[] input = data.consumeRemainingAsBytes();
         check(inflate(input, repeat), split);

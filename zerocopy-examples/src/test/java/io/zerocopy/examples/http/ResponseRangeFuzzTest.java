@@ -63,7 +63,8 @@ class ResponseRangeFuzzTest {
         };
         String ifNoneMatch = data.consumeBoolean() ? data.consumeString(64) : null;
         String ifModifiedSince = data.consumeBoolean() ? data.consumeString(40) : null;
-        long size = data.consumeLong(0, Long.MAX_VALUE);
+        // not (0, Long.MAX_VALUE): Jazzer 0.24 returns values outside a range of exactly MAX_VALUE (its issue #931)
+        long size = data.consumeLong(0, Long.MAX_VALUE - 1);
         check(file, head, range, ifRange, ifNoneMatch, ifModifiedSince);
         checkRange(data.consumeRemainingAsString(), size);
     }
@@ -73,6 +74,18 @@ class ResponseRangeFuzzTest {
         assertThat(check(3, false, "bytes=-500", etags[3], null, null)).isEqualTo(206);
         assertThat(check(0, false, "bytes=0-", null, null, null)).isEqualTo(416);
         assertThat(check(6, false, "bytes=10006-99999999999", HttpDates.format(modified[6]), null, null)).isEqualTo(206);
+    }
+
+    /**
+     * The first finding, a harness bug: Jazzer handed the range check a negative size (see the comment
+     * on {@code size} above). Replayed here with the largest size it can now draw.
+     */
+    @Test
+    void parse_suffixOfLargestFile_insideFile() {
+        long size = Long.MAX_VALUE - 1;
+        assertThat(ByteRange.parse("bytes=-1", size)).isEqualTo(new ByteRange(size - 1, size - 1));
+        checkRange("bytes=-1\0\0\0\0", size);
+        checkRange("bytes=0-", size);
     }
 
     /** Plans a GET or HEAD of file {@code file} with these fields, asserts the property, returns the status. */

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * correctly throughout; afterwards the server holds no connection and the JVM's descriptors and
  * heap are back to their baseline (polled, after a GC, against a deadline). Every client socket has
  * a read timeout and every loop a bound. {@code -Dhttp.soak.connections=20000} makes the larger run
- * of docs/fuzzing.md; {@code -Dhttp.seed=N} replays one.
+ * of docs/fuzzing.md, {@code -Dhttp.soak.idleTimeout=S} sets the server's idle timeout (default 30 s:
+ * no client here goes silent) and {@code -Dhttp.seed=N} replays a run.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 abstract class SoakContract extends ServerFixture {
@@ -46,10 +47,11 @@ abstract class SoakContract extends ServerFixture {
     @Test
     void soak_hostileClients_goodOnesServed_resourcesBackToBaseline() throws Exception {
         int connections = Integer.getInteger("http.soak.connections", DEFAULT_CONNECTIONS);
+        Duration idleTimeout = Duration.ofSeconds(Integer.getInteger("http.soak.idleTimeout", 30));
         long seed = HostileRequests.SEED + 19;
-        System.out.println(getClass().getSimpleName() + ": " + connections + " connections, seed " + seed
-                + " (-Dhttp.seed to replay)");
-        start(Duration.ofSeconds(5), 1024, false);
+        System.out.println(getClass().getSimpleName() + ": " + connections + " connections, idle timeout "
+                + idleTimeout + ", -Dhttp.seed=" + HostileRequests.SEED + " replays");
+        start(idleTimeout, 1024, false);
         assertThat(raw().get("/small.txt").text()).isEqualTo(SMALL); // what the first request opens for good
         int descriptors = Descriptors.countable() ? Descriptors.open() : 0;
         long heap = usedHeapAfterGc();
@@ -90,7 +92,9 @@ abstract class SoakContract extends ServerFixture {
         System.out.println(getClass().getSimpleName() + ": kinds " + Arrays.toString(Kind.values()) + " "
                 + Arrays.toString(counts) + ", " + good + " well-behaved requests served");
 
-        assertThat(wrong).as("well-behaved clients that were not served correctly").isEmpty();
+        long timeouts = Arrays.stream(log().split("\n")).filter(line -> line.contains("\" 408 ")).count();
+        assertThat(wrong).as("well-behaved clients not served correctly (%d answered 408 in the access log)",
+                timeouts).isEmpty();
         assertThat(good.get()).isEqualTo(counts[Kind.GOOD.ordinal()].get() + counts[Kind.SLOW.ordinal()].get());
         awaitNoConnections();
         if (Descriptors.countable()) {
