@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * double bytes = registry.get("zerocopy.transfers.bytes").tag("outcome", "completed").counter().count();
  * }</pre>
  *
+ * <p>This example is compiled and run by the module's tests ({@code source} and {@code target}
+ * are two {@code Path}s there); any verb of {@code Copier} works the same, {@code open} and
+ * {@code copyAsync} included.
+ *
  * <h2>Meters</h2>
  * Each meter also carries the common tags given to the constructor.
  * <table>

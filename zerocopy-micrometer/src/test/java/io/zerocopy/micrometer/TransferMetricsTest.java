@@ -203,6 +203,23 @@ class TransferMetricsTest {
         assertThat(active()).isZero();
     }
 
+    /**
+     * A registry that refuses a meter (here: a timer already holds the started counter's name and
+     * tags) makes {@code onStart} throw, which aborts the transfer without {@code onFailure}; the
+     * transfer must then not stay counted as active.
+     */
+    @Test
+    void registryRefusesAMeter_transferAbortedAndNotLeftActive() throws Exception {
+        registry.timer(STARTED, STRATEGY_TAG, "buffered");
+        Path source = file("source", 10_000, 7);
+        Copier buffered = Transfers.with(TransferOptions.builder().strategy("buffered").listener(metrics).build());
+
+        assertThatThrownBy(() -> buffered.copy(source, FailingTarget.accepting()))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(active()).isZero();
+    }
+
     @Test
     void commonTags_onEveryMeter() throws Exception {
         MeterRegistry tagged = new SimpleMeterRegistry();
