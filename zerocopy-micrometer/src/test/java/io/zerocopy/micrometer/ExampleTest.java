@@ -1,0 +1,78 @@
+package io.zerocopy.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.Transfers;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The usage example of {@link TransferMetrics}'s Javadoc and of docs/observability.md, run here; a
+ * second test checks that both show exactly the lines between the markers below, so they cannot
+ * drift from code that compiles and works.
+ */
+class ExampleTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void example_countsTheCopiedBytes() throws IOException {
+        Path source = Files.write(dir.resolve("segment.log"), new byte[123_456]);
+        Path target = dir.resolve("segment.copy");
+
+        // example start
+        MeterRegistry registry = new SimpleMeterRegistry(); // or the application's registry
+        TransferMetrics metrics = new TransferMetrics(registry, Tags.of("service", "media"));
+        Copier copier = Transfers.with(TransferOptions.builder().listener(metrics).build());
+        long copied = copier.copy(source, target);
+        double bytes = registry.get("zerocopy.transfers.bytes").tag("outcome", "completed").counter().count();
+        // example end
+
+        assertThat(copied).isEqualTo(123_456);
+        assertThat(bytes).isEqualTo(123_456);
+        assertThat(Files.mismatch(source, target)).isEqualTo(-1);
+    }
+
+    @Test
+    void javadocAndDocs_showTheExampleThatRuns() throws IOException {
+        List<String> example = lines(between(read("src/test/java/io/zerocopy/micrometer/ExampleTest.java"),
+                "// example start\n", "        // example end"));
+        assertThat(example).hasSize(5);
+
+        String javadoc = read("src/main/java/io/zerocopy/micrometer/TransferMetrics.java");
+        List<String> inJavadoc = lines(between(javadoc, "<pre>{@code\n", "}</pre>").replaceAll("(?m)^ \\* ?", ""));
+        assertThat(inJavadoc).isEqualTo(example);
+
+        List<String> inDocs = lines(between(read("../docs/observability.md"), "```java\n", "```"));
+        assertThat(inDocs).isEqualTo(example);
+    }
+
+    private static String read(String path) throws IOException {
+        return Files.readString(Path.of(path), StandardCharsets.UTF_8);
+    }
+
+    private static String between(String text, String start, String end) {
+        Matcher m = Pattern.compile(Pattern.quote(start) + "(.*?)" + Pattern.quote(end), Pattern.DOTALL).matcher(text);
+        assertThat(m.find()).as("a block from %s to %s", start.strip(), end.strip()).isTrue();
+        return m.group(1);
+    }
+
+    private static List<String> lines(String block) {
+        return Arrays.stream(block.split("\n")).map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.toList());
+    }
+}
