@@ -104,36 +104,15 @@ class TransferEventTest {
     @Test
     void event_failedTransfer_carriesTheExactCount() throws Exception {
         Path source = Files.write(dir.resolve("source"), new byte[SIZE]);
-        WritableByteChannel failing = new WritableByteChannel() {
-            private long written;
-
-            @Override
-            public int write(ByteBuffer src) throws IOException {
-                if (written >= 10_000) {
-                    throw new IOException("the target broke after " + written + " bytes");
-                }
-                int n = Math.min(src.remaining(), 1000);
-                src.position(src.position() + n);
-                written += n;
-                return n;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        AdversarialChannels.Target failing = AdversarialChannels.Target.limited(
+                AdversarialChannels.Behaviour.FAIL_AFTER_N, 10_000, new Random(21));
 
         TransferException failure;
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
             recording.enable(TransferEvent.NAME);
             recording.start();
-            failure = catchThrowableOfType(() -> Transfers.copy(source, failing), TransferException.class);
+            failure = catchThrowableOfType(() -> Transfers.copy(source, (WritableByteChannel) failing), TransferException.class);
             recording.stop();
             Path dump = dir.resolve("recording.jfr");
             recording.dump(dump);
@@ -143,7 +122,7 @@ class TransferEventTest {
         assertThat(failure).isNotNull();
         assertThat(events).hasSize(1);
         assertThat(events.get(0).getString("outcome")).isEqualTo("failed");
-        assertThat(events.get(0).getLong("bytes")).isEqualTo(failure.bytesTransferred()).isEqualTo(10_000);
+        assertThat(events.get(0).getLong("bytes")).isEqualTo(failure.bytesTransferred()).isEqualTo(failing.size());
         assertThat(events.get(0).getLong("expectedBytes")).isEqualTo(SIZE);
         assertThat(events.get(0).getString("target")).isEqualTo("OTHER");
     }
