@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +67,7 @@ class TransferEventTest {
                 copier.copy(file, 7, 4096, out);
                 copier.copy(file, 0, 60_000, out);
                 copier.copy(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {1, 2, 3})}, file, 10, 1000, out);
-                copier.copy((ReadableByteChannel) Channels.newChannel(Files.newInputStream(source)), out);
+                copier.copy(Channels.newChannel(Files.newInputStream(source)), out);
                 copier.copy(Channels.newChannel(Files.newInputStream(source)), 5000, out);
                 try (Transfer handle = copier.open(file, 100, 200, out)) {
                     while (!handle.isDone()) {
@@ -112,7 +111,7 @@ class TransferEventTest {
         try (Recording recording = new Recording()) {
             recording.enable(TransferEvent.NAME);
             recording.start();
-            failure = catchThrowableOfType(() -> Transfers.copy(source, (WritableByteChannel) failing), TransferException.class);
+            failure = catchThrowableOfType(TransferException.class, () -> Transfers.copy(source, (WritableByteChannel) failing));
             recording.stop();
             Path dump = dir.resolve("recording.jfr");
             recording.dump(dump);
