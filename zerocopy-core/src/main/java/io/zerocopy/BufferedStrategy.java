@@ -84,7 +84,30 @@ final class BufferedStrategy extends BuiltInStrategy {
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer lent) {
-        return new Step(facts, lent);
+        return new Step(facts, lent, false);
+    }
+
+    @Override
+    TransferStep open(TransferFacts facts, ByteBuffer lent, boolean filled) {
+        return new Step(facts, lent, filled);
+    }
+
+    /** The whole slice of a FILE source into the pooled buffer, when it fits in one read (see the superclass). */
+    @Override
+    int readAhead(TransferFacts facts, ByteBuffer lent) throws IOException {
+        long count = facts.request().count();
+        if (lent == null || facts.sourceKind() != ChannelKind.FILE || count <= 0
+                || count > bufferSize(facts, writeSize(facts))) {
+            return NO_READ_AHEAD;
+        }
+        FileChannel file = facts.request().sourceFile();
+        long start = facts.request().position();
+        lent.clear().limit((int) count);
+        while (lent.hasRemaining() && file.read(lent, start + lent.position()) >= 0) {
+            // a positional read of a regular file returns what it has
+        }
+        lent.flip();
+        return lent.remaining();
     }
 
     private static boolean usesHeap(TransferFacts facts) {
@@ -130,7 +153,8 @@ final class BufferedStrategy extends BuiltInStrategy {
         private final int size;
         private Side stalledOn = Side.TARGET;
 
-        Step(TransferFacts facts, ByteBuffer lent) {
+        /** {@code filled}: {@code lent} holds the transfer's first bytes, read ahead (drain mode). */
+        Step(TransferFacts facts, ByteBuffer lent, boolean filled) {
             TransferRequest request = facts.request();
             this.source = request.source();
             this.sourceFile = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
@@ -139,7 +163,9 @@ final class BufferedStrategy extends BuiltInStrategy {
             int wanted = bufferSize(facts, writeSize(facts));
             this.size = usesHeap(facts) || lent != null ? wanted : Math.min(wanted, HEAP_FALLBACK_BYTES);
             this.buffer = lent != null ? lent : ByteBuffer.allocate(size);
-            buffer.limit(0);
+            if (!filled) {
+                buffer.limit(0);
+            }
         }
 
         @Override

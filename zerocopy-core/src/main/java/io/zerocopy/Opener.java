@@ -12,7 +12,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
@@ -33,18 +32,21 @@ final class Opener {
     }
 
     /**
-     * The whole file at {@code source}, opened now and closed with the transfer. Its attributes,
-     * read once, say whether it is a directory (which Linux lets a channel open and fails only on
-     * the first read) and how many bytes to send.
+     * The whole file at {@code source}, opened now and closed with the transfer. Linux lets a
+     * channel open a directory, which fails only when read: the transfer's check of its slice (a
+     * read, see {@link #checkedStart}) says so before it starts; an empty one is looked at by path.
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(source, BasicFileAttributes.class);
-        if (attributes.isDirectory()) {
-            throw new IOException(source + ": Is a directory");
-        }
         FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
         try {
-            return wholeFile(file, attributes.size(), target, file);
+            long size = file.size();
+            if (size == 0) {
+                if (Files.isDirectory(source)) {
+                    throw new IOException(source + ": Is a directory");
+                }
+                return wholeFile(file, 0, target, file);
+            }
+            return checkedStart(file, 0, size, target, file);
         } catch (IOException | RuntimeException | Error e) {
             try {
                 file.close();
@@ -80,7 +82,7 @@ final class Opener {
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Preflight.checkSliceArguments(source, position, count, target);
-        return start(checkedFileSource(source, position, count), target, Peers.of(target, platform), null, null);
+        return checkedStart(source, position, count, target, null);
     }
 
     /** A header, then {@code count} bytes of a caller's file from {@code position}. */
@@ -104,7 +106,7 @@ final class Opener {
 
     /** A caller's JDK file from {@code start}, its position to be moved past what the transfer moves. */
     RealTransfer fileAt(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
-        return start(checkedFileSource(file, start, count), target, Peers.of(target, platform), null, null);
+        return checkedStart(file, start, count, target, null);
     }
 
     /**
@@ -119,33 +121,51 @@ final class Opener {
     }
 
     /**
-     * A caller's file slice as the request's source, checked first ({@link Preflight#requireSlice}):
-     * a JDK file as it is, another provider's read through a positional view. For a JDK file the
-     * one-byte read of the check also tells direct I/O apart: it always fails the JDK's alignment
-     * check on a channel opened for it, before any system call.
+     * Starts a transfer of {@code count} bytes of {@code file} from {@code position}, checked first
+     * ({@link Preflight#requireSlice}) with one read before the listener hears of it. When the chosen
+     * strategy reads the whole slice ahead (a small file to this host), that read is the check;
+     * otherwise a one-byte read of the slice's last byte. Either read also tells direct I/O apart: it
+     * always fails the JDK's alignment check on a channel opened for it, before any system call, and
+     * such a channel is then chosen for again as what it is. Another provider's file is read through
+     * a positional view, its size compared.
+     *
+     * @param owned a file the library opened, closed with the transfer; or null
      */
-    private static TransferRequest.Builder checkedFileSource(FileChannel file, long position, long count)
-            throws IOException {
-        if (ChannelKinds.of(file) != ChannelKind.FILE) {
+    private RealTransfer checkedStart(FileChannel file, long position, long count, WritableByteChannel target,
+            Closeable owned) throws IOException {
+        Peers.Peer peer = Peers.of(target, platform);
+        if (ChannelKinds.of(file) != ChannelKind.FILE || count == 0) {
+            boolean directIo = directIo(file);
             Preflight.requireSlice(file, position, count, null);
-            return sliceView(file, position, count);
+            return start(fileSource(file, position, count, directIo), target, peer, null, owned);
         }
-        boolean directIo = false;
-        if (count == 0) {
-            directIo = ChannelKinds.isDirectIo(file);
-            Preflight.requireSlice(file, position, count, null);
-        } else {
-            try {
-                Preflight.requireSlice(file, position, count, Preflight.lastByte(file, position, count));
-            } catch (IOException e) {
-                if (!ChannelKinds.isDirectIo(file)) {
-                    throw e;
-                }
-                directIo = true;
-                Preflight.requireSlice(file, position, count, null);
+        TransferFacts facts = facts(fileSource(file, position, count, false), target, peer);
+        Selection.Choice choice;
+        try {
+            choice = selection.choose(facts);
+        } catch (IllegalArgumentException e) {
+            // what is wrong with the slice or the channel is said first
+            Preflight.requireSlice(file, position, count, Preflight.lastByte(file, position, count));
+            throw e;
+        }
+        try {
+            Preflight.requireSlice(file, position, count, () -> {
+                int read = choice.readAhead();
+                return read == BuiltInStrategy.NO_READ_AHEAD ? Preflight.lastByte(file, position, count).readsLastByte()
+                        : read == count;
+            });
+        } catch (IOException e) {
+            choice.release();
+            if (!ChannelKinds.isDirectIo(file)) {
+                throw e;
             }
+            Preflight.requireSlice(file, position, count, null);
+            return start(fileSource(file, position, count, true), target, peer, null, owned);
+        } catch (RuntimeException | Error e) {
+            choice.release();
+            throw e;
         }
-        return fileSource(file, position, count, directIo);
+        return RealTransfer.start(facts, choice, options, null, owned);
     }
 
     /**
@@ -181,6 +201,13 @@ final class Opener {
      */
     private RealTransfer start(TransferRequest.Builder builder, WritableByteChannel target, Peers.Peer peer,
             HeaderPrefix prefix, Closeable owned) throws IOException {
+        TransferFacts facts = facts(builder, target, peer);
+        return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
+    }
+
+    /** Completes and checks the request, and works out its facts. */
+    private TransferFacts facts(TransferRequest.Builder builder, WritableByteChannel target, Peers.Peer peer)
+            throws IOException {
         TransferRequest request = builder
                 .target(target, ChannelKinds.of(target))
                 .bufferSize(options.bufferSize())
@@ -188,8 +215,7 @@ final class Opener {
                 .platform(platform)
                 .build();
         Preflight.requireModes(request);
-        TransferFacts facts = TransferFacts.of(request, peer);
-        return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
+        return TransferFacts.of(request, peer);
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

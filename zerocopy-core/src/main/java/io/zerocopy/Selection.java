@@ -40,6 +40,14 @@ final class Selection {
     static final long LOCAL_SENDFILE_MAX_BYTES = 64 * 1024;
 
     /**
+     * Largest file to a socket on this host that goes by a read and a write instead: 4 KiB, one
+     * page. The read takes the whole file before the transfer starts and is also the check that it
+     * can be read, so the transfer makes a read and a write where {@code sendfile} makes the check,
+     * the JDK's size call and the send (docs/fixed-cost.md); from 8 KiB on {@code sendfile} wins.
+     */
+    static final long LOCAL_READ_MAX_BYTES = 4 * 1024;
+
+    /**
      * Puts a row's reason into words, given the strategy's own account of how it serves the
      * transfer and whether an earlier row was passed over because the direct memory budget is spent.
      */
@@ -60,20 +68,25 @@ final class Selection {
         private final boolean budgetSpent;
         private String reason;
         private boolean handedOver;
+        private boolean filled;
+
+        /** Whether the row that chose reads the transfer ahead, as its check (see {@link #readAhead}). */
+        private final boolean readsAhead;
 
         private Choice(TransferStrategy strategy, TransferFacts facts, ByteBuffer lent, Why why, Support support,
-                boolean budgetSpent) {
+                boolean budgetSpent, boolean readsAhead) {
             this.strategy = strategy;
             this.facts = facts;
             this.lent = lent;
             this.why = why;
             this.support = support;
             this.budgetSpent = budgetSpent;
+            this.readsAhead = readsAhead;
         }
 
         /** A choice made by hand (tests), with its reason in words. */
         Choice(TransferStrategy strategy, String reason) {
-            this(strategy, null, null, null, null, false);
+            this(strategy, null, null, null, null, false, false);
             this.reason = reason;
         }
 
@@ -86,6 +99,20 @@ final class Selection {
             return reason;
         }
 
+        /**
+         * Reads the transfer's bytes ahead into what the choice took, when its strategy reads so
+         * (see {@link BuiltInStrategy#readAhead}); the bytes read, or
+         * {@link BuiltInStrategy#NO_READ_AHEAD}.
+         */
+        int readAhead() throws IOException {
+            if (!readsAhead || !(strategy instanceof BuiltInStrategy)) {
+                return BuiltInStrategy.NO_READ_AHEAD;
+            }
+            int n = ((BuiltInStrategy) strategy).readAhead(facts, lent);
+            filled = n > 0;
+            return n;
+        }
+
         /** Opens the step; from now on the step owns what the choice took. */
         TransferStep open(TransferFacts facts) throws IOException {
             handedOver = true;
@@ -93,7 +120,7 @@ final class Selection {
                 return strategy.open(facts.request());
             }
             try {
-                return ((BuiltInStrategy) strategy).open(facts, lent);
+                return ((BuiltInStrategy) strategy).open(facts, lent, filled);
             } catch (IOException | RuntimeException | Error e) {
                 DirectBuffers.giveBack(lent);
                 throw e;
@@ -120,12 +147,19 @@ final class Selection {
         /** Whether the row applies only while the strategy's step gets its buffer from the pool. */
         final boolean needsLent;
         final Why why;
+        /** Whether the step reads the whole transfer before it starts, the read being the check. */
+        final boolean readsAhead;
 
         Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Why why) {
+            this(strategy, when, needsLent, why, false);
+        }
+
+        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Why why, boolean readsAhead) {
             this.strategy = strategy;
             this.when = when;
             this.needsLent = needsLent;
             this.why = why;
+            this.readsAhead = readsAhead;
         }
     }
 
@@ -172,6 +206,10 @@ final class Selection {
                     f -> f.fileToSocketOnLinux() && !f.peerOnThisHost(), false,
                     (f, how, spent) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
+            new Row(BufferedStrategy.INSTANCE,
+                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES, true,
+                    (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
+                            + " read, which is also the check, and one write (docs/fixed-cost.md); " + how, true),
             new Row(TransferToStrategy.INSTANCE,
                     f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_SENDFILE_MAX_BYTES, false,
                     (f, how, spent) -> how + ", a file of at most " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a peer on"
@@ -282,7 +320,7 @@ final class Selection {
                 budgetSpent = true;
                 continue;
             }
-            return new Choice(row.strategy, facts, lent, row.why, null, budgetSpent);
+            return new Choice(row.strategy, facts, lent, row.why, null, budgetSpent, row.readsAhead);
         }
         throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve "
                 + facts.request() + "; the buffered strategy serves every pair)");
@@ -292,10 +330,10 @@ final class Selection {
     private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Why why) {
         if (s instanceof BuiltInStrategy) {
             BuiltInStrategy builtIn = (BuiltInStrategy) s;
-            return builtIn.refusal(facts) == null ? new Choice(s, facts, builtIn.lend(facts), why, null, false) : null;
+            return builtIn.refusal(facts) == null ? new Choice(s, facts, builtIn.lend(facts), why, null, false, false) : null;
         }
         Support support = s.supports(facts.request());
-        return support.supported() ? new Choice(s, facts, null, why, support, false) : null;
+        return support.supported() ? new Choice(s, facts, null, why, support, false, false) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {

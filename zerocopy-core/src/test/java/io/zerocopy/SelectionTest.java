@@ -295,7 +295,7 @@ class SelectionTest {
     @Test
     void tableOrder_fastestFirst() {
         assertThat(Selection.tableOrder())
-                .containsExactly("mmap", "transferTo", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
+                .containsExactly("mmap", "transferTo", "buffered", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
     }
 
     @Test

@@ -71,10 +71,24 @@ class SocketPeerSelectionTest {
     }
 
     @Test
+    void choose_loopbackPeerPageOrLess_isOneReadAndOneWrite() throws IOException {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        Selection.Choice blocking = choose(false, Selection.LOCAL_READ_MAX_BYTES);
+        client.configureBlocking(false);
+        Selection.Choice nonBlocking = choose(false, 1);
+
+        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+            assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+            assertThat(choice.reason()).contains("peer on this host", "which is also the check", "docs/fixed-cost.md");
+            choice.release();
+        }
+    }
+
+    @Test
     void choose_loopbackPeerSmallFile_isSendfileBlockingOrNot() throws IOException {
         Selection.Choice blocking = choose(false, Selection.LOCAL_SENDFILE_MAX_BYTES);
         client.configureBlocking(false);
-        Selection.Choice nonBlocking = choose(false, 1);
+        Selection.Choice nonBlocking = choose(false, Selection.LOCAL_READ_MAX_BYTES + 1);
 
         for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
@@ -86,7 +100,7 @@ class SocketPeerSelectionTest {
     void choose_loopbackPeerSmallFileWithoutTransferTo_isBuffered() {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
         TransferRequest request = TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 1024)
+                .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES)
                 .target(client, ChannelKind.SOCKET)
                 .platform(LINUX)
                 .build();
