@@ -110,6 +110,22 @@ final class BufferedStrategy extends BuiltInStrategy {
         return lent.remaining();
     }
 
+    /**
+     * One write of at most {@code maxBytes} of what {@code buffer} holds (drain mode); the buffer
+     * keeps the rest for the next step. Short counts are normal.
+     */
+    static int writeAtMost(WritableByteChannel target, ByteBuffer buffer, long maxBytes) throws IOException {
+        int limit = buffer.limit();
+        if (buffer.remaining() > maxBytes) {
+            buffer.limit(buffer.position() + (int) maxBytes);
+        }
+        try {
+            return target.write(buffer);
+        } finally {
+            buffer.limit(limit);
+        }
+    }
+
     private static boolean usesHeap(TransferFacts facts) {
         return facts.sourceKind() == ChannelKind.STREAM || facts.targetKind() == ChannelKind.STREAM;
     }
@@ -180,15 +196,7 @@ final class BufferedStrategy extends BuiltInStrategy {
                 }
             }
             stalledOn = Side.TARGET;
-            int limit = buffer.limit();
-            if (buffer.remaining() > maxBytes) {
-                buffer.limit(buffer.position() + (int) maxBytes);
-            }
-            try {
-                return target.write(buffer);
-            } finally {
-                buffer.limit(limit);
-            }
+            return writeAtMost(target, buffer, maxBytes);
         }
 
         @Override

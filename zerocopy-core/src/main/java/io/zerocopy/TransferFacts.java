@@ -125,6 +125,11 @@ final class TransferFacts {
         return callerVirtual && !targetNonBlocking;
     }
 
+    /** A blocking source read from a virtual thread: the JDK runs a socket non-blocking underneath. */
+    boolean blockingSourceOnVirtualThread() {
+        return callerVirtual && !sourceNonBlocking;
+    }
+
     /**
      * Whether one {@code advance} may run several steps: the target is non-blocking and the source
      * never blocks (a file, the JDK's or another provider's through a slice view, or a non-blocking

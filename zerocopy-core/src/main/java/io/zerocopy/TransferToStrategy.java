@@ -82,7 +82,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     /** A blocking JDK socket written from a virtual thread: the step parks through the socket's write. */
     private static boolean parks(TransferFacts facts) {
-        return facts.blockingTargetOnVirtualThread() && facts.request().target() instanceof SocketChannel;
+        return facts.blockingTargetOnVirtualThread() && facts.targetKind() == ChannelKind.SOCKET;
     }
 
     @Override
@@ -159,15 +159,9 @@ final class TransferToStrategy extends BuiltInStrategy {
         }
 
         private long writeBridge(long maxBytes) throws IOException {
-            int limit = bridge.limit();
-            bridge.limit((int) Math.min(limit, bridge.position() + maxBytes));
-            try {
-                int n = target.write(bridge);
-                written += n;
-                return n;
-            } finally {
-                bridge.limit(limit);
-            }
+            int n = BufferedStrategy.writeAtMost(target, bridge, maxBytes);
+            written += n;
+            return n;
         }
 
         @Override

@@ -79,12 +79,13 @@ final class SpliceStep implements TransferStep {
     /** Bytes taken for a parking read or write and not yet written (drain mode), or null before the first. */
     private ByteBuffer bridge;
 
-    private SpliceStep(TransferRequest request, boolean virtualThread) throws IOException {
+    private SpliceStep(TransferFacts facts) throws IOException {
+        TransferRequest request = facts.request();
         this.source = (SocketChannel) request.source();
         this.target = request.target();
         this.targetFile = request.targetKind() == ChannelKind.FILE ? request.targetFile() : null;
-        this.sourceParks = virtualThread && source.isBlocking();
-        this.targetParks = virtualThread && target instanceof SocketChannel && ((SocketChannel) target).isBlocking();
+        this.sourceParks = facts.blockingSourceOnVirtualThread();
+        this.targetParks = facts.blockingTargetOnVirtualThread() && request.targetKind() == ChannelKind.SOCKET;
         try {
             fds[0] = duplicate(Descriptors.of(source));
             fds[1] = duplicate(targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
@@ -111,13 +112,9 @@ final class SpliceStep implements TransferStep {
         }
     }
 
-    /**
-     * Acquires a pipe and duplicates of both descriptors; the request passed the strategy's checks.
-     *
-     * @param virtualThread whether the transfer runs on a virtual thread
-     */
-    static SpliceStep open(TransferRequest request, boolean virtualThread) throws IOException {
-        return new SpliceStep(request, virtualThread);
+    /** Acquires a pipe and duplicates of both descriptors; the transfer passed the strategy's checks. */
+    static SpliceStep open(TransferFacts facts) throws IOException {
+        return new SpliceStep(facts);
     }
 
     private int duplicate(int fd) throws IOException {
@@ -206,20 +203,20 @@ final class SpliceStep implements TransferStep {
 
     /** Writes what the bridge holds, at most {@code maxBytes}, through the target's own write. */
     private long writeBridge(long maxBytes) throws IOException {
-        ByteBuffer b = bridge;
-        int limit = b.limit();
-        b.limit((int) Math.min(limit, b.position() + maxBytes));
         int n;
-        try {
-            if (targetFile != null) {
-                long at = state.offset.get(ValueLayout.JAVA_LONG, 0);
-                n = targetFile.write(b, at);
-                state.offset.set(ValueLayout.JAVA_LONG, 0, at + n);
-            } else {
-                n = target.write(b);
+        if (targetFile != null) {
+            // a file target is written at the offset splice keeps; its writes never wait
+            long at = state.offset.get(ValueLayout.JAVA_LONG, 0);
+            int limit = bridge.limit();
+            bridge.limit((int) Math.min(limit, bridge.position() + maxBytes));
+            try {
+                n = targetFile.write(bridge, at);
+            } finally {
+                bridge.limit(limit);
             }
-        } finally {
-            b.limit(limit);
+            state.offset.set(ValueLayout.JAVA_LONG, 0, at + n);
+        } else {
+            n = BufferedStrategy.writeAtMost(target, bridge, maxBytes);
         }
         written += n;
         return n;

@@ -112,7 +112,7 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
         }
-        return SpliceStep.open(request, facts.callerVirtual());
+        return SpliceStep.open(facts);
     }
 
     /** Whether the C library's functions could be bound; looked at only once native access is known to be on. */
