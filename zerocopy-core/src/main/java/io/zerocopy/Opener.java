@@ -140,7 +140,7 @@ final class Opener {
             return start(fileSource(file, position, count, directIo), target, peer, null, owned);
         }
         TransferFacts facts = facts(fileSource(file, position, count, false), target, peer);
-        Selection.Choice choice;
+        Choice choice;
         try {
             choice = selection.choose(facts);
         } catch (IllegalArgumentException e) {

@@ -30,7 +30,7 @@ final class RealTransfer implements Transfer {
     private enum State { RUNNING, DONE, FAILED, CLOSED }
 
     private final TransferFacts facts;
-    private final Selection.Choice choice;
+    private final Choice choice;
     private final TransferListener listener;
     private final RatePacer pacer;
     private final long maxStep;
@@ -51,7 +51,7 @@ final class RealTransfer implements Transfer {
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
 
-    private RealTransfer(TransferFacts facts, Selection.Choice choice, TransferOptions options, HeaderPrefix prefix,
+    private RealTransfer(TransferFacts facts, Choice choice, TransferOptions options, HeaderPrefix prefix,
             Closeable owned) {
         this.facts = facts;
         this.choice = choice;
@@ -74,7 +74,7 @@ final class RealTransfer implements Transfer {
      * @param owned what the library opened for this transfer (a file from a {@code Path}), closed
      *     with it; or null
      */
-    static RealTransfer start(TransferFacts facts, Selection.Choice choice, TransferOptions options,
+    static RealTransfer start(TransferFacts facts, Choice choice, TransferOptions options,
             HeaderPrefix prefix, Closeable owned) throws TransferException {
         RealTransfer t = new RealTransfer(facts, choice, options, prefix, owned);
         if (log.isDebugEnabled()) {

@@ -2,9 +2,7 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
-import io.zerocopy.spi.TransferStep;
 import io.zerocopy.spi.TransferStrategy;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,114 +45,20 @@ final class Selection {
      */
     static final long LOCAL_READ_MAX_BYTES = 4 * 1024;
 
-    /**
-     * Puts a row's reason into words, given the strategy's own account of how it serves the
-     * transfer and whether an earlier row was passed over because the direct memory budget is spent.
-     */
-    private interface Why {
-        String of(TransferFacts facts, String how, boolean budgetSpent);
-    }
-
-    /**
-     * The strategy chosen for one transfer, what it took for its step, and why. Open it once with
-     * {@link #open}, or {@link #release} it if no step will run.
-     */
-    static final class Choice {
-        final TransferStrategy strategy;
-        private final TransferFacts facts;
-        private final ByteBuffer lent;
-        private final Why why;
-        private final Support support;
-        private final boolean budgetSpent;
-        private String reason;
-        private boolean handedOver;
-        private boolean filled;
-
-        /** Whether the row that chose reads the transfer ahead, as its check (see {@link #readAhead}). */
-        private final boolean readsAhead;
-
-        private Choice(TransferStrategy strategy, TransferFacts facts, ByteBuffer lent, Why why, Support support,
-                boolean budgetSpent, boolean readsAhead) {
-            this.strategy = strategy;
-            this.facts = facts;
-            this.lent = lent;
-            this.why = why;
-            this.support = support;
-            this.budgetSpent = budgetSpent;
-            this.readsAhead = readsAhead;
-        }
-
-        /** A choice made by hand (tests), with its reason in words. */
-        Choice(TransferStrategy strategy, String reason) {
-            this(strategy, null, null, null, null, false, false);
-            this.reason = reason;
-        }
-
-        /** Why this strategy runs, in words; worked out on first use. */
-        String reason() {
-            if (reason == null) {
-                String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, lent);
-                reason = why.of(facts, how, budgetSpent);
-            }
-            return reason;
-        }
-
-        /**
-         * Reads the transfer's bytes ahead into what the choice took, when its strategy reads so
-         * (see {@link BuiltInStrategy#readAhead}); the bytes read, or
-         * {@link BuiltInStrategy#NO_READ_AHEAD}.
-         */
-        int readAhead() throws IOException {
-            if (!readsAhead || !(strategy instanceof BuiltInStrategy)) {
-                return BuiltInStrategy.NO_READ_AHEAD;
-            }
-            int n = ((BuiltInStrategy) strategy).readAhead(facts, lent);
-            filled = n > 0;
-            return n;
-        }
-
-        /** Opens the step; from now on the step owns what the choice took. */
-        TransferStep open(TransferFacts facts) throws IOException {
-            handedOver = true;
-            if (!(strategy instanceof BuiltInStrategy)) {
-                return strategy.open(facts.request());
-            }
-            try {
-                return ((BuiltInStrategy) strategy).open(facts, lent, filled);
-            } catch (IOException | RuntimeException | Error e) {
-                DirectBuffers.giveBack(lent);
-                throw e;
-            }
-        }
-
-        /** Gives back what the choice took when no step was opened (a transfer of nothing). */
-        void release() {
-            if (!handedOver) {
-                handedOver = true;
-                DirectBuffers.giveBack(lent);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return strategy.name() + " (" + reason() + ")";
-        }
-    }
-
     private static final class Row {
         final BuiltInStrategy strategy;
         final Predicate<TransferFacts> when;
         /** Whether the row applies only while the strategy's step gets its buffer from the pool. */
         final boolean needsLent;
-        final Why why;
+        final Choice.Why why;
         /** Whether the step reads the whole transfer before it starts, the read being the check. */
         final boolean readsAhead;
 
-        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Why why) {
+        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Choice.Why why) {
             this(strategy, when, needsLent, why, false);
         }
 
-        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Why why, boolean readsAhead) {
+        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Choice.Why why, boolean readsAhead) {
             this.strategy = strategy;
             this.when = when;
             this.needsLent = needsLent;
@@ -327,7 +231,7 @@ final class Selection {
     }
 
     /** A choice of {@code s} if it can serve the transfer, else null. */
-    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Why why) {
+    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Choice.Why why) {
         if (s instanceof BuiltInStrategy) {
             BuiltInStrategy builtIn = (BuiltInStrategy) s;
             return builtIn.refusal(facts) == null ? new Choice(s, facts, builtIn.lend(facts), why, null, false, false) : null;

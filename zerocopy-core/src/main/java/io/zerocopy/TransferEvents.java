@@ -34,7 +34,7 @@ final class TransferEvents {
     }
 
     /** Ends and commits {@code event} (from {@link #begin()}, null for none) with how the transfer ended. */
-    static void end(Object event, TransferFacts facts, Selection.Choice choice, long bytes, long expected,
+    static void end(Object event, TransferFacts facts, Choice choice, long bytes, long expected,
             long stalledNanos, String outcome) {
         if (event == null) {
             return;

@@ -9,11 +9,11 @@ import java.util.Objects;
  */
 public final class TransferResult {
     private final long bytes;
-    private final Selection.Choice choice;
+    private final Choice choice;
     private final Duration elapsed;
 
     /** The result of a transfer made by {@code choice}, whose reason is put into words when first read. */
-    TransferResult(long bytes, Selection.Choice choice, Duration elapsed) {
+    TransferResult(long bytes, Choice choice, Duration elapsed) {
         this.bytes = bytes;
         this.choice = Objects.requireNonNull(choice, "choice");
         this.elapsed = Objects.requireNonNull(elapsed, "elapsed");

@@ -101,7 +101,7 @@ class BufferedStrategyTest {
     void defaultSelection_fileToLoopbackSocketOnLinux_reasonNamesTheSegments() throws IOException {
         TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, TransferOptions.DEFAULT_BUFFER_SIZE);
 
-        Selection.Choice choice = Selections.choose(List.of(), request, null, Set.of(), null, null);
+        Choice choice = Selections.choose(List.of(), request, null, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
         assertThat(choice.reason()).contains("buffer of 261932 bytes", "4 loopback segments");

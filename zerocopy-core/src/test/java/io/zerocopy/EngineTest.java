@@ -675,7 +675,7 @@ class EngineTest {
 
     private static long run(TransferRequest request, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
-        RealTransfer transfer = RealTransfer.start(TransferFacts.of(request), new Selection.Choice(strategy, "scripted for a test"),
+        RealTransfer transfer = RealTransfer.start(TransferFacts.of(request), new Choice(strategy, "scripted for a test"),
                 options, null, null);
         return new Engine(transfer, options).run();
     }

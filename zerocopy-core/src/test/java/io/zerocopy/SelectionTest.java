@@ -172,7 +172,7 @@ class SelectionTest {
                 .build();
     }
 
-    private Selection.Choice choose(TransferRequest request) {
+    private Choice choose(TransferRequest request) {
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
@@ -213,7 +213,7 @@ class SelectionTest {
         TransferRequest request = fileRequest(machine, targetKind, nonBlocking, size.equals("small") ? SMALL : LARGE);
         assertThat(request.targetNonBlocking()).isEqualTo(nonBlocking);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         String strategy = expected.contains("[") ? expected.substring(0, expected.indexOf('[')) : expected;
         assertThat(choice.strategy.name()).as("strategy for %s", request).isEqualTo(strategy);
@@ -248,7 +248,7 @@ class SelectionTest {
             boolean nonBlocking) {
         TransferRequest request = streamRequest(machine, sourceKind, targetKind, nonBlocking);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
         assertThat(choice.reason()).isNotBlank().contains(sourceKind.toString());
@@ -259,7 +259,7 @@ class SelectionTest {
     void choose_belowMappingThresholdIsBuffered(long count) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
         assertThat(choice.reason()).contains(Long.toString(count));
@@ -270,7 +270,7 @@ class SelectionTest {
     void choose_atOrAboveMappingThresholdIsMapped(long count) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason()).contains(Long.toString(count));
@@ -281,7 +281,7 @@ class SelectionTest {
     void choose_fileToWrapperChannelIsBufferedAtAnySize(long count) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
         assertThat(choice.reason()).contains("not a JDK channel");
@@ -305,14 +305,14 @@ class SelectionTest {
         assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).reason())
                 .startsWith("forced").contains("sendfile");
         assertThat(Selections.choose(request, null, Set.of(), "transferTo", null).strategy.name()).isEqualTo("transferTo");
-        Selection.Choice withoutBuffered = Selections.choose(request, null, Set.of("buffered"), null, null);
+        Choice withoutBuffered = Selections.choose(request, null, Set.of("buffered"), null, null);
         assertThat(withoutBuffered.strategy.name()).isEqualTo("transferTo");
         assertThat(withoutBuffered.reason()).contains("sendfile");
     }
 
     @Test
     void choose_transferToReasonNamesSyscallAndTarget() {
-        Selection.Choice choice = choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE));
+        Choice choice = choose(fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE));
 
         assertThat(choice.strategy).isSameAs(TransferToStrategy.INSTANCE);
         assertThat(choice.reason()).contains("sendfile", "FILE");
@@ -326,7 +326,7 @@ class SelectionTest {
     void choose_forcedStrategyWinsWhenItSupportsThePair(String forced) {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = Selections.choose(request, forced, Set.of(), null, null);
+        Choice choice = Selections.choose(request, forced, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(forced);
         assertThat(choice.reason()).startsWith("forced");
@@ -335,7 +335,7 @@ class SelectionTest {
     @Test
     void choose_forcedTransferFromIntoAFile() {
         TransferRequest fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
-        Selection.Choice fromSocket = Selections.choose(
+        Choice fromSocket = Selections.choose(
                 streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false),
                 "transferFrom", Set.of(), null, null);
 
@@ -437,7 +437,7 @@ class SelectionTest {
     void choose_propertyForcesWhereSupported() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = Selections.choose(request, null, Set.of(), "mmap", null);
+        Choice choice = Selections.choose(request, null, Set.of(), "mmap", null);
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason()).contains(TransferOptions.STRATEGY_PROPERTY);
@@ -452,7 +452,7 @@ class SelectionTest {
     void choose_socketToSocket_buffered() {
         TransferRequest request = streamRequest(Machine.LINUX_6_JDK25, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
 
-        Selection.Choice choice = choose(request);
+        Choice choice = choose(request);
 
         assertThat(choice.strategy.name()).isEqualTo("buffered");
         assertThat(SpliceStrategy.INSTANCE.supports(request).reason()).contains("Java 22");
@@ -490,7 +490,7 @@ class SelectionTest {
     void choose_excludePropertyBeatsForcedOption() {
         TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        Selection.Choice choice = Selections.choose(request, "transferTo", Set.of(), null, "transferTo");
+        Choice choice = Selections.choose(request, "transferTo", Set.of(), null, "transferTo");
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason()).doesNotStartWith("forced");

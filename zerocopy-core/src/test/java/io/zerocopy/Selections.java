@@ -10,15 +10,15 @@ final class Selections {
     private Selections() {
     }
 
-    static Selection.Choice choose(List<TransferStrategy> registered, TransferRequest request, String forced,
+    static Choice choose(List<TransferStrategy> registered, TransferRequest request, String forced,
             Set<String> excluded, String forcedByProperty, String excludedByProperty) {
-        Selection.Choice choice = new Selection(registered, forced, excluded)
+        Choice choice = new Selection(registered, forced, excluded)
                 .choose(TransferFacts.of(request), forcedByProperty, excludedByProperty);
         choice.release(); // no step runs: the buffer it took goes back to the pool, its reason stays readable
         return choice;
     }
 
-    static Selection.Choice choose(TransferRequest request, String forced, Set<String> excluded,
+    static Choice choose(TransferRequest request, String forced, Set<String> excluded,
             String forcedByProperty, String excludedByProperty) {
         return choose(Strategies.registered(), request, forced, excluded, forcedByProperty, excludedByProperty);
     }

@@ -57,11 +57,11 @@ class SocketPeerSelectionTest {
     /** Over the size a peer on this host gets sendfile for. */
     private static final long LARGE = Selection.LOCAL_SENDFILE_MAX_BYTES + 1;
 
-    private Selection.Choice choose(boolean directIo) {
+    private Choice choose(boolean directIo) {
         return choose(directIo, LARGE);
     }
 
-    private Selection.Choice choose(boolean directIo, long count) {
+    private Choice choose(boolean directIo, long count) {
         TransferRequest request = TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, count).sourceDirectIo(directIo)
                 .target(client, ChannelKind.SOCKET)
@@ -73,11 +73,11 @@ class SocketPeerSelectionTest {
     @Test
     void choose_loopbackPeerPageOrLess_isOneReadAndOneWrite() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        Selection.Choice blocking = choose(false, Selection.LOCAL_READ_MAX_BYTES);
+        Choice blocking = choose(false, Selection.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
-        Selection.Choice nonBlocking = choose(false, 1);
+        Choice nonBlocking = choose(false, 1);
 
-        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+        for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason()).contains("peer on this host", "which is also the check", "docs/fixed-cost.md");
             choice.release();
@@ -86,11 +86,11 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerSmallFile_isSendfileBlockingOrNot() throws IOException {
-        Selection.Choice blocking = choose(false, Selection.LOCAL_SENDFILE_MAX_BYTES);
+        Choice blocking = choose(false, Selection.LOCAL_SENDFILE_MAX_BYTES);
         client.configureBlocking(false);
-        Selection.Choice nonBlocking = choose(false, Selection.LOCAL_READ_MAX_BYTES + 1);
+        Choice nonBlocking = choose(false, Selection.LOCAL_READ_MAX_BYTES + 1);
 
-        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+        for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
             assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "docs/fixed-cost.md");
         }
@@ -105,7 +105,7 @@ class SocketPeerSelectionTest {
                 .platform(LINUX)
                 .build();
 
-        Selection.Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
+        Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
         assertThat(choice.reason()).contains("transferTo is excluded");
@@ -115,11 +115,11 @@ class SocketPeerSelectionTest {
     void choose_loopbackPeerLargeFile_isBufferedBlockingOrNot() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
 
-        Selection.Choice blocking = choose(false);
+        Choice blocking = choose(false);
         client.configureBlocking(false);
-        Selection.Choice nonBlocking = choose(false);
+        Choice nonBlocking = choose(false);
 
-        for (Selection.Choice choice : List.of(blocking, nonBlocking)) {
+        for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason()).contains("socket on this host", "docs/scale.md");
         }
@@ -132,7 +132,7 @@ class SocketPeerSelectionTest {
         assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
         ExecutorService executor = virtual.get();
         try {
-            Selection.Choice choice = CompletableFuture.supplyAsync(() -> choose(false), executor)
+            Choice choice = CompletableFuture.supplyAsync(() -> choose(false), executor)
                     .get(10, TimeUnit.SECONDS);
 
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
@@ -150,7 +150,7 @@ class SocketPeerSelectionTest {
                 .platform(LINUX)
                 .build();
 
-        Selection.Choice choice = Selections.choose(request, null, Set.of(), null, null);
+        Choice choice = Selections.choose(request, null, Set.of(), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
         assertThat(choice.reason()).contains("sendfile(2)", "another host");
@@ -166,7 +166,7 @@ class SocketPeerSelectionTest {
                 .platform(LINUX)
                 .build();
         try {
-            Selection.Choice choice = CompletableFuture
+            Choice choice = CompletableFuture
                     .supplyAsync(() -> Selections.choose(request, null, Set.of(), null, null), virtual.get())
                     .get(10, TimeUnit.SECONDS);
 
@@ -192,7 +192,7 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_directIoSource_isMmapToASocket() {
-        Selection.Choice choice = choose(true);
+        Choice choice = choose(true);
 
         // sendfile fails with EINVAL at unaligned offsets of an O_DIRECT file (DirectIoSourceTest)
         assertThat(choice.strategy.name()).isEqualTo(MappedStrategy.NAME);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -65,14 +65,9 @@ class VirtualThreadSendfileTest {
     @Test
     void copy_firstIoOfTheSocket_parksInItsWriteAndDeliversEveryByte() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<TransferResult> copy = CompletableFuture.supplyAsync(() -> {
-                try {
-                    // the socket's first I/O on this virtual thread is the transfer itself
-                    return FORCED.copyAsync(source, pair.sender, Runnable::run).get();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, virtual);
+            // the socket's first I/O on this virtual thread is the transfer itself
+            CompletableFuture<TransferResult> copy =
+                    onVirtualThread(() -> FORCED.copyAsync(source, pair.sender, Runnable::run).get());
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE);
@@ -91,13 +86,7 @@ class VirtualThreadSendfileTest {
         try (LoopbackPair pair = LoopbackPair.open();
              FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
             file.position(123);
-            CompletableFuture<Long> copy = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return FORCED.copy(file, 1000, SIZE - 1000, pair.sender);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, virtual);
+            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(file, 1000, SIZE - 1000, pair.sender));
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE - 1000);
@@ -113,13 +102,7 @@ class VirtualThreadSendfileTest {
     @Test
     void copy_fileTruncatedWhileParked_failsWithTheExactCount() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<Long> copy = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return FORCED.copy(source, pair.sender);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, virtual);
+            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(source, pair.sender));
 
             awaitParked();
             try (FileChannel cut = FileChannel.open(source, StandardOpenOption.WRITE)) {
@@ -140,13 +123,7 @@ class VirtualThreadSendfileTest {
     @Test
     void copy_interruptedWhileParked_failsWithClosedByInterrupt() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<Long> copy = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return FORCED.copy(source, pair.sender);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, virtual);
+            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(source, pair.sender));
 
             awaitParked();
             copier.get().interrupt();
@@ -158,6 +135,17 @@ class VirtualThreadSendfileTest {
             assertThat(failure.bytesTransferred()).isBetween(1L, (long) SIZE - 1);
             assertThat(pair.sender.isOpen()).as("the JDK closes the socket the interrupted write was on").isFalse();
         }
+    }
+
+    /** Runs {@code copy} on a new virtual thread; a failure reaches the future as the cause of an {@code IllegalStateException}. */
+    private <T> CompletableFuture<T> onVirtualThread(Callable<T> copy) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return copy.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, virtual);
     }
 
     /**
