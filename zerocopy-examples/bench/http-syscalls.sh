@@ -33,22 +33,7 @@ trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/nginx/logs"
 chmod 755 "$WORK" "$WORK/root"
 head -c "$BYTES" /dev/urandom >"$WORK/root/f.bin"
-cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types { application/octet-stream bin; }
-  client_body_temp_path $WORK/nginx/body;
-  server { listen 127.0.0.1:18191; root $WORK/root; }
-}
-CONF
+zerocopy-examples/bench/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
 
 # count SERVER_NAME PORT PID...: strace the PIDs during one wrk run, print calls per request
 count() {

@@ -78,29 +78,7 @@ for port in $PORT_NGINX $PORT_JWEB $PORT_THREADS $PORT_LOOP $PORT_THREADS_B $POR
   if ss -ltn "sport = :$port" | grep -q LISTEN; then echo "port $port is taken" >&2; exit 1; fi
 done
 
-cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types { application/octet-stream bin; }
-  client_body_temp_path $WORK/nginx/body;
-  proxy_temp_path $WORK/nginx/proxy;
-  fastcgi_temp_path $WORK/nginx/fastcgi;
-  uwsgi_temp_path $WORK/nginx/uwsgi;
-  scgi_temp_path $WORK/nginx/scgi;
-  server {
-    listen 127.0.0.1:$PORT_NGINX;
-    root $ROOT;
-  }
-}
-CONF
+zerocopy-examples/bench/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
 "$JDK25/bin/jwebserver" -b 127.0.0.1 -p $PORT_JWEB -d "$ROOT" -o none >"$WORK/jwebserver.log" 2>&1 &

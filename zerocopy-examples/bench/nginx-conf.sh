@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Prints the nginx configuration the HTTP benchmarks run nginx with: sendfile on, tcp_nopush on,
+# 2 workers, keep-alive without a request limit, no access log, listening on 127.0.0.1 only.
+#
+#   zerocopy-examples/bench/nginx-conf.sh WORK ROOT PORT > WORK/nginx/nginx.conf
+#
+# WORK holds the pid file, the logs and nginx's temporary directories; ROOT is served.
+set -euo pipefail
+WORK=${1:?work directory}
+ROOT=${2:?root directory}
+PORT=${3:?port}
+cat <<CONF
+worker_processes 2;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { application/octet-stream bin; }
+  client_body_temp_path $WORK/nginx/body;
+  proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi;
+  uwsgi_temp_path $WORK/nginx/uwsgi;
+  scgi_temp_path $WORK/nginx/scgi;
+  server {
+    listen 127.0.0.1:$PORT;
+    root $ROOT;
+  }
+}
+CONF
