@@ -1,27 +1,13 @@
 package io.zerocopy;
 
-import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs blocking copies on another thread for {@code copyAsync}: a virtual thread per copy on Java
- * 21 and later, a small pool of daemon threads before that, or the caller's executor.
+ * Runs blocking copies on the caller's executor for {@code copyAsync}, with a future whose
+ * {@code cancel} reaches the copy.
  */
 final class AsyncCopies {
-
-    /**
-     * Threads of the pool used before Java 21: two per core, at least four. A copy to a slow client
-     * holds its thread for as long as the client takes, so a server with many such copies should pass
-     * an executor of its own; the pool is only the fallback.
-     */
-    static final int POOL_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
 
     /** A blocking copy, run on the executor's thread; it hands its engine over so that it can be cancelled. */
     interface Task {
@@ -74,35 +60,5 @@ final class AsyncCopies {
             }
         });
         return handle;
-    }
-
-    /** The executor {@code copyAsync} uses when the caller names none. */
-    static Executor defaultExecutor() {
-        return DefaultExecutor.INSTANCE;
-    }
-
-    private static final class DefaultExecutor {
-        static final Executor INSTANCE = create();
-
-        private static Executor create() {
-            if (Runtime.version().feature() >= 21) {
-                try {
-                    Method perTask = java.util.concurrent.Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
-                    return (ExecutorService) perTask.invoke(null);
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    // fall through to the pool
-                }
-            }
-            AtomicInteger n = new AtomicInteger();
-            ThreadFactory daemons = r -> {
-                Thread t = new Thread(r, "zerocopy-async-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            };
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(POOL_THREADS, POOL_THREADS, 30, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), daemons);
-            pool.allowCoreThreadTimeOut(true);
-            return pool;
-        }
     }
 }

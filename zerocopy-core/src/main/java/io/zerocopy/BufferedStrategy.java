@@ -74,10 +74,10 @@ final class BufferedStrategy extends BuiltInStrategy {
                     + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent";
         }
         String reason = "a " + (usesHeap(facts) ? "heap" : "direct") + " buffer of " + size + " bytes";
-        if (size == writeSize && size != request.bufferSize()) {
+        if (size == writeSize && size != facts.bufferSize()) {
             int mss = facts.segmentSize();
             reason += ": " + size / mss + " loopback segments of " + mss + " bytes, the most that fit in the "
-                    + request.bufferSize() + " asked for, so that no write ends in a runt segment that Nagle holds";
+                    + facts.bufferSize() + " asked for, so that no write ends in a runt segment that Nagle holds";
         }
         return reason;
     }
@@ -127,7 +127,7 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     private static boolean usesHeap(TransferFacts facts) {
-        return facts.sourceKind() == ChannelKind.STREAM || facts.targetKind() == ChannelKind.STREAM;
+        return facts.sourceIsStream() || facts.targetIsStream();
     }
 
     /**
@@ -136,7 +136,7 @@ final class BufferedStrategy extends BuiltInStrategy {
      * transfer needs.
      */
     private static int poolSize(TransferFacts facts) {
-        int asked = facts.request().bufferSize();
+        int asked = facts.bufferSize();
         return asked <= SHARED_SIZE_LIMIT ? asked : bufferSize(facts, writeSize(facts));
     }
 
@@ -153,7 +153,7 @@ final class BufferedStrategy extends BuiltInStrategy {
      * peers the size is left alone, since their MSS is far smaller (docs/benchmarks.md).
      */
     static int writeSize(TransferFacts facts) {
-        int requested = facts.request().bufferSize();
+        int requested = facts.bufferSize();
         int mss = facts.segmentSize();
         return mss > 0 && requested >= mss ? requested / mss * mss : requested;
     }

@@ -52,7 +52,11 @@ abstract class BuiltInStrategy implements TransferStrategy {
 
     @Override
     public final Support supports(TransferRequest request) {
-        TransferFacts facts = TransferFacts.of(request);
+        return supports(TransferFacts.of(request));
+    }
+
+    /** As the SPI's {@code supports}, for facts already worked out. */
+    final Support supports(TransferFacts facts) {
         String refusal = refusal(facts);
         if (refusal != null) {
             return Support.no(refusal);
@@ -67,7 +71,11 @@ abstract class BuiltInStrategy implements TransferStrategy {
 
     @Override
     public final TransferStep open(TransferRequest request) throws IOException {
-        TransferFacts facts = TransferFacts.of(request);
+        return open(TransferFacts.of(request));
+    }
+
+    /** As the SPI's {@code open}, for facts already worked out. */
+    final TransferStep open(TransferFacts facts) throws IOException {
         ByteBuffer lent = lend(facts);
         try {
             return open(facts, lent);

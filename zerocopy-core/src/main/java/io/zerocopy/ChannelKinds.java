@@ -31,11 +31,13 @@ final class ChannelKinds {
     private ChannelKinds() {
     }
 
-    /** The kind of a channel the caller passed in or the library made. */
+    /** Whether the channel is the library's adapter of an {@code InputStream} or {@code OutputStream}. */
+    static boolean isStream(Channel channel) {
+        return channel instanceof StreamChannels.Input || channel instanceof StreamChannels.Output;
+    }
+
+    /** The kind of a channel the caller passed in or the library made; a stream's adapter is OTHER. */
     static ChannelKind of(Channel channel) {
-        if (channel instanceof StreamChannels.Input || channel instanceof StreamChannels.Output) {
-            return ChannelKind.STREAM;
-        }
         if (!isJdkChannel(channel)) {
             return ChannelKind.OTHER;
         }

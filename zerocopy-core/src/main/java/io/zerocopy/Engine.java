@@ -68,8 +68,8 @@ final class Engine {
             Stall stall = transfer.stall();
             while (!transfer.isDone()) {
                 if (cancelled) {
-                    throw transfer.fail(new TransferException("cancelled after " + transfer.transferred() + " bytes",
-                            transfer.transferred(), new CancellationException("cancelled")));
+                    throw transfer.fail(new TransferException("cancelled after " + transfer.bytesTransferred() + " bytes",
+                            transfer.bytesTransferred(), new CancellationException("cancelled")));
                 }
                 long n = transfer.advance();
                 long delay = transfer.delayNanos();
@@ -79,7 +79,7 @@ final class Engine {
                     // the last step moved nothing (not a pause of the rate limit that just ended)
                     long waited = stall.stalledFor(System.nanoTime());
                     if (waited >= stallNanos) {
-                        throw transfer.fail(new TransferTimeoutException(transfer.transferred(), stallTimeout));
+                        throw transfer.fail(new TransferTimeoutException(transfer.bytesTransferred(), stallTimeout));
                     }
                     try {
                         await(transfer.interestOps(), stallNanos - waited, stall.idleSteps());
@@ -88,7 +88,7 @@ final class Engine {
                     }
                 }
             }
-            return transfer.transferred();
+            return transfer.bytesTransferred();
         } catch (InternalError e) {
             // A fault on a mapped page the file lost can surface anywhere after the step that touched it.
             throw transfer.fail(e);

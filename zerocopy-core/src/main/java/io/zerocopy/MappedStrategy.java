@@ -53,12 +53,12 @@ final class MappedStrategy extends BuiltInStrategy {
 
     @Override
     String how(TransferFacts facts, ByteBuffer lent) {
-        return "read-only mapped windows of up to " + facts.request().mappedWindow() + " bytes, one write each";
+        return "read-only mapped windows of up to " + facts.mappedWindow() + " bytes, one write each";
     }
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer lent) {
-        return new Step(facts.request());
+        return new Step(facts.request(), facts.mappedWindow());
     }
 
     private static final class Step implements TransferStep {
@@ -71,12 +71,12 @@ final class MappedStrategy extends BuiltInStrategy {
         private long mappedFrom;
         private long mappedTo;
 
-        Step(TransferRequest request) {
+        Step(TransferRequest request, long window) {
             this.source = request.sourceFile();
             this.target = request.target();
             this.start = request.position();
             this.end = request.position() + request.count();
-            this.window = request.mappedWindow();
+            this.window = window;
         }
 
         @Override

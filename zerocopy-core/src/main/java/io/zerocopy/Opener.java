@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.TransferRequest;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +17,7 @@ import java.util.Objects;
  * Turns a verb's arguments into a started {@link RealTransfer}: builds the request and its
  * {@link TransferFacts} once, makes the checks that must fail before the first byte
  * ({@link Preflight}), has {@link Selection} choose, and starts the transfer. One per
- * {@link Copier}; immutable and thread-safe.
+ * {@link TransferOptions}; immutable and thread-safe.
  */
 final class Opener {
     private final TransferOptions options;
@@ -76,7 +75,7 @@ final class Opener {
         } else {
             request = sliceView(file, 0, size);
         }
-        return start(request, target, Peers.of(target, platform), null, owned);
+        return start(request, false, target, Peers.of(target, platform), null, owned);
     }
 
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
@@ -85,13 +84,16 @@ final class Opener {
         return checkedStart(source, position, count, target, null);
     }
 
-    /** A header, then {@code count} bytes of a caller's file from {@code position}. */
-    RealTransfer headerAndSlice(ByteBuffer[] header, FileChannel source, long position, long count,
-            WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(header, "header");
-        for (int i = 0; i < header.length; i++) {
-            Objects.requireNonNull(header[i], "header[" + i + "]");
+    /** A caller's file region, its prefix first if it has one, arguments checked first. */
+    RealTransfer region(FileRegion region, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(region, "source");
+        if (!region.hasPrefix()) {
+            return slice(region.file(), region.position(), region.count(), target);
         }
+        FileChannel source = region.file();
+        long position = region.position();
+        long count = region.count();
+        ByteBuffer[] header = region.prefixBuffers();
         Preflight.checkSliceArguments(source, position, count, target);
         boolean directIo = directIo(source);
         Peers.Peer peer = Peers.of(target, platform);
@@ -101,7 +103,7 @@ final class Opener {
         // a body gathered whole is read now, and that read is the check
         Preflight.requireSlice(source, position, count, !probes(source, directIo) ? null
                 : chunk == count ? prefix::readChunk : Preflight.lastByte(source, position, count));
-        return start(fileSource(source, position + chunk, count - chunk, directIo), target, peer, prefix, null);
+        return start(fileSource(source, position + chunk, count - chunk), directIo, target, peer, prefix, null);
     }
 
     /** A caller's JDK file from {@code start}, its position to be moved past what the transfer moves. */
@@ -117,7 +119,7 @@ final class Opener {
         ChannelKind kind = ChannelKinds.of(source);
         TransferRequest.Builder request = TransferRequest.builder()
                 .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind).count(count);
-        return start(request, target, Peers.of(target, platform), null, null);
+        return start(request, false, target, Peers.of(target, platform), null, null);
     }
 
     /**
@@ -137,9 +139,9 @@ final class Opener {
         if (ChannelKinds.of(file) != ChannelKind.FILE || count == 0) {
             boolean directIo = directIo(file);
             Preflight.requireSlice(file, position, count, null);
-            return start(fileSource(file, position, count, directIo), target, peer, null, owned);
+            return start(fileSource(file, position, count), directIo, target, peer, null, owned);
         }
-        TransferFacts facts = facts(fileSource(file, position, count, false), target, peer);
+        TransferFacts facts = facts(fileSource(file, position, count), false, target, peer);
         Choice choice;
         try {
             choice = selection.choose(facts);
@@ -160,7 +162,7 @@ final class Opener {
                 throw e;
             }
             Preflight.requireSlice(file, position, count, null);
-            return start(fileSource(file, position, count, true), target, peer, null, owned);
+            return start(fileSource(file, position, count), true, target, peer, null, owned);
         } catch (RuntimeException | Error e) {
             choice.release();
             throw e;
@@ -181,9 +183,9 @@ final class Opener {
         return !directIo && ChannelKinds.of(file) == ChannelKind.FILE;
     }
 
-    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count, boolean directIo) {
+    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) {
         return ChannelKinds.of(file) == ChannelKind.FILE
-                ? TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count).sourceDirectIo(directIo)
+                ? TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count)
                 : sliceView(file, position, count);
     }
 
@@ -199,28 +201,30 @@ final class Opener {
      * @param peer where the target's peer is, read once by the caller
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer start(TransferRequest.Builder builder, WritableByteChannel target, Peers.Peer peer,
+    private RealTransfer start(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer,
             HeaderPrefix prefix, Closeable owned) throws IOException {
-        TransferFacts facts = facts(builder, target, peer);
+        TransferFacts facts = facts(builder, directIo, target, peer);
         return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
     }
 
     /** Completes and checks the request, and works out its facts. */
-    private TransferFacts facts(TransferRequest.Builder builder, WritableByteChannel target, Peers.Peer peer)
+    private TransferFacts facts(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer)
             throws IOException {
         TransferRequest request = builder
                 .target(target, ChannelKinds.of(target))
-                .bufferSize(options.bufferSize())
-                .mappedWindow(options.mappedWindow())
-                .platform(platform)
                 .build();
         Preflight.requireModes(request);
-        return TransferFacts.of(request, peer);
+        return TransferFacts.of(request, peer, options, platform, directIo);
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */
     long run(RealTransfer transfer) throws IOException {
-        return new Engine(transfer, options).run();
+        return engine(transfer).run();
+    }
+
+    /** The blocking loop that runs {@code transfer} with these options. */
+    Engine engine(RealTransfer transfer) {
+        return new Engine(transfer, options);
     }
 
     @Override

@@ -26,7 +26,7 @@ import java.util.Set;
  */
 final class PathCopy {
 
-    /** Moves the bytes of one open file into another; the {@code Copier}'s whole-file copy. */
+    /** Moves the bytes of one open file into another; the verbs' whole-file copy. */
     interface Bytes {
         long copy(FileChannel in, FileChannel out) throws IOException;
     }
@@ -49,7 +49,7 @@ final class PathCopy {
             } else if (option == LinkOption.NOFOLLOW_LINKS) {
                 followLinks = false;
             } else {
-                throw new UnsupportedOperationException("options: " + Objects.requireNonNull(option, "options[i]")
+                throw new UnsupportedOperationException("copyOptions: " + Objects.requireNonNull(option, "copyOptions[i]")
                         + " (expected: REPLACE_EXISTING, COPY_ATTRIBUTES or NOFOLLOW_LINKS)");
             }
         }

@@ -1,6 +1,5 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.Platform;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

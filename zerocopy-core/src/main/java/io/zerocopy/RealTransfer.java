@@ -266,7 +266,7 @@ final class RealTransfer implements Transfer {
     }
 
     @Override
-    public long transferred() {
+    public long bytesTransferred() {
         return moved;
     }
 

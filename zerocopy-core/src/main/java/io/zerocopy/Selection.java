@@ -288,9 +288,9 @@ final class Selection {
 
     private static String bufferedReason(TransferFacts f) {
         if (f.sourceKind() != ChannelKind.FILE) {
-            return "no zero-copy path from a " + f.sourceKind() + " source";
+            return "no zero-copy path from a " + (f.sourceIsStream() ? "stream" : f.sourceKind() + " source");
         }
-        if (f.targetKind() == ChannelKind.STREAM) {
+        if (f.targetIsStream()) {
             return "the target is a stream";
         }
         if (!kernelReadsTarget(f.targetKind())) {

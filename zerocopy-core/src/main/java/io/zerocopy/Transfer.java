@@ -7,11 +7,12 @@ import java.nio.channels.SelectionKey;
 /**
  * One transfer that the caller drives: each {@link #advance()} moves what the channels take now
  * and returns, so a selector loop can serve thousands of transfers on one thread. Get one from
- * {@link Transfers#open} or {@link Copier#open}; the strategy is chosen, and the listener hears
+ * {@link Transfers#open(FileRegion, java.nio.channels.WritableByteChannel)} or
+ * {@link Transfers#open(java.nio.file.Path, java.nio.channels.WritableByteChannel)}; the strategy is chosen, and the listener hears
  * {@code onStart}, when it is opened.
  *
  * <pre>{@code
- * Transfer body = Transfers.open(file, 0, file.size(), socketChannel); // non-blocking socket
+ * Transfer body = Transfers.open(FileRegion.of(file, 0, file.size()), socketChannel); // non-blocking socket
  * // in the loop, on OP_WRITE readiness:
  * body.advance();
  * if (body.isDone()) { key.interestOps(SelectionKey.OP_READ); body.close(); }
@@ -55,10 +56,10 @@ public interface Transfer extends Closeable {
     /** Whether every byte has moved (for a source read to its end: the end was reached). */
     boolean isDone();
 
-    /** The bytes moved so far, header bytes included. */
-    long transferred();
+    /** The bytes moved so far, prefix bytes included. */
+    long bytesTransferred();
 
-    /** The bytes this transfer will move, header bytes included, or {@code -1} when the source is read to its end. */
+    /** The bytes this transfer will move, prefix bytes included, or {@code -1} when the source is read to its end. */
     long count();
 
     /**

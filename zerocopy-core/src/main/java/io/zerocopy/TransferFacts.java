@@ -1,20 +1,26 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.TransferRequest;
 import java.nio.channels.FileChannel;
 
 /**
  * Everything the library needs to know about one transfer, worked out once when it opens and read
- * by selection, the strategy and the engine alike: the request (ends, kinds, slice, tuning,
- * platform), the blocking modes, where the peer is and its segment size, which kernel path
+ * by selection, the strategy and the engine alike: the request (ends, kinds, slice), the tuning,
+ * the platform, whether the source was opened for direct I/O, which end is an adapted stream, the
+ * blocking modes, where the peer is and its segment size, which kernel path
  * {@code transferTo} would take, whether the caller is a virtual thread, and which file tells a
  * truncation. No other class re-derives any of these. Immutable; one per transfer.
  */
 final class TransferFacts {
     private final TransferRequest request;
     private final Peers.Peer peer;
+    private final Platform platform;
+    private final int bufferSize;
+    private final long mappedWindow;
+    private final boolean sourceDirectIo;
+    private final boolean sourceStream;
+    private final boolean targetStream;
     private final boolean sourceNonBlocking;
     private final boolean targetNonBlocking;
     private final boolean callerVirtual;
@@ -24,14 +30,24 @@ final class TransferFacts {
     private final FileChannel sourceFile;
     private final long sourceEnd;
 
-    private TransferFacts(TransferRequest request, Peers.Peer peer) {
+    private TransferFacts(TransferRequest request, Peers.Peer peer, TransferOptions options, Platform platform,
+            boolean sourceDirectIo) {
+        if (sourceDirectIo && request.sourceKind() != ChannelKind.FILE) {
+            throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
+        }
         this.request = request;
         this.peer = peer;
+        this.platform = platform;
+        this.bufferSize = options.bufferSize();
+        this.mappedWindow = options.mappedWindow();
+        this.sourceDirectIo = sourceDirectIo;
+        this.sourceStream = ChannelKinds.isStream(request.source());
+        this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
         this.targetNonBlocking = request.targetNonBlocking();
         this.callerVirtual = Peers.callerIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
-                ? request.platform().directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
+                ? platform.directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
                 : null;
         if (request.sourceKind() == ChannelKind.FILE) {
             this.sourceFile = request.sourceFile();
@@ -45,14 +61,25 @@ final class TransferFacts {
         }
     }
 
-    /** The facts of {@code request}, its target's peer read now. */
+    /**
+     * The facts of a bare request, as a strategy author's test makes it: default tuning, this
+     * platform, no direct I/O, the target's peer read now.
+     */
     static TransferFacts of(TransferRequest request) {
-        return new TransferFacts(request, Peers.of(request.target(), request.platform()));
+        Platform platform = Platform.current();
+        return new TransferFacts(request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform,
+                false);
+    }
+
+    /** The facts of {@code request} run with {@code options} on {@code platform}, its target's peer read now. */
+    static TransferFacts of(TransferRequest request, TransferOptions options, Platform platform, boolean sourceDirectIo) {
+        return new TransferFacts(request, Peers.of(request.target(), platform), options, platform, sourceDirectIo);
     }
 
     /** The facts of {@code request} whose target's peer was already read. */
-    static TransferFacts of(TransferRequest request, Peers.Peer peer) {
-        return new TransferFacts(request, peer);
+    static TransferFacts of(TransferRequest request, Peers.Peer peer, TransferOptions options, Platform platform,
+            boolean sourceDirectIo) {
+        return new TransferFacts(request, peer, options, platform, sourceDirectIo);
     }
 
     TransferRequest request() {
@@ -68,7 +95,27 @@ final class TransferFacts {
     }
 
     Platform platform() {
-        return request.platform();
+        return platform;
+    }
+
+    /** The size of copy buffers the caller asked for, in bytes. */
+    int bufferSize() {
+        return bufferSize;
+    }
+
+    /** The largest region of a file to map at once, in bytes. */
+    long mappedWindow() {
+        return mappedWindow;
+    }
+
+    /** Whether the source is the library's adapter of an {@code InputStream}. */
+    boolean sourceIsStream() {
+        return sourceStream;
+    }
+
+    /** Whether the target is the library's adapter of an {@code OutputStream}. */
+    boolean targetIsStream() {
+        return targetStream;
     }
 
     /** Whether the source is a selectable channel in non-blocking mode. */
@@ -83,7 +130,7 @@ final class TransferFacts {
 
     /** Whether the FILE source was opened for direct I/O. */
     boolean sourceDirectIo() {
-        return request.sourceDirectIo();
+        return sourceDirectIo;
     }
 
     /** Whether the target is a socket whose peer is on this host. */
@@ -113,7 +160,7 @@ final class TransferFacts {
     /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */
     boolean fileToSocketOnLinux() {
         return request.sourceKind() == ChannelKind.FILE && request.targetKind() == ChannelKind.SOCKET
-                && request.platform().os() == Platform.OperatingSystem.LINUX;
+                && platform.os() == Platform.OperatingSystem.LINUX;
     }
 
     /**
@@ -152,6 +199,6 @@ final class TransferFacts {
 
     @Override
     public String toString() {
-        return request + (peer.onThisHost ? ", peer on this host" : "") + (callerVirtual ? ", virtual thread" : "");
+        return request + (sourceDirectIo ? " (O_DIRECT source)" : "") + (peer.onThisHost ? ", peer on this host" : "") + (callerVirtual ? ", virtual thread" : "");
     }
 }

@@ -41,9 +41,9 @@ public interface TransferListener {
     /**
      * A step moved bytes.
      *
-     * @param bytesSoFar bytes moved by this transfer so far, including this step
+     * @param bytesTransferred bytes moved by this transfer so far, including this step
      */
-    default void onProgress(long bytesSoFar) {
+    default void onProgress(long bytesTransferred) {
     }
 
     /** The transfer finished; {@code result} says how many bytes moved, how, and how long it took. */

@@ -18,7 +18,7 @@ import java.util.Set;
  *         .stallTimeout(Duration.ofSeconds(10))
  *         .rateLimit(50_000_000)
  *         .build();
- * long sent = Transfers.with(options).copy(file, socketChannel);
+ * long sent = Transfers.copy(file, socketChannel, options);
  * }</pre>
  *
  * <h2>Operators</h2>
@@ -79,6 +79,8 @@ public final class TransferOptions {
     private final long stallTimeoutNanos;
     private final TransferListener listener;
     private final long rateLimit;
+    /** The verbs' machinery for these options, made on first use (racy, but immutable: at worst made twice). */
+    private Opener opener;
 
     private TransferOptions(Builder b) {
         this.strategy = b.strategy;
@@ -99,6 +101,15 @@ public final class TransferOptions {
     /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    Opener opener() {
+        Opener o = opener;
+        if (o == null) {
+            o = new Opener(this, Platform.current());
+            opener = o;
+        }
+        return o;
     }
 
     /** A builder starting from these options. */

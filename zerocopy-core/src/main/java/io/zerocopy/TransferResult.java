@@ -20,7 +20,7 @@ public final class TransferResult {
     }
 
     /** The bytes moved into the target. */
-    public long bytes() {
+    public long bytesTransferred() {
         return bytes;
     }
 

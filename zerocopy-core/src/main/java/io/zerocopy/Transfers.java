@@ -1,16 +1,17 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.Platform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -28,102 +29,354 @@ import java.util.concurrent.Executor;
  * and a reusable {@code buffered} copy otherwise. It then drives that strategy to the end, dealing
  * with the things naive loops get wrong: short counts, the kernel's 2 GB per-call limit,
  * non-blocking targets that accept nothing for a while, files that shrink, stalls and interrupts.
- * The rules every method follows (who owns what, which exception when) are on {@link Copier}.
+ * A debug line on the {@code io.zerocopy.Transfers} logger names the strategy of every transfer
+ * and why it was chosen.
  *
- * <p>For servers: {@link #open} returns a {@link Transfer} that a selector loop advances on
- * readiness, {@link #copyAsync} runs a copy on a virtual thread, the exact-count
- * {@link #copy(ReadableByteChannel, long, WritableByteChannel)} reads a body of known length and
- * not a byte more, and {@link #copy(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}
- * sends a header and a file region without a segment that carries the header alone.
+ * <p>Every verb has a form whose last parameter is a {@link TransferOptions} (a forced or excluded
+ * strategy, a listener, a rate limit, a stall timeout); the form without it uses
+ * {@link TransferOptions#defaults()}. For servers: {@link #open(FileRegion, WritableByteChannel)}
+ * returns a {@link Transfer} that a selector loop advances on readiness,
+ * {@link #copyAsync(Path, WritableByteChannel, Executor)} runs a copy on an executor, the
+ * exact-count {@link #copy(ReadableByteChannel, long, WritableByteChannel)} reads a body of known
+ * length and not a byte more, and {@link #copy(FileRegion, WritableByteChannel)} sends a prefix and
+ * a file region without a segment that carries the prefix alone.
  *
- * <p>The static methods use {@link TransferOptions#defaults()}; {@link #with(TransferOptions)}
- * gives a {@link Copier} with the same methods and other options (a forced strategy, a listener,
- * a rate limit, a stall timeout). A debug line on the {@code io.zerocopy.Transfers} logger names
- * the strategy of every transfer and why it was chosen.
+ * <p>The {@code copy} verbs return the number of bytes moved and block until they have all moved,
+ * the source is exhausted, or the transfer fails; {@code open} returns a {@link Transfer} that an
+ * event loop drives, and {@code copyAsync} runs a copy on an executor. Each method documents
+ * what it reads, where it writes and what it leaves behind; the common rules are:
+ * <ul>
+ *   <li><b>Ownership.</b> Channels, sockets and streams passed in are never closed, flushed, or
+ *       switched between blocking and non-blocking mode, and after the call they are not registered
+ *       with any selector of the library's. Files opened from a {@code Path} are closed before the
+ *       method returns (for {@code open}, when the transfer ends or is closed).</li>
+ *   <li><b>Short counts</b> are the library's problem: a {@code copy} does not return until
+ *       everything moved. A non-blocking target is waited on with a selector.</li>
+ *   <li><b>Errors before the first byte</b>: {@code NullPointerException} for a null argument,
+ *       {@code IllegalArgumentException} for a bad value or a forced strategy that cannot serve the
+ *       pair, {@code ClosedChannelException} for a closed channel, and the JDK's own exceptions for
+ *       a path that cannot be opened, a channel opened in the wrong mode, or a source path that is a
+ *       directory (an {@code IOException} "Is a directory").</li>
+ *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
+ *       {@link TransferException#bytesTransferred()}, after the listener's {@code onFailure}; a
+ *       {@link TruncatedSourceException} if a file shrank, a {@link TransferTimeoutException} if
+ *       nothing moved for the stall timeout. Whatever a channel, stream, mapping or buffer throws
+ *       counts: an unchecked exception becomes a {@code TransferException} with it as the cause; an
+ *       {@code Error} is told to {@code onFailure} wrapped in one and then thrown as itself. Into a
+ *       channel the count is exact; into a stream it counts the writes that completed, since a
+ *       stream's failed write does not say how much of it got through.</li>
+ *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channel that
+ *       operation was on (that is the JDK's rule: for {@code transferTo} the source file, not the
+ *       socket it sends to) and surfaces as a {@code TransferException} caused by
+ *       {@code ClosedByInterruptException}; an interrupt seen between operations surfaces as a
+ *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
+ *       still open. Either way the thread's interrupt status stays set. When the cause is
+ *       {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel
+ *       closed by another thread), {@code bytesTransferred()} is a lower bound: the JDK does not
+ *       report what the call it cut short had already moved. A write into a stream (a
+ *       plain {@code Socket}'s, any {@code OutputStream}) is not interruptible in the JDK: the
+ *       interrupt is seen once that write returns; close the socket to end it sooner.</li>
+ *   <li><b>Any file.</b> A {@code FileChannel} of another file system provider (zipfs, an
+ *       in-memory file system) is read at explicit positions with a buffer, since neither the
+ *       kernel's paths nor {@code map} serve it; one opened for direct I/O
+ *       ({@code ExtendedOpenOption.DIRECT}) is sent from a mapping, which its alignment rules do not
+ *       bind.</li>
+ * </ul>
  */
 public final class Transfers {
-    private static final Copier DEFAULT = new Copier(TransferOptions.defaults(), Platform.current());
+    private static final Opener DEFAULT = TransferOptions.defaults().opener();
 
     private Transfers() {
     }
 
-    /** A copier that runs every transfer with {@code options}. */
-    public static Copier with(TransferOptions options) {
-        return new Copier(options, Platform.current());
-    }
-
-    /** Copies the whole file to a channel; see {@link Copier#copy(Path, WritableByteChannel)}. */
+    /**
+     * Copies the whole file to a channel, starting at the channel's position if it is a file.
+     *
+     * <p>The size is taken when the file is opened: if the file grows meanwhile only that many
+     * bytes are sent; if it shrinks the copy fails with {@link TruncatedSourceException}. A file
+     * whose size reads as 0 (such as those in {@code /proc}) is read to its end instead.
+     *
+     * @return the bytes moved: the file's size
+     */
     public static long copy(Path source, WritableByteChannel target) throws IOException {
-        return DEFAULT.copy(source, target);
+        return copy(DEFAULT, source, target);
     }
 
-    /** Copies the whole file to a socket; see {@link Copier#copy(Path, Socket)}. */
-    public static long copy(Path source, Socket target) throws IOException {
-        return DEFAULT.copy(source, target);
+    /** As {@link #copy(Path, WritableByteChannel)}, with {@code options}. */
+    public static long copy(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
+        return copy(opener(options), source, target);
     }
 
-    /** Copies the whole file to a stream; see {@link Copier#copy(Path, OutputStream)}. */
+    private static long copy(Opener opener, Path source, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        return opener.run(opener.wholeFile(source, target));
+    }
+
+    /**
+     * Copies the whole file to a stream; the stream is neither flushed nor closed. A
+     * {@code FileOutputStream} (exactly that class) is written through its channel; for a socket,
+     * pass its {@code SocketChannel} rather than its stream, so the kernel can send straight from
+     * the page cache. File size rules as for {@link #copy(Path, WritableByteChannel)}.
+     */
     public static long copy(Path source, OutputStream target) throws IOException {
-        return DEFAULT.copy(source, target);
+        return copy(DEFAULT, source, target);
     }
 
-    /** Copies a file to a new file, like {@code Files.copy}; see {@link Copier#copy(Path, Path, CopyOption...)}. */
-    public static long copy(Path source, Path target, CopyOption... options) throws IOException {
-        return DEFAULT.copy(source, target, options);
+    /** As {@link #copy(Path, OutputStream)}, with {@code options}. */
+    public static long copy(Path source, OutputStream target, TransferOptions options) throws IOException {
+        return copy(opener(options), source, target);
     }
 
-    /** Copies a slice of a file; see {@link Copier#copy(FileChannel, long, long, WritableByteChannel)}. */
+    private static long copy(Opener opener, Path source, OutputStream target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(target)));
+    }
+
+    /**
+     * Copies a file to a new file, with the options and failure modes of
+     * {@link Files#copy(Path, Path, CopyOption...)}: {@code FileAlreadyExistsException} unless
+     * {@link StandardCopyOption#REPLACE_EXISTING} is given; {@link StandardCopyOption#COPY_ATTRIBUTES}
+     * copies the modification time and, where supported, POSIX permissions;
+     * {@link LinkOption#NOFOLLOW_LINKS} copies a symbolic link itself. Copying a file onto itself
+     * does nothing and returns 0. A directory, or a symbolic link with {@code NOFOLLOW_LINKS}, is
+     * copied by {@code Files.copy} itself (there are no bytes to move) and counts as 0 bytes. If the
+     * copy fails part-way the partial target is deleted.
+     *
+     * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
+     */
+    public static long copy(Path source, Path target, CopyOption... copyOptions) throws IOException {
+        return copy(DEFAULT, source, target, copyOptions);
+    }
+
+    /**
+     * As {@link #copy(Path, Path, CopyOption...)}, with {@code options}; the copy options follow
+     * them, as the varargs must come last.
+     */
+    public static long copy(Path source, Path target, TransferOptions options, CopyOption... copyOptions)
+            throws IOException {
+        return copy(opener(options), source, target, copyOptions);
+    }
+
+    private static long copy(Opener opener, Path source, Path target, CopyOption... copyOptions) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(copyOptions, "copyOptions");
+        Preflight.checkNotInterrupted();
+        return PathCopy.copy(source, target, copyOptions, (in, out) -> opener.run(opener.wholeFile(in, out)));
+    }
+
+    /**
+     * Copies {@code count} bytes of {@code source} starting at {@code position} to {@code target}:
+     * {@code FileChannel.transferTo} done to the end. The source's own position is left unchanged;
+     * a file target is written at its position, which then advances past the bytes written.
+     *
+     * @return {@code count}
+     * @throws IllegalArgumentException if {@code position} or {@code count} is negative or the slice
+     *     reaches past the end of the file
+     */
     public static long copy(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
-        return DEFAULT.copy(source, position, count, target);
+        return DEFAULT.run(DEFAULT.slice(source, position, count, target));
     }
 
-    /** Copies until end of stream; see {@link Copier#copy(ReadableByteChannel, WritableByteChannel)}. */
-    public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
-        return DEFAULT.copy(source, target);
+    /** As {@link #copy(FileChannel, long, long, WritableByteChannel)}, with {@code options}. */
+    public static long copy(FileChannel source, long position, long count, WritableByteChannel target,
+            TransferOptions options) throws IOException {
+        Opener opener = opener(options);
+        return opener.run(opener.slice(source, position, count, target));
     }
 
-    /** Copies exactly {@code count} bytes; see {@link Copier#copy(ReadableByteChannel, long, WritableByteChannel)}. */
-    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
-        return DEFAULT.copy(source, count, target);
+    /**
+     * Writes the region's prefix and then its bytes of the file, as one stream: an HTTP response,
+     * a record with its framing. The first write gathers the prefix with the start of the file, so
+     * that no segment carries the prefix alone: the whole region up to 80 KiB; past that, to a
+     * loopback peer, as much as fills the prefix's last TCP segment, and to other peers 16 KiB.
+     * Those file bytes are read into a heap buffer of the transfer's own. The rest of the file takes
+     * the path the library chooses for it, as a slice copy would. The prefix buffers are consumed
+     * (their positions advance); the file's position is left unchanged.
+     *
+     * @return the prefix's bytes plus the region's count
+     * @throws IllegalArgumentException if the region reaches past the end of the file
+     */
+    public static long copy(FileRegion source, WritableByteChannel target) throws IOException {
+        return DEFAULT.run(DEFAULT.region(source, target));
     }
 
-    /** Sends a header and a file slice as one stream; see {@link Copier#copy(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}. */
-    public static long copy(ByteBuffer[] header, FileChannel source, long position, long count,
-            WritableByteChannel target) throws IOException {
-        return DEFAULT.copy(header, source, position, count, target);
-    }
-
-    /** A transfer of a file slice for an event loop; see {@link Copier#open(FileChannel, long, long, WritableByteChannel)}. */
-    public static Transfer open(FileChannel source, long position, long count, WritableByteChannel target)
+    /** As {@link #copy(FileRegion, WritableByteChannel)}, with {@code options}. */
+    public static long copy(FileRegion source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return DEFAULT.open(source, position, count, target);
+        Opener opener = opener(options);
+        return opener.run(opener.region(source, target));
     }
 
-    /** A header + body transfer for an event loop; see {@link Copier#open(ByteBuffer[], FileChannel, long, long, WritableByteChannel)}. */
-    public static Transfer open(ByteBuffer[] header, FileChannel source, long position, long count,
-            WritableByteChannel target) throws IOException {
-        return DEFAULT.open(header, source, position, count, target);
+    /**
+     * Copies from {@code source} until its end of stream. A JDK {@code FileChannel} source is read
+     * from its current position up to the size it has when the copy starts, and its position
+     * advances by the bytes moved (also when the copy fails part-way); a file target is written at,
+     * and advances, its position.
+     */
+    public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
+        return copy(DEFAULT, source, target);
     }
 
-    /** A transfer of a whole file for an event loop; see {@link Copier#open(Path, WritableByteChannel)}. */
+    /** As {@link #copy(ReadableByteChannel, WritableByteChannel)}, with {@code options}. */
+    public static long copy(ReadableByteChannel source, WritableByteChannel target, TransferOptions options)
+            throws IOException {
+        return copy(opener(options), source, target);
+    }
+
+    private static long copy(Opener opener, ReadableByteChannel source, WritableByteChannel target)
+            throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        FileChannel file = ChannelKinds.asSizedFile(source);
+        if (file == null) {
+            // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
+            // other channel; a FILE request would need a count.
+            return opener.run(opener.stream(source, -1, target));
+        }
+        long start = file.position();
+        long count = Math.max(0, file.size() - start);
+        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
+    }
+
+    /**
+     * Copies exactly {@code count} bytes from {@code source}, and not one more: the bytes after
+     * them stay in the source for the caller's next read (an HTTP body of {@code Content-Length}
+     * bytes, a record of known size). A JDK {@code FileChannel} source is read from its position,
+     * which advances by the bytes moved; a file target is written at, and advances, its position.
+     *
+     * @throws IllegalArgumentException if {@code count} is negative, or the source is a file with
+     *     fewer than {@code count} bytes after its position
+     * @throws TransferException with an {@code EOFException} as its cause if the source ends first
+     */
+    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
+        return copy(DEFAULT, source, count, target);
+    }
+
+    /** As {@link #copy(ReadableByteChannel, long, WritableByteChannel)}, with {@code options}. */
+    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target,
+            TransferOptions options) throws IOException {
+        return copy(opener(options), source, count, target);
+    }
+
+    private static long copy(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
+            throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Checks.notNegative(count, "count");
+        Preflight.checkNotInterrupted();
+        FileChannel file = ChannelKinds.asSizedFile(source);
+        if (file == null) {
+            return opener.run(opener.stream(source, count, target));
+        }
+        long start = file.position();
+        long left = Math.max(0, file.size() - start);
+        if (count > left) {
+            throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
+                    + ", the bytes from the channel's position " + start + " to the end of the file)");
+        }
+        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
+    }
+
+    /**
+     * Copies from {@code source} until its end of stream; neither stream is flushed or closed. A
+     * {@code FileInputStream} or {@code FileOutputStream} (exactly those classes) is used through its
+     * channel, so two files on both ends take the kernel's path; the input stream's position
+     * advances as if it had been read.
+     */
+    public static long copy(InputStream source, OutputStream target) throws IOException {
+        return copy(DEFAULT, source, target);
+    }
+
+    /** As {@link #copy(InputStream, OutputStream)}, with {@code options}. */
+    public static long copy(InputStream source, OutputStream target, TransferOptions options) throws IOException {
+        return copy(opener(options), source, target);
+    }
+
+    private static long copy(Opener opener, InputStream source, OutputStream target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        return copy(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target));
+    }
+
+    /**
+     * Opens a transfer of the region (its prefix, then its bytes of the file) to {@code target},
+     * for the caller to drive with {@link Transfer#advance()}. Arguments are checked, and the
+     * strategy chosen, as for {@link #copy(FileRegion, WritableByteChannel)}; its count includes
+     * the prefix.
+     */
+    public static Transfer open(FileRegion source, WritableByteChannel target) throws IOException {
+        return DEFAULT.region(source, target);
+    }
+
+    /** As {@link #open(FileRegion, WritableByteChannel)}, with {@code options}. */
+    public static Transfer open(FileRegion source, WritableByteChannel target, TransferOptions options)
+            throws IOException {
+        return opener(options).region(source, target);
+    }
+
+    /**
+     * Opens a transfer of the whole file to {@code target}, for the caller to drive with
+     * {@link Transfer#advance()}. The file is opened now and closed when the transfer ends or is
+     * closed; file size rules as for {@link #copy(Path, WritableByteChannel)}.
+     */
     public static Transfer open(Path source, WritableByteChannel target) throws IOException {
-        return DEFAULT.open(source, target);
+        return open(DEFAULT, source, target);
     }
 
-    /** Copies the whole file on another thread; see {@link Copier#copyAsync(Path, WritableByteChannel)}. */
-    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target) {
-        return DEFAULT.copyAsync(source, target);
+    /** As {@link #open(Path, WritableByteChannel)}, with {@code options}. */
+    public static Transfer open(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
+        return open(opener(options), source, target);
     }
 
-    /** Copies the whole file on {@code executor}; see {@link Copier#copyAsync(Path, WritableByteChannel, Executor)}. */
+    private static Transfer open(Opener opener, Path source, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Preflight.checkNotInterrupted();
+        return opener.wholeFile(source, target);
+    }
+
+    /**
+     * Copies the whole file to {@code target} on a thread of {@code executor} (on Java 21 and later
+     * {@code Executors.newVirtualThreadPerTaskExecutor()} serves any number of slow peers). The
+     * future completes with the result, or exceptionally with what
+     * {@link #copy(Path, WritableByteChannel)} would have thrown. {@code cancel} on the future stops
+     * the copy at its next step without interrupting the thread or closing a channel, and the
+     * listener hears {@code onFailure}; a step blocked in a blocking channel ends first.
+     */
     public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
             Executor executor) {
-        return DEFAULT.copyAsync(source, target, executor);
+        return copyAsync(DEFAULT, source, target, executor);
     }
 
-    /** Copies until end of stream; see {@link Copier#copy(InputStream, OutputStream)}. */
-    public static long copy(InputStream source, OutputStream target) throws IOException {
-        return DEFAULT.copy(source, target);
+    /** As {@link #copyAsync(Path, WritableByteChannel, Executor)}, with {@code options}. */
+    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
+            Executor executor, TransferOptions options) {
+        return copyAsync(opener(options), source, target, executor);
+    }
+
+    private static CompletableFuture<TransferResult> copyAsync(Opener opener, Path source, WritableByteChannel target,
+            Executor executor) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(executor, "executor");
+        return AsyncCopies.start(handle -> {
+            RealTransfer transfer = opener.wholeFile(source, target);
+            Engine engine = opener.engine(transfer);
+            handle.attach(engine);
+            engine.run();
+            return transfer.result();
+        }, executor);
+    }
+
+    private static Opener opener(TransferOptions options) {
+        return Objects.requireNonNull(options, "options").opener();
     }
 }

@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
@@ -50,8 +49,8 @@ final class SpliceStrategy extends BuiltInStrategy {
     @Override
     String refusal(TransferFacts facts) {
         TransferRequest request = facts.request();
-        if (request.platform().os() != Platform.OperatingSystem.LINUX) {
-            return "splice(2) is Linux only; this is " + request.platform().os();
+        if (facts.platform().os() != Platform.OperatingSystem.LINUX) {
+            return "splice(2) is Linux only; this is " + facts.platform().os();
         }
         if (request.sourceKind() != ChannelKind.SOCKET) {
             return "splice reads from a JDK socket; the source is a " + request.sourceKind();

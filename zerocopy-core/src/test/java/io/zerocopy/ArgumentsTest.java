@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What the public {@link Transfers} API does with bad arguments, closed channels, channels opened
- * in the wrong mode and files that are not there, as documented on {@link Copier}: it fails before
+ * in the wrong mode and files that are not there, as documented on {@link TransferOptions}: it fails before
  * a byte moves, with the JDK's own exception types, and names the parameter.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
@@ -83,8 +83,8 @@ class ArgumentsTest {
     }
 
     /** A copier whose listener must stay silent for a transfer rejected up front. */
-    private Copier observed() {
-        return Transfers.with(TransferOptions.builder().listener(events).build());
+    private TransferOptions observed() {
+        return TransferOptions.builder().listener(events).build();
     }
 
     private void assertNothingMoved() {
@@ -99,19 +99,16 @@ class ArgumentsTest {
         Path target = dir.resolve("target");
         OutputStream out = new ByteArrayOutputStream();
         InputStream in = new ByteArrayInputStream(new byte[1]);
-        Socket socket = new Socket();
         List<DynamicTest> tests = new ArrayList<>();
         addNull(tests, "copy(Path, WritableByteChannel) source", "source", () -> Transfers.copy((Path) null, recording));
         addNull(tests, "copy(Path, WritableByteChannel) target", "target",
                 () -> Transfers.copy(source, (WritableByteChannel) null));
-        addNull(tests, "copy(Path, Socket) source", "source", () -> Transfers.copy((Path) null, socket));
-        addNull(tests, "copy(Path, Socket) target", "target", () -> Transfers.copy(source, (Socket) null));
         addNull(tests, "copy(Path, OutputStream) source", "source", () -> Transfers.copy((Path) null, out));
         addNull(tests, "copy(Path, OutputStream) target", "target", () -> Transfers.copy(source, (OutputStream) null));
         addNull(tests, "copy(Path, Path) source", "source", () -> Transfers.copy((Path) null, target));
         addNull(tests, "copy(Path, Path) target", "target", () -> Transfers.copy(source, (Path) null));
-        addNull(tests, "copy(Path, Path) options", "options", () -> Transfers.copy(source, target, (CopyOption[]) null));
-        addNull(tests, "copy(Path, Path) options[i]", "options[i]",
+        addNull(tests, "copy(Path, Path) copyOptions", "copyOptions", () -> Transfers.copy(source, target, (CopyOption[]) null));
+        addNull(tests, "copy(Path, Path) copyOptions[i]", "copyOptions[i]",
                 () -> Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING, null));
         addNull(tests, "copy(FileChannel, long, long, WritableByteChannel) source", "source",
                 () -> Transfers.copy(null, 0, 1, recording));
@@ -123,7 +120,8 @@ class ArgumentsTest {
                 () -> Transfers.copy((ReadableByteChannel) sourceChannel, null));
         addNull(tests, "copy(InputStream, OutputStream) source", "source", () -> Transfers.copy((InputStream) null, out));
         addNull(tests, "copy(InputStream, OutputStream) target", "target", () -> Transfers.copy(in, (OutputStream) null));
-        addNull(tests, "with(TransferOptions)", "options", () -> Transfers.with(null));
+        addNull(tests, "copy(Path, WritableByteChannel, TransferOptions) options", "options",
+                () -> Transfers.copy(source, recording, (TransferOptions) null));
         return tests.stream();
     }
 
@@ -139,7 +137,7 @@ class ArgumentsTest {
 
     @Test
     void copySlice_negativePosition() throws IOException {
-        assertThatThrownBy(() -> observed().copy(sourceChannel, -1, 10, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, -1, 10, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("position: -1 (expected: >= 0)");
         assertNothingMoved();
@@ -148,7 +146,7 @@ class ArgumentsTest {
 
     @Test
     void copySlice_negativeCount() {
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, -1, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, -1, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("count: -1 (expected: >= 0)");
         assertNothingMoved();
@@ -156,16 +154,16 @@ class ArgumentsTest {
 
     @Test
     void copySlice_pastEndOfFile() {
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, SIZE + 1, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, SIZE + 1, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("count: " + (SIZE + 1) + " (expected: <= " + SIZE);
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 60, 41, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 60, 41, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("count: 41 (expected: <= 40");
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 1, Long.MAX_VALUE, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 1, Long.MAX_VALUE, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("count: " + Long.MAX_VALUE + " ");
-        assertThatThrownBy(() -> observed().copy(sourceChannel, SIZE, 1, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, SIZE, 1, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("count: 1 ");
         assertNothingMoved();
@@ -173,11 +171,11 @@ class ArgumentsTest {
 
     @Test
     void copySlice_positionPastEndOfFile() {
-        assertThatThrownBy(() -> observed().copy(sourceChannel, SIZE + 1, 0, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, SIZE + 1, 0, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("position: " + (SIZE + 1) + " (expected: <= ")
                 .hasMessageContaining(Integer.toString(SIZE));
-        assertThatThrownBy(() -> observed().copy(sourceChannel, Long.MAX_VALUE, 1, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, Long.MAX_VALUE, 1, recording, observed()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("position: " + Long.MAX_VALUE + " ");
         assertNothingMoved();
@@ -198,13 +196,13 @@ class ArgumentsTest {
     void copy_closedSourceChannel() throws IOException {
         sourceChannel.close();
 
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, 10, recording))
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, 10, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
-        assertThatThrownBy(() -> observed().copy((ReadableByteChannel) sourceChannel, recording))
+        assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sourceChannel, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
         RecordingSource closed = new RecordingSource();
         closed.open = false;
-        assertThatThrownBy(() -> observed().copy(closed, recording)).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(closed, recording, observed())).isInstanceOf(ClosedChannelException.class);
         assertThat(closed.reads).isZero();
         assertNothingMoved();
     }
@@ -213,13 +211,13 @@ class ArgumentsTest {
     void copy_closedTargetChannel() throws IOException {
         recording.open = false;
 
-        assertThatThrownBy(() -> observed().copy(source, recording)).isInstanceOf(ClosedChannelException.class);
-        assertThatThrownBy(() -> observed().copy(sourceChannel, 0, 10, recording))
+        assertThatThrownBy(() -> Transfers.copy(source, recording, observed())).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, 10, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
-        assertThatThrownBy(() -> observed().copy((ReadableByteChannel) sourceChannel, recording))
+        assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sourceChannel, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
         RecordingSource plain = new RecordingSource();
-        assertThatThrownBy(() -> observed().copy(plain, recording)).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(plain, recording, observed())).isInstanceOf(ClosedChannelException.class);
         assertThat(plain.reads).isZero();
         assertNothingMoved();
         assertThat(sourceChannel.position()).isZero();
@@ -230,7 +228,7 @@ class ArgumentsTest {
         FileChannel target = FileChannel.open(dir.resolve("target"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         target.close();
 
-        assertThatThrownBy(() -> observed().copy(source, target)).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed())).isInstanceOf(ClosedChannelException.class);
         assertThat(Files.size(dir.resolve("target"))).isZero();
         assertThat(events.calls).isEmpty();
     }
@@ -239,7 +237,7 @@ class ArgumentsTest {
     void copyChannel_emptyFileChannelSource() throws IOException {
         // a FileChannel whose size reads as 0 (an empty file, a procfs file) is read as a stream
         try (FileChannel empty = FileChannel.open(Files.createFile(dir.resolve("empty")), StandardOpenOption.READ)) {
-            assertThat(observed().copy(empty, recording)).isZero();
+            assertThat(Transfers.copy(empty, recording, observed())).isZero();
             assertThat(empty.position()).isZero();
         }
         assertThat(recording.bytes.size()).isZero();
@@ -250,11 +248,11 @@ class ArgumentsTest {
     @ParameterizedTest(name = "forced {0}")
     @ValueSource(strings = {"auto", "transferTo", "mmap", "buffered"})
     void copy_writeOnlySourceChannel(String strategy) throws IOException {
-        Copier copier = copier(strategy);
+        TransferOptions copier = copier(strategy);
         try (FileChannel writeOnly = FileChannel.open(source, StandardOpenOption.WRITE)) {
-            assertThatThrownBy(() -> copier.copy(writeOnly, 0, SIZE, recording))
+            assertThatThrownBy(() -> Transfers.copy(writeOnly, 0, SIZE, recording, copier))
                     .isInstanceOf(NonReadableChannelException.class);
-            assertThatThrownBy(() -> copier.copy((ReadableByteChannel) writeOnly, recording))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) writeOnly, recording, copier))
                     .isInstanceOf(NonReadableChannelException.class);
         }
         assertNothingMoved();
@@ -263,11 +261,11 @@ class ArgumentsTest {
     @ParameterizedTest(name = "forced {0}")
     @ValueSource(strings = {"auto", "transferTo", "transferFrom", "mmap", "buffered"})
     void copy_writeOnlySourceIntoFile(String strategy) throws IOException {
-        Copier copier = copier(strategy);
+        TransferOptions copier = copier(strategy);
         Path targetPath = Files.createFile(dir.resolve("target"));
         try (FileChannel writeOnly = FileChannel.open(source, StandardOpenOption.WRITE);
                 FileChannel target = FileChannel.open(targetPath, StandardOpenOption.WRITE)) {
-            assertThatThrownBy(() -> copier.copy(writeOnly, 0, SIZE, target))
+            assertThatThrownBy(() -> Transfers.copy(writeOnly, 0, SIZE, target, copier))
                     .isInstanceOf(NonReadableChannelException.class);
             assertThat(target.position()).isZero();
         }
@@ -282,7 +280,7 @@ class ArgumentsTest {
             file.setLength(2 * Selection.MMAP_MIN_BYTES); // sparse
         }
         try (FileChannel writeOnly = FileChannel.open(large, StandardOpenOption.WRITE)) {
-            assertThatThrownBy(() -> observed().copy(writeOnly, 0, writeOnly.size(), recording))
+            assertThatThrownBy(() -> Transfers.copy(writeOnly, 0, writeOnly.size(), recording, observed()))
                     .isInstanceOf(NonReadableChannelException.class);
         }
         assertThat(recording.writes).isZero();
@@ -291,20 +289,20 @@ class ArgumentsTest {
     @ParameterizedTest(name = "forced {0}")
     @ValueSource(strings = {"auto", "transferTo", "transferFrom", "mmap", "buffered"})
     void copy_readOnlyTargetChannel(String strategy) throws IOException {
-        Copier copier = copier(strategy);
+        TransferOptions copier = copier(strategy);
         Path targetPath = Files.createFile(dir.resolve("target"));
         try (FileChannel readOnly = FileChannel.open(targetPath, StandardOpenOption.READ)) {
-            assertThatThrownBy(() -> copier.copy(source, readOnly)).isInstanceOf(NonWritableChannelException.class);
-            assertThatThrownBy(() -> copier.copy(sourceChannel, 0, SIZE, readOnly))
+            assertThatThrownBy(() -> Transfers.copy(source, readOnly, copier)).isInstanceOf(NonWritableChannelException.class);
+            assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, SIZE, readOnly, copier))
                     .isInstanceOf(NonWritableChannelException.class);
         }
         assertThat(Files.size(targetPath)).isZero();
         assertThat(events.calls).as("listener calls for a transfer that could not start").isEmpty();
     }
 
-    private Copier copier(String strategy) {
+    private TransferOptions copier(String strategy) {
         TransferOptions.Builder b = TransferOptions.builder().listener(events);
-        return Transfers.with((strategy.equals("auto") ? b : b.strategy(strategy)).build());
+        return (strategy.equals("auto") ? b : b.strategy(strategy)).build();
     }
 
     // ---------------------------------------------------------------- paths
@@ -314,17 +312,17 @@ class ArgumentsTest {
         Path missing = dir.resolve("missing");
         Path target = dir.resolve("target");
 
-        assertThatThrownBy(() -> observed().copy(missing, recording)).isExactlyInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> observed().copy(missing, new ByteArrayOutputStream()))
+        assertThatThrownBy(() -> Transfers.copy(missing, recording, observed())).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> Transfers.copy(missing, new ByteArrayOutputStream(), observed()))
                 .isExactlyInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> observed().copy(missing, target)).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> Transfers.copy(missing, target, observed())).isExactlyInstanceOf(NoSuchFileException.class);
         assertThat(target).doesNotExist();
         assertNothingMoved();
     }
 
     @Test
     void copy_missingTargetDirectory() {
-        assertThatThrownBy(() -> observed().copy(source, dir.resolve("no-such-dir").resolve("target")))
+        assertThatThrownBy(() -> Transfers.copy(source, dir.resolve("no-such-dir").resolve("target"), observed()))
                 .isExactlyInstanceOf(NoSuchFileException.class);
         assertThat(events.calls).isEmpty();
     }
@@ -350,7 +348,7 @@ class ArgumentsTest {
         Path link = Files.createSymbolicLink(dir.resolve("link"), source);
         byte[] original = Files.readAllBytes(source);
 
-        assertThatThrownBy(() -> observed().copy(source, link)).isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThatThrownBy(() -> Transfers.copy(source, link, observed())).isExactlyInstanceOf(FileAlreadyExistsException.class);
         assertThat(Transfers.copy(source, link, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
 
         assertThat(Files.isSymbolicLink(link)).as("the link is replaced by a copy, as Files.copy does").isFalse();
@@ -362,7 +360,7 @@ class ArgumentsTest {
     void copyPath_danglingSymbolicLinkTarget() throws IOException {
         Path target = Files.createSymbolicLink(dir.resolve("link"), dir.resolve("nowhere"));
 
-        assertThatThrownBy(() -> observed().copy(source, target))
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed()))
                 .isExactlyInstanceOf(FileAlreadyExistsException.class);
         assertThat(Files.isSymbolicLink(target)).isTrue();
 
@@ -376,10 +374,10 @@ class ArgumentsTest {
     void copyPath_existingTarget() throws IOException {
         Path target = Files.write(dir.resolve("target"), new byte[] {42});
 
-        assertThatThrownBy(() -> observed().copy(source, target))
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed()))
                 .isExactlyInstanceOf(FileAlreadyExistsException.class)
                 .hasMessageContaining(target.toString());
-        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.COPY_ATTRIBUTES))
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed(), StandardCopyOption.COPY_ATTRIBUTES))
                 .isExactlyInstanceOf(FileAlreadyExistsException.class);
         assertThat(Files.readAllBytes(target)).containsExactly(42);
         assertThat(events.calls).isEmpty();
@@ -401,10 +399,10 @@ class ArgumentsTest {
     void copyPath_atomicMoveUnsupported() {
         Path target = dir.resolve("target");
 
-        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.ATOMIC_MOVE))
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed(), StandardCopyOption.ATOMIC_MOVE))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("ATOMIC_MOVE");
-        assertThatThrownBy(() -> observed().copy(source, target, StandardCopyOption.REPLACE_EXISTING,
+        assertThatThrownBy(() -> Transfers.copy(source, target, observed(), StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThat(target).doesNotExist();
@@ -441,86 +439,6 @@ class ArgumentsTest {
     void copyPath_nofollowLinksAccepted() throws IOException {
         assertThat(Transfers.copy(source, dir.resolve("target"), LinkOption.NOFOLLOW_LINKS)).isEqualTo(SIZE);
         assertThat(Files.readAllBytes(dir.resolve("target"))).isEqualTo(Files.readAllBytes(source));
-    }
-
-    // ---------------------------------------------------------------- sockets
-
-    /** An unconnected socket: a plain one, or one made from a {@code SocketChannel}. */
-    private static Socket unconnected(boolean withChannel) throws IOException {
-        return withChannel ? SocketChannel.open().socket() : new Socket();
-    }
-
-    /** A socket connected to {@code server}: a plain one, or one made from a {@code SocketChannel}. */
-    private static Socket connected(boolean withChannel, ServerSocket server) throws IOException {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
-        if (withChannel) {
-            return SocketChannel.open(address).socket();
-        }
-        Socket socket = new Socket();
-        socket.connect(address, 5000);
-        return socket;
-    }
-
-    private static ServerSocket loopbackServer() throws IOException {
-        return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-    }
-
-    @ParameterizedTest(name = "withChannel={0}")
-    @ValueSource(booleans = {false, true})
-    void copyToSocket_closedSocket(boolean withChannel) throws IOException {
-        Socket socket = unconnected(withChannel);
-        socket.close();
-
-        assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
-        assertThat(events.calls).isEmpty();
-    }
-
-    @ParameterizedTest(name = "withChannel={0}")
-    @ValueSource(booleans = {false, true})
-    void copyToSocket_unconnectedSocket(boolean withChannel) throws IOException {
-        try (Socket socket = unconnected(withChannel)) {
-            assertThatThrownBy(() -> observed().copy(source, socket)).isInstanceOf(SocketException.class);
-        }
-        assertThat(events.calls).isEmpty();
-    }
-
-    @ParameterizedTest(name = "withChannel={0}")
-    @ValueSource(booleans = {false, true})
-    void copyToSocket_outputShutDown(boolean withChannel) throws IOException {
-        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
-                Socket accepted = server.accept()) {
-            client.shutdownOutput();
-
-            assertThatThrownBy(() -> observed().copy(source, client)).isInstanceOf(SocketException.class);
-            assertThat(accepted.getInputStream().read()).as("peer sees end of stream, no data").isEqualTo(-1);
-        }
-        assertThat(events.calls).isEmpty();
-    }
-
-    @ParameterizedTest(name = "withChannel={0}")
-    @ValueSource(booleans = {false, true})
-    void copyToSocket_missingSourceFile(boolean withChannel) throws IOException {
-        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
-                Socket accepted = server.accept()) {
-            assertThatThrownBy(() -> observed().copy(dir.resolve("missing"), client))
-                    .isExactlyInstanceOf(NoSuchFileException.class);
-            assertThat(client.isClosed()).isFalse();
-            client.shutdownOutput();
-            assertThat(accepted.getInputStream().read()).as("nothing sent").isEqualTo(-1);
-        }
-        assertThat(events.calls).isEmpty();
-    }
-
-    @ParameterizedTest(name = "withChannel={0}")
-    @ValueSource(booleans = {false, true})
-    void copyToSocket_connectedSocketReceivesFile(boolean withChannel) throws IOException {
-        try (ServerSocket server = loopbackServer(); Socket client = connected(withChannel, server);
-                Socket accepted = server.accept()) {
-            assertThat(Transfers.copy(source, client)).isEqualTo(SIZE);
-            assertThat(client.isClosed()).as("socket left open").isFalse();
-            client.shutdownOutput();
-            assertThat(accepted.getInputStream().readAllBytes()).isEqualTo(Files.readAllBytes(source));
-        }
     }
 
     // ---------------------------------------------------------------- fakes

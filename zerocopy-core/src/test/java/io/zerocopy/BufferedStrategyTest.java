@@ -3,8 +3,8 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
-import io.zerocopy.spi.Platform.OperatingSystem;
+
+import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.ByteArrayOutputStream;
@@ -80,9 +80,9 @@ class BufferedStrategyTest {
             "65482, 65482", // below one segment: unchanged
             "4096, 4096"}) // the classic loop's size: unchanged
     void writeSize_loopbackIpv4PeerOnLinux_isWholeSegmentsWhenAtLeastOne(int asked, int expected) throws IOException {
-        TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, asked);
+        TransferFacts request = toSocket(connectedTo("127.0.0.1"), LINUX, asked);
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request))).isEqualTo(expected);
+        assertThat(BufferedStrategy.writeSize(request)).isEqualTo(expected);
         try (TransferStep step = BufferedStrategy.INSTANCE.open(request)) {
             assertThat(step.toString()).isEqualTo("buffered(direct " + expected + ")");
         }
@@ -90,7 +90,7 @@ class BufferedStrategyTest {
 
     @Test
     void supports_roundedSize_saysWhatItUsesAndWhy() throws IOException {
-        TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, 256 * 1024);
+        TransferFacts request = toSocket(connectedTo("127.0.0.1"), LINUX, 256 * 1024);
 
         assertThat(BufferedStrategy.INSTANCE.supports(request).reason())
                 .startsWith("a direct buffer of 261932 bytes")
@@ -99,7 +99,7 @@ class BufferedStrategyTest {
 
     @Test
     void defaultSelection_fileToLoopbackSocketOnLinux_reasonNamesTheSegments() throws IOException {
-        TransferRequest request = toSocket(connectedTo("127.0.0.1"), LINUX, TransferOptions.DEFAULT_BUFFER_SIZE);
+        TransferFacts request = toSocket(connectedTo("127.0.0.1"), LINUX, TransferOptions.DEFAULT_BUFFER_SIZE);
 
         Choice choice = Selections.choose(List.of(), request, null, Set.of(), null, null);
 
@@ -109,9 +109,9 @@ class BufferedStrategyTest {
 
     @Test
     void writeSize_loopbackPeerOnMacOs_isUnchanged() throws IOException {
-        TransferRequest request = toSocket(connectedTo("127.0.0.1"), MACOS, 256 * 1024);
+        TransferFacts request = toSocket(connectedTo("127.0.0.1"), MACOS, 256 * 1024);
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(request)).isEqualTo(256 * 1024);
         assertThat(BufferedStrategy.INSTANCE.supports(request).reason()).isEqualTo("a direct buffer of 262144 bytes");
     }
 
@@ -120,7 +120,7 @@ class BufferedStrategyTest {
         SocketChannel unconnected = SocketChannel.open();
         open.add(unconnected);
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(unconnected, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(unconnected, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -128,7 +128,7 @@ class BufferedStrategyTest {
         SocketChannel closed = connectedTo("127.0.0.1");
         closed.close();
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(closed, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(closed, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -141,7 +141,7 @@ class BufferedStrategyTest {
         open.add(client);
         open.add(server.accept());
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(toSocket(client, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(client, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
     }
 
     @Test
@@ -151,8 +151,8 @@ class BufferedStrategyTest {
         open.add(file);
         WritableByteChannel wrapper = Channels.newChannel(new ByteArrayOutputStream());
 
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request(file, ChannelKind.FILE, LINUX, 256 * 1024)))).isEqualTo(256 * 1024);
-        assertThat(BufferedStrategy.writeSize(TransferFacts.of(request(wrapper, ChannelKind.OTHER, LINUX, 256 * 1024))))
+        assertThat(BufferedStrategy.writeSize(request(file, ChannelKind.FILE, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(request(wrapper, ChannelKind.OTHER, LINUX, 256 * 1024)))
                 .isEqualTo(256 * 1024);
     }
 
@@ -201,8 +201,7 @@ class BufferedStrategyTest {
             }
         });
         try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
-            Transfers.with(TransferOptions.builder().strategy(BufferedStrategy.NAME).listener(listener).build())
-                    .copy(file, client);
+            Transfers.copy(file, client, TransferOptions.builder().strategy(BufferedStrategy.NAME).listener(listener).build());
         }
 
         assertThat(received.get(20, TimeUnit.SECONDS)).isEqualTo(data);
@@ -223,17 +222,15 @@ class BufferedStrategyTest {
         return client;
     }
 
-    private TransferRequest toSocket(SocketChannel target, Platform platform, int bufferSize) {
+    private TransferFacts toSocket(SocketChannel target, Platform platform, int bufferSize) {
         return request(target, ChannelKind.SOCKET, platform, bufferSize);
     }
 
-    private TransferRequest request(WritableByteChannel target, ChannelKind kind, Platform platform, int bufferSize) {
-        return TransferRequest.builder()
+    private TransferFacts request(WritableByteChannel target, ChannelKind kind, Platform platform, int bufferSize) {
+        return TransferFacts.of(TransferRequest.builder()
                 .source(source, ChannelKind.FILE)
                 .slice(0, SOURCE_BYTES)
                 .target(target, kind)
-                .bufferSize(bufferSize)
-                .platform(platform)
-                .build();
+                .build(), TransferOptions.builder().bufferSize(bufferSize).build(), platform, false);
     }
 }

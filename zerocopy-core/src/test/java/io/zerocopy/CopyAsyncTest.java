@@ -42,6 +42,9 @@ class CopyAsyncTest {
 
     private final Random random = new Random(SEED);
 
+    /** Runs each copy on a thread of its own, which ends with it. */
+    private final Executor ownThread = task -> new Thread(task, "copy-async-test").start();
+
     @BeforeAll
     static void printSeed() {
         System.out.println(CopyAsyncTest.class.getSimpleName() + ": seed " + SEED
@@ -91,8 +94,8 @@ class CopyAsyncTest {
         }
     }
 
-    private static Copier copier(TransferListener listener) {
-        return Transfers.with(TransferOptions.builder().listener(listener).build());
+    private static TransferOptions options(TransferListener listener) {
+        return TransferOptions.builder().listener(listener).build();
     }
 
     @Test
@@ -103,17 +106,17 @@ class CopyAsyncTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TransferResult result = copier(observer).copyAsync(path, pair.sender).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            TransferResult result = Transfers.copyAsync(path, pair.sender, ownThread, options(observer)).get(WAIT_SECONDS, TimeUnit.SECONDS);
             pair.sender.shutdownOutput();
 
-            assertThat(result.bytes()).isEqualTo(data.length);
+            assertThat(result.bytesTransferred()).isEqualTo(data.length);
             assertThat(result).isSameAs(observer.completed.getNow(null));
             ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
             assertThat(pair.sender.isOpen()).isTrue();
         }
     }
 
-    @ParameterizedTest(name = "caller''s executor: {0}")
+    @ParameterizedTest(name = "pool executor: {0}")
     @ValueSource(booleans = {false, true})
     void copyAsync_cancelWhileWaitingOnAFullSocket_stopsWithoutClosingOrInterrupting(boolean callersExecutor)
             throws Exception {
@@ -123,9 +126,8 @@ class CopyAsyncTest {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
-            CompletableFuture<TransferResult> future = callersExecutor
-                    ? copier(observer).copyAsync(path, pair.sender, executor)
-                    : copier(observer).copyAsync(path, pair.sender);
+            CompletableFuture<TransferResult> future = Transfers.copyAsync(path, pair.sender,
+                    callersExecutor ? executor : ownThread, options(observer));
             Thread worker = observer.started.get(WAIT_SECONDS, TimeUnit.SECONDS);
             awaitWaitingInASelector(worker); // the receiver reads nothing: the socket fills, the engine waits
             long before = observer.progress;
@@ -159,7 +161,7 @@ class CopyAsyncTest {
         List<Runnable> queued = new ArrayList<>();
         Executor later = queued::add;
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<TransferResult> future = copier(observer).copyAsync(path, pair.sender, later);
+            CompletableFuture<TransferResult> future = Transfers.copyAsync(path, pair.sender, later, options(observer));
 
             assertThat(future.cancel(true)).isTrue();
             queued.forEach(Runnable::run);
@@ -181,38 +183,15 @@ class CopyAsyncTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TransferResult result = copier(observer).copyAsync(path, pair.sender, executor)
+            TransferResult result = Transfers.copyAsync(path, pair.sender, executor, options(observer))
                     .get(WAIT_SECONDS, TimeUnit.SECONDS);
             pair.sender.shutdownOutput();
 
             assertThat(observer.started.get().getName()).isEqualTo("callers-executor");
-            assertThat(result.bytes()).isEqualTo(data.length);
+            assertThat(result.bytesTransferred()).isEqualTo(data.length);
             ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
         } finally {
             executor.shutdownNow();
-        }
-    }
-
-    @Test
-    void copyAsync_defaultExecutor_virtualThreadOn21DaemonThreadBefore() throws Exception {
-        byte[] data = randomBytes(10_000);
-        Path path = Files.write(dir.resolve("source"), data);
-        Observer observer = new Observer();
-        try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<byte[]> received = pair.drainInBackground();
-
-            copier(observer).copyAsync(path, pair.sender).get(WAIT_SECONDS, TimeUnit.SECONDS);
-            pair.sender.shutdownOutput();
-
-            Thread thread = observer.started.get();
-            if (Runtime.version().feature() >= 21) {
-                assertThat(observer.startedOnVirtual).as("%s is virtual on Java %s", thread, Runtime.version()).isTrue();
-            } else {
-                assertThat(observer.startedOnVirtual).isFalse();
-                assertThat(thread.isDaemon()).as("%s is a daemon", thread).isTrue();
-                assertThat(thread.getName()).startsWith("zerocopy-async-");
-            }
-            ByteArrays.assertSameBytes("received", received.get(WAIT_SECONDS, TimeUnit.SECONDS), data);
         }
     }
 
@@ -221,8 +200,8 @@ class CopyAsyncTest {
         Observer observer = new Observer();
         Path missing = dir.resolve("missing");
 
-        CompletableFuture<TransferResult> future = copier(observer).copyAsync(missing,
-                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random));
+        CompletableFuture<TransferResult> future = Transfers.copyAsync(missing,
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random), ownThread, options(observer));
 
         ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
         assertThat(e.getCause()).isInstanceOf(NoSuchFileException.class);
@@ -234,9 +213,10 @@ class CopyAsyncTest {
         Path path = dir.resolve("any");
         AdversarialChannels.Target target = AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
 
-        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(null, target));
-        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, null));
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(null, target, ownThread));
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, null, ownThread));
         assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, target, null));
+        assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, target, ownThread, null));
     }
 
     /** Thread.isVirtual() where it exists (Java 21+), else false. */

@@ -104,9 +104,10 @@ class DirectBuffersTest {
                         .slice(0, 10)
                         .target(Channels.newChannel(OutputStream.nullOutputStream()),
                                 ChannelKind.OTHER)
-                        .bufferSize(512 << 20)
                         .build();
-                try (TransferStep step = BufferedStrategy.INSTANCE.open(request)) {
+                TransferFacts facts = TransferFacts.of(request, TransferOptions.builder().bufferSize(512 << 20).build(),
+                        Platform.current(), false);
+                try (TransferStep step = BufferedStrategy.INSTANCE.open(facts)) {
                     // a pooled buffer may serve it; never one of the 512 MiB asked for
                     long capacity = Long.parseLong(step.toString().replaceAll("\\D+", ""));
                     assertThat(capacity).as("buffer capacity").isBetween(10L, (long) BufferedStrategy.SHARED_SIZE_LIMIT);

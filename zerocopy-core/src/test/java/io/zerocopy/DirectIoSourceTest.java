@@ -166,8 +166,7 @@ class DirectIoSourceTest {
             throws Exception {
         EventRecordingListener listener = new EventRecordingListener();
         try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
-            long copied = Transfers.with(TransferOptions.builder().listener(listener).build())
-                    .copy(source, position, count, sink.channel());
+            long copied = Transfers.copy(source, position, count, sink.channel(), TransferOptions.builder().listener(listener).build());
 
             assertThat(copied).isEqualTo(count);
             ByteArrays.assertSameBytes("received", sink.finish(),
@@ -182,8 +181,7 @@ class DirectIoSourceTest {
     @ValueSource(strings = {"socket", "file", "stream", "pipe"})
     void copy_directSourceForcedMmap_deliversTheSlice(String target) throws Exception {
         try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
-            long copied = Transfers.with(TransferOptions.builder().strategy("mmap").build())
-                    .copy(source, 4097, 1_000_003, sink.channel());
+            long copied = Transfers.copy(source, 4097, 1_000_003, sink.channel(), TransferOptions.builder().strategy("mmap").build());
 
             assertThat(copied).isEqualTo(1_000_003);
             ByteArrays.assertSameBytes("received", sink.finish(), Arrays.copyOfRange(data, 4097, 4097 + 1_000_003));
@@ -201,8 +199,7 @@ class DirectIoSourceTest {
     void copy_directSourceForcedBufferedOrTransferTo_cannotServe(String strategy, String target) throws Exception {
         try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Transfers.with(TransferOptions.builder().strategy(strategy).build())
-                            .copy(source, 1, 100, sink.channel()));
+                    () -> Transfers.copy(source, 1, 100, sink.channel(), TransferOptions.builder().strategy(strategy).build()));
 
             assertThat(e).hasMessageContaining("cannot serve").hasMessageContaining("direct I/O");
             assertThat(sink.finish()).isEmpty();
@@ -218,7 +215,7 @@ class DirectIoSourceTest {
     void advance_directSourceToAFullNonBlockingSocket_neverProbesTheSource() throws Exception {
         try (FileChannel source = openDirect(path); LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(source, 4097, 1_000_003, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(source, 4097, 1_000_003), pair.sender);
 
             long first = transfer.advance();
             // Many zero-progress calls in a row: past Stall.SELECT_TRUST a FILE source would be
@@ -287,7 +284,7 @@ class DirectIoSourceTest {
     void copyHeaderAndBody_directSource() throws Exception {
         byte[] header = {'H', 'I', '\r', '\n'};
         try (FileChannel source = openDirect(path); Sink sink = sink("socket")) {
-            long copied = Transfers.copy(new ByteBuffer[] {ByteBuffer.wrap(header)}, source, 4097, 100_003, sink.channel());
+            long copied = Transfers.copy(FileRegion.of(source, 4097, 100_003).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}), sink.channel());
 
             assertThat(copied).isEqualTo(header.length + 100_003);
             byte[] expected = Arrays.copyOf(header, header.length + 100_003);

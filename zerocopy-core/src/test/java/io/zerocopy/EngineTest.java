@@ -7,7 +7,7 @@ import io.zerocopy.AdversarialChannels.Behaviour;
 import io.zerocopy.AdversarialChannels.Source;
 import io.zerocopy.AdversarialChannels.Target;
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
+
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
@@ -87,12 +87,11 @@ class EngineTest {
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call == 1 ? max / 3 : max);
         long moved;
         try (FileChannel file = FileChannel.open(sparse, StandardOpenOption.READ)) {
-            TransferRequest request = TransferRequest.builder()
+            TransferFacts request = Selections.on(platform, TransferRequest.builder()
                     .source(file, ChannelKind.FILE)
                     .slice(position, count)
                     .target(Channels.newChannel(OutputStream.nullOutputStream()), ChannelKind.OTHER)
-                    .platform(platform)
-                    .build();
+                    .build());
             moved = run(request, strategy, TransferOptions.defaults());
         }
 
@@ -142,12 +141,12 @@ class EngineTest {
         byte[] data = randomBytes(64 * 1024);
         Path source = write("source", data);
         Target target = Target.limited(Behaviour.STALL_AFTER_N, 20_000, random);
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
-                .bufferSize(4096).mappedWindow(16 * 1024).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
+                .bufferSize(4096).mappedWindow(16 * 1024).build();
 
         TransferTimeoutException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            e = assertThrows(TransferTimeoutException.class, () -> copier.copy(in, 0, data.length, target));
+            e = assertThrows(TransferTimeoutException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
         }
 
         assertThat(e.bytesTransferred()).isEqualTo(20_000);
@@ -161,12 +160,12 @@ class EngineTest {
         byte[] data = randomBytes(64 * 1024);
         Source source = Source.limited(data, Behaviour.STALL_AFTER_N, 20_000, random);
         Path targetPath = dir.resolve("target");
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
-                .bufferSize(4096).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
+                .bufferSize(4096).build();
 
         TransferTimeoutException e;
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            e = assertThrows(TransferTimeoutException.class, () -> copier.copy(source, out));
+            e = assertThrows(TransferTimeoutException.class, () -> Transfers.copy(source, out, copier));
             assertThat(out.position()).isEqualTo(20_000);
         }
 
@@ -212,13 +211,13 @@ class EngineTest {
             }
         });
         EventRecordingListener listener = new EventRecordingListener();
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).listener(listener)
-                .bufferSize(bufferOrWindow).mappedWindow(bufferOrWindow).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).listener(listener)
+                .bufferSize(bufferOrWindow).mappedWindow(bufferOrWindow).build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
             e = assertThrows(TruncatedSourceException.class,
-                    () -> copier.copy(in, SLICE_POSITION, SLICE_END - SLICE_POSITION, target));
+                    () -> Transfers.copy(in, SLICE_POSITION, SLICE_END - SLICE_POSITION, target, copier));
             assertThat(in.isOpen()).isTrue();
         }
 
@@ -273,15 +272,15 @@ class EngineTest {
                 truncate(source, truncateTo);
             }
         });
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy)
-                .rateLimit(1024 * 1024).listener(listener).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy)
+                .rateLimit(1024 * 1024).listener(listener).build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             in.position(SLICE_POSITION);
-            e = assertThrows(TruncatedSourceException.class, () -> copier.copy(in, SLICE_POSITION,
-                    SLICE_END - SLICE_POSITION, out));
+            e = assertThrows(TruncatedSourceException.class, () -> Transfers.copy(in, SLICE_POSITION,
+                    SLICE_END - SLICE_POSITION, out, copier));
             assertThat(in.position()).as("source position").isEqualTo(SLICE_POSITION);
             assertThat(out.position()).as("target position").isEqualTo(e.bytesTransferred());
         }
@@ -315,12 +314,12 @@ class EngineTest {
                 truncate(source, 0);
             }
         });
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(1024 * 1024).build());
+        TransferOptions copier = TransferOptions.builder().strategy(MappedStrategy.NAME)
+                .mappedWindow(1024 * 1024).build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            e = assertThrows(TruncatedSourceException.class, () -> copier.copy(in, 0, data.length, target));
+            e = assertThrows(TruncatedSourceException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
         }
 
         assertThat(e.actualSize()).isZero();
@@ -342,10 +341,10 @@ class EngineTest {
                 Files.write(source, randomBytes(50 * 1024), StandardOpenOption.APPEND);
             }
         });
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy)
-                .bufferSize(8192).mappedWindow(16 * 1024).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy)
+                .bufferSize(8192).mappedWindow(16 * 1024).build();
 
-        long moved = copier.copy(source, target);
+        long moved = Transfers.copy(source, target, copier);
 
         assertThat(grown[0]).isTrue();
         assertThat(Files.size(source)).isGreaterThan(data.length);
@@ -365,10 +364,10 @@ class EngineTest {
                 Files.write(source, randomBytes(50 * 1024), StandardOpenOption.APPEND);
             }
         });
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy)
-                .rateLimit(1024 * 1024).listener(listener).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy)
+                .rateLimit(1024 * 1024).listener(listener).build();
 
-        long moved = copier.copy(source, targetPath);
+        long moved = Transfers.copy(source, targetPath, copier);
 
         assertThat(Files.size(source)).isGreaterThan(data.length);
         assertThat(moved).isEqualTo(data.length);
@@ -390,11 +389,11 @@ class EngineTest {
                 Thread.currentThread().interrupt();
             }
         });
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy)
-                .bufferSize(8192).mappedWindow(16 * 1024).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy)
+                .bufferSize(8192).mappedWindow(16 * 1024).build();
 
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            TransferException e = assertThrows(TransferException.class, () -> copier.copy(in, 0, data.length, target));
+            TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
             // Clear the status before touching a channel again: a FileChannel closes itself otherwise.
             assertThat(Thread.interrupted()).as("interrupt status after copy").isTrue();
 
@@ -418,10 +417,10 @@ class EngineTest {
             }
         });
         Path targetPath = dir.resolve("target");
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).bufferSize(8192).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).bufferSize(8192).build();
 
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            TransferException e = assertThrows(TransferException.class, () -> copier.copy(source, out));
+            TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(source, out, copier));
             assertThat(Thread.interrupted()).as("interrupt status after copy").isTrue();
 
             assertInterruptCause(e, source, out);
@@ -455,16 +454,16 @@ class EngineTest {
         Path targetPath = dir.resolve("target");
         EventRecordingListener listener = new EventRecordingListener(bytes -> Thread.currentThread().interrupt());
         // The rate limit makes steps of 1 MiB, so the first step cannot finish the transfer.
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).rateLimit(10L * 1024 * 1024)
-                .listener(listener).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(10L * 1024 * 1024)
+                .listener(listener).build();
 
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             TransferException e = assertThrows(TransferException.class, () -> {
                 if (call == StrategyContractTest.Call.SLICE) {
-                    copier.copy(in, 0, data.length, out);
+                    Transfers.copy(in, 0, data.length, out, copier);
                 } else {
-                    copier.copy((java.nio.channels.ReadableByteChannel) in, out);
+                    Transfers.copy((java.nio.channels.ReadableByteChannel) in, out, copier);
                 }
             });
             boolean stillInterrupted = Thread.interrupted();
@@ -487,7 +486,7 @@ class EngineTest {
     }
 
     /**
-     * The cause is one of the two the {@link Copier} documents. A {@code ClosedByInterruptException}
+     * The cause is one of the two the {@link TransferOptions} documents. A {@code ClosedByInterruptException}
      * means a JDK channel noticed and closed itself; an {@code InterruptedIOException} promises the
      * channels are still open.
      */
@@ -536,9 +535,9 @@ class EngineTest {
         byte[] data = randomBytes(10_000);
         Path source = write("source", data);
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).rateLimit(rate).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
 
-        long moved = copier.copy(source, target);
+        long moved = Transfers.copy(source, target, copier);
 
         assertThat(moved).isEqualTo(data.length);
         ByteArrays.assertSameBytes("bytes at the target", target.bytes(), data);
@@ -552,11 +551,11 @@ class EngineTest {
         byte[] data = randomBytes(10_000);
         Source source = Source.of(data, Behaviour.RANDOM_SHORT, random);
         Path targetPath = dir.resolve("target");
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).rateLimit(rate).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
 
         long moved;
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            moved = copier.copy(source, out);
+            moved = Transfers.copy(source, out, copier);
         }
 
         assertThat(moved).isEqualTo(data.length);
@@ -640,12 +639,12 @@ class EngineTest {
         byte[] data = randomBytes(50_000);
         Path source = write("source", data);
         Target target = Target.limited(Behaviour.FAIL_AFTER_N, 12_345, random);
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).bufferSize(4096)
-                .mappedWindow(8192).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).bufferSize(4096)
+                .mappedWindow(8192).build();
 
         TransferException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            e = assertThrows(TransferException.class, () -> copier.copy(in, 0, data.length, target));
+            e = assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
         }
 
         assertThat(e).isExactlyInstanceOf(TransferException.class);
@@ -661,11 +660,11 @@ class EngineTest {
         byte[] data = randomBytes(10_000);
         Path source = write("source", data);
         Path targetPath = write("target", new byte[0]);
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).build();
 
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(targetPath, StandardOpenOption.READ)) {
-            assertThrows(NonWritableChannelException.class, () -> copier.copy(in, 0, data.length, out));
+            assertThrows(NonWritableChannelException.class, () -> Transfers.copy(in, 0, data.length, out, copier));
             assertThat(in.position()).isZero();
         }
         assertThat(Files.size(targetPath)).isZero();
@@ -675,7 +674,12 @@ class EngineTest {
 
     private static long run(TransferRequest request, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
-        RealTransfer transfer = RealTransfer.start(TransferFacts.of(request), new Choice(strategy, "scripted for a test"),
+        return run(TransferFacts.of(request, options, Platform.current(), false), strategy, options);
+    }
+
+    private static long run(TransferFacts facts, RecordingStrategy strategy, TransferOptions options)
+            throws IOException {
+        RealTransfer transfer = RealTransfer.start(facts, new Choice(strategy, "scripted for a test"),
                 options, null, null);
         return new Engine(transfer, options).run();
     }

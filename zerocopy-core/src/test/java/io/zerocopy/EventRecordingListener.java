@@ -67,7 +67,7 @@ final class EventRecordingListener implements TransferListener {
         assertThat(failures).as("onFailure calls").isEmpty();
         assertThat(completions).as("onComplete calls").hasSize(1);
         TransferResult result = completions.get(0);
-        assertThat(result.bytes()).as("result bytes").isEqualTo(total);
+        assertThat(result.bytesTransferred()).as("result bytes").isEqualTo(total);
         assertThat(result.strategy()).as("result strategy").isEqualTo(strategy);
         assertThat(result.reason()).as("result reason").isNotBlank();
     }

@@ -76,12 +76,12 @@ class ExactCountTest {
         });
     }
 
-    private static Copier copier(String strategy, EventRecordingListener listener) {
+    private static TransferOptions copier(String strategy, EventRecordingListener listener) {
         TransferOptions.Builder options = TransferOptions.builder().listener(listener);
         if (!strategy.equals("auto")) {
             options.strategy(strategy);
         }
-        return Transfers.with(options.build());
+        return options.build();
     }
 
     /** A target and, once the copy is over, what it holds. */
@@ -162,7 +162,7 @@ class ExactCountTest {
             CompletableFuture<Void> sending = send(pair, sent, false); // the connection stays open
             pair.receiver.configureBlocking(blocking);
 
-            long copied = copier(strategy, listener).copy(pair.receiver, COUNT, sink.channel());
+            long copied = Transfers.copy(pair.receiver, COUNT, sink.channel(), copier(strategy, listener));
 
             assertThat(copied).isEqualTo(COUNT);
             ByteArrays.assertSameBytes("copied", sink.written(), Arrays.copyOf(sent, COUNT));
@@ -186,7 +186,7 @@ class ExactCountTest {
             pair.receiver.configureBlocking(blocking);
 
             TransferException e = assertThrows(TransferException.class,
-                    () -> copier(strategy, listener).copy(pair.receiver, COUNT, sink.channel()));
+                    () -> Transfers.copy(pair.receiver, COUNT, sink.channel(), copier(strategy, listener)));
 
             sending.get(20, TimeUnit.SECONDS);
             assertThat(e.getCause()).isInstanceOf(EOFException.class);
@@ -206,7 +206,7 @@ class ExactCountTest {
         try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
             send(pair, sent, false).get(20, TimeUnit.SECONDS);
 
-            long copied = copier("auto", listener).copy(pair.receiver, 0, sink.channel());
+            long copied = Transfers.copy(pair.receiver, 0, sink.channel(), copier("auto", listener));
 
             assertThat(copied).isZero();
             assertThat(sink.written()).isEmpty();
@@ -253,7 +253,7 @@ class ExactCountTest {
             source.position(9000);
 
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> copier("auto", listener).copy(source, 1001, sink.channel()));
+                    () -> Transfers.copy(source, 1001, sink.channel(), copier("auto", listener)));
 
             assertThat(e).hasMessageContaining("count: 1001").hasMessageContaining("expected: <= 1000");
             assertThat(source.position()).isEqualTo(9000);

@@ -119,7 +119,7 @@ class HeaderBodyTest {
             file.position(77);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            long sent = Transfers.copy(header, file, POSITION, body, pair.sender);
+            long sent = Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
             pair.sender.shutdownOutput();
 
             assertThat(sent).as("header + count").isEqualTo(headerBytes.length + body);
@@ -141,7 +141,7 @@ class HeaderBodyTest {
         byte[] headerBytes = bytesOf(header);
         RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            long sent = Transfers.copy(header, file, POSITION, body, target);
+            long sent = Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target);
 
             assertThat(sent).isEqualTo(headerBytes.length + body);
             ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
@@ -163,7 +163,7 @@ class HeaderBodyTest {
         byte[] headerBytes = bytesOf(header);
         RecordingGatherer target = new RecordingGatherer(10); // less than the header each call
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            long sent = Transfers.copy(header, file, POSITION, body, target);
+            long sent = Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target);
 
             assertThat(sent).isEqualTo(headerBytes.length + body);
             ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
@@ -186,7 +186,7 @@ class HeaderBodyTest {
         byte[] headerBytes = bytesOf(header);
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            long sent = Transfers.copy(header, file, POSITION, body, target);
+            long sent = Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target);
 
             assertThat(sent).isEqualTo(headerBytes.length + body);
             ByteArrays.assertSameBytes("written", target.bytes(), expected(headerBytes, data, body));
@@ -203,7 +203,7 @@ class HeaderBodyTest {
             for (ByteBuffer[] header : List.of(new ByteBuffer[0], new ByteBuffer[] {ByteBuffer.allocate(0)})) {
                 Target target = Target.of(Behaviour.RANDOM_SHORT, random);
 
-                assertThat(Transfers.copy(header, file, POSITION, body, target)).isEqualTo(body);
+                assertThat(Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target)).isEqualTo(body);
 
                 ByteArrays.assertSameBytes("written", target.bytes(), expected(new byte[0], data, body));
             }
@@ -218,9 +218,9 @@ class HeaderBodyTest {
             ByteBuffer[] header = {ByteBuffer.allocate(3), null};
 
             NullPointerException e = assertThrows(NullPointerException.class,
-                    () -> Transfers.copy(header, file, POSITION, 10, target));
+                    () -> Transfers.copy(FileRegion.of(file, POSITION, 10).withPrefix(header), target));
 
-            assertThat(e).hasMessageContaining("header[1]");
+            assertThat(e).hasMessageContaining("prefix[1]");
             assertThat(target.calls()).isZero();
             assertThat(header[0].remaining()).isEqualTo(3);
         }
@@ -236,7 +236,7 @@ class HeaderBodyTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(header, file, POSITION, body, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
             assertThat(transfer.count()).as("count, header included").isEqualTo(headerBytes.length + body);
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             CompletableFuture<byte[]> received = pair.drainInBackground();
@@ -244,8 +244,8 @@ class HeaderBodyTest {
             EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
 
-            assertThat(transfer.transferred()).isEqualTo(headerBytes.length + body);
-            assertThat(transfer.result().bytes()).isEqualTo(headerBytes.length + body);
+            assertThat(transfer.bytesTransferred()).isEqualTo(headerBytes.length + body);
+            assertThat(transfer.result().bytesTransferred()).isEqualTo(headerBytes.length + body);
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
             assertConsumed(header);
         }
@@ -260,8 +260,7 @@ class HeaderBodyTest {
         EventRecordingListener listener = new EventRecordingListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = Transfers.with(TransferOptions.builder().listener(listener).build())
-                    .open(header, file, POSITION, body, target);
+            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(listener).build());
             truncate(path, POSITION + 100);
 
             TruncatedSourceException e = assertThrows(TruncatedSourceException.class, transfer::advance);
@@ -285,7 +284,7 @@ class HeaderBodyTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(header, file, POSITION, body, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
             long first = transfer.advance(); // the receiver reads nothing yet: fills the socket
             assertThat(first).isGreaterThan(headerBytes.length);
             truncate(path, shrunk);
@@ -299,7 +298,7 @@ class HeaderBodyTest {
             assertThat(e.expectedSize()).isEqualTo(POSITION + body);
             assertThat(e.actualSize()).isEqualTo(shrunk);
             byte[] got = received.get(20, TimeUnit.SECONDS);
-            assertThat((long) got.length).isEqualTo(e.bytesTransferred()).isEqualTo(transfer.transferred());
+            assertThat((long) got.length).isEqualTo(e.bytesTransferred()).isEqualTo(transfer.bytesTransferred());
             ByteArrays.assertSameBytes("received", got, Arrays.copyOf(expected(headerBytes, data, body), got.length));
         }
     }
@@ -322,8 +321,7 @@ class HeaderBodyTest {
         };
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             TruncatedSourceException e = assertThrows(TruncatedSourceException.class,
-                    () -> Transfers.with(TransferOptions.builder().listener(truncating).build())
-                            .copy(header, file, POSITION, body, target));
+                    () -> Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(truncating).build()));
 
             assertThat(e.bytesTransferred()).isZero();
             assertThat(target.size()).isZero();

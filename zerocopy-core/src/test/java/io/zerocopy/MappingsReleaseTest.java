@@ -57,12 +57,12 @@ class MappingsReleaseTest {
         int[] most = {0};
         Target target = Target.of(Behaviour.RANDOM_SHORT, random)
                 .hook(total -> most[0] = Math.max(most[0], mappingsOf(path)));
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(WINDOW).build());
+        TransferOptions options = TransferOptions.builder().strategy(MappedStrategy.NAME)
+                .mappedWindow(WINDOW).build();
 
         long moved;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            moved = copier.copy(in, 0, data.length, target);
+            moved = Transfers.copy(in, 0, data.length, target, options);
             // Still open, so a mapping left behind could not be blamed on the file being closed.
             assertThat(mappingsOf(path)).as("mappings of the file after the copy").isZero();
         }
@@ -79,11 +79,11 @@ class MappingsReleaseTest {
         Path file = Files.write(dir.resolve("mapped.bin"), data);
         String path = file.toRealPath().toString();
         Target target = Target.limited(Behaviour.FAIL_AFTER_N, 3 * WINDOW + 77, random);
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(WINDOW).build());
+        TransferOptions options = TransferOptions.builder().strategy(MappedStrategy.NAME)
+                .mappedWindow(WINDOW).build();
 
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            TransferException e = assertThrows(TransferException.class, () -> copier.copy(in, 0, data.length, target));
+            TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, options));
 
             assertThat(e.bytesTransferred()).isEqualTo(3 * WINDOW + 77);
             assertThat(mappingsOf(path)).as("mappings of the file after the failed copy").isZero();

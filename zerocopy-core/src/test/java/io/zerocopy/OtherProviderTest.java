@@ -85,8 +85,8 @@ class OtherProviderTest {
         return provider.equals("zip") ? zipEntry : wrapping.wrap(plainFile);
     }
 
-    private static Copier copier(EventRecordingListener listener) {
-        return Transfers.with(TransferOptions.builder().listener(listener).build());
+    private static TransferOptions options(EventRecordingListener listener) {
+        return TransferOptions.builder().listener(listener).build();
     }
 
     /** Copies with {@code copy} into a pipe read on another thread; returns what came out. */
@@ -123,7 +123,7 @@ class OtherProviderTest {
     void copyPath_toAPipe_readWithABuffer(String provider) throws Exception {
         EventRecordingListener listener = new EventRecordingListener();
 
-        byte[] got = throughPipe(pipe -> assertThat(copier(listener).copy(source(provider), pipe)).isEqualTo(SIZE));
+        byte[] got = throughPipe(pipe -> assertThat(Transfers.copy(source(provider), pipe, options(listener))).isEqualTo(SIZE));
 
         ByteArrays.assertSameBytes("through the pipe", got, data);
         listener.assertCompleted(BufferedStrategy.NAME, SIZE, SIZE);
@@ -137,7 +137,7 @@ class OtherProviderTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            long copied = copier(listener).copy(source(provider), pair.sender);
+            long copied = Transfers.copy(source(provider), pair.sender, options(listener));
             pair.sender.shutdownOutput();
 
             assertThat(copied).isEqualTo(SIZE);
@@ -168,10 +168,10 @@ class OtherProviderTest {
     void copyPath_forcedStrategyThatNeedsAJdkFile_cannotServe(String strategy) throws Exception {
         for (String provider : new String[] {"zip", "wrapping"}) {
             Target target = Target.of(Behaviour.RANDOM_SHORT, new Random(SEED));
-            Copier forced = Transfers.with(TransferOptions.builder().strategy(strategy).build());
+            TransferOptions forced = TransferOptions.builder().strategy(strategy).build();
 
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> forced.copy(source(provider), target));
+                    () -> Transfers.copy(source(provider), target, forced));
 
             assertThat(e).as(provider).hasMessageContaining("cannot serve").hasMessageContaining(strategy);
             assertThat(target.calls()).as(provider + ": calls into the target").isZero();
@@ -186,7 +186,7 @@ class OtherProviderTest {
         String before = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
         System.setProperty(TransferOptions.STRATEGY_PROPERTY, "mmap");
         try {
-            byte[] got = throughPipe(pipe -> copier(listener).copy(source(provider), pipe));
+            byte[] got = throughPipe(pipe -> Transfers.copy(source(provider), pipe, options(listener)));
 
             ByteArrays.assertSameBytes("through the pipe", got, data);
         } finally {
@@ -225,7 +225,7 @@ class OtherProviderTest {
         try (FileChannel source = FileChannel.open(source(provider), StandardOpenOption.READ)) {
             RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
 
-            long copied = Transfers.copy(new ByteBuffer[] {ByteBuffer.wrap(header)}, source, 7, 100_000, target);
+            long copied = Transfers.copy(FileRegion.of(source, 7, 100_000).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}), target);
 
             assertThat(copied).isEqualTo(header.length + 100_000);
             byte[] expected = Arrays.copyOf(header, header.length + 100_000);
@@ -257,8 +257,7 @@ class OtherProviderTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
             // small buffers: one step is far less than the socket takes
-            Transfer transfer = Transfers.with(TransferOptions.builder().bufferSize(1024).listener(listener).build())
-                    .open(source(provider), pair.sender);
+            Transfer transfer = Transfers.open(source(provider), pair.sender, TransferOptions.builder().bufferSize(1024).listener(listener).build());
 
             long first = transfer.advance();
             int steps = listener.progress.size();
@@ -282,8 +281,7 @@ class OtherProviderTest {
         Path path = source("wrapping");
         try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ)) {
             Target target = Target.of(Behaviour.RANDOM_SHORT, new Random(SEED));
-            Transfer transfer = Transfers.with(TransferOptions.builder().bufferSize(4096).build())
-                    .open(source, 0, SIZE, target);
+            Transfer transfer = Transfers.open(FileRegion.of(source, 0, SIZE), target, TransferOptions.builder().bufferSize(4096).build());
             transfer.advance();
             try (FileChannel writer = FileChannel.open(plainFile, StandardOpenOption.WRITE)) {
                 writer.truncate(100_000);

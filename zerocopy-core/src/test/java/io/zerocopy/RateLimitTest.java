@@ -38,7 +38,7 @@ class RateLimitTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
         start[0] = System.nanoTime();
-        long moved = Transfers.with(options).copy(new ByteArrayInputStream(data), out);
+        long moved = Transfers.copy(new ByteArrayInputStream(data), out, options);
         long elapsed = System.nanoTime() - start[0];
 
         assertThat(moved).isEqualTo(data.length);

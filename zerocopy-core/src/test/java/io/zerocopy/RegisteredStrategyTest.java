@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
-import io.zerocopy.spi.Platform.OperatingSystem;
+
+import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
@@ -84,8 +84,7 @@ class RegisteredStrategyTest {
         int opened = CountingTestStrategy.OPENED.get();
         int closed = CountingTestStrategy.CLOSED.get();
 
-        long moved = Transfers.with(TransferOptions.builder().strategy(CountingTestStrategy.NAME).listener(listener).build())
-                .copy(source, target);
+        long moved = Transfers.copy(source, target, TransferOptions.builder().strategy(CountingTestStrategy.NAME).listener(listener).build());
 
         assertThat(moved).isEqualTo(10_000);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
@@ -98,9 +97,9 @@ class RegisteredStrategyTest {
     @Test
     void copy_forcedByNameOnTargetItDeclines() throws IOException {
         Path source = file(100);
-        Copier forced = Transfers.with(TransferOptions.builder().strategy(CountingTestStrategy.NAME).build());
+        TransferOptions forced = TransferOptions.builder().strategy(CountingTestStrategy.NAME).build();
 
-        assertThatThrownBy(() -> forced.copy(source, dir.resolve("out")))
+        assertThatThrownBy(() -> Transfers.copy(source, dir.resolve("out"), forced))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("strategy: " + CountingTestStrategy.NAME + " ")
                 .hasMessageContaining("not a MarkerTarget");
@@ -114,7 +113,7 @@ class RegisteredStrategyTest {
         StartedWith listener = new StartedWith();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
-        long moved = Transfers.with(TransferOptions.builder().listener(listener).build()).copy(source, target);
+        long moved = Transfers.copy(source, target, TransferOptions.builder().listener(listener).build());
 
         assertThat(moved).isEqualTo(2 * 1024 * 1024);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
@@ -129,8 +128,7 @@ class RegisteredStrategyTest {
         StartedWith listener = new StartedWith();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
-        Transfers.with(TransferOptions.builder().exclude(CountingTestStrategy.NAME).listener(listener).build())
-                .copy(source, target);
+        Transfers.copy(source, target, TransferOptions.builder().exclude(CountingTestStrategy.NAME).listener(listener).build());
 
         assertThat(listener.strategies).containsExactly("buffered");
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
@@ -141,12 +139,11 @@ class RegisteredStrategyTest {
         // declared a SOCKET on Linux, where the table would use sendfile (the marker is no peer on this host):
         // the registered one still goes first
         try (FileChannel file = FileChannel.open(file(10), StandardOpenOption.READ)) {
-            TransferRequest request = TransferRequest.builder()
+            TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                     .source(file, ChannelKind.FILE)
                     .slice(0, 10)
                     .target(new CountingTestStrategy.MarkerTarget(), ChannelKind.SOCKET)
-                    .platform(LINUX)
-                    .build();
+                    .build());
                         assertThat(Selections.choose(request, null, Set.of(), null, null).strategy.name())
                     .isEqualTo(CountingTestStrategy.NAME);
             assertThat(Selections.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null).strategy.name())
@@ -173,7 +170,7 @@ class RegisteredStrategyTest {
                         if (targetKind == ChannelKind.FILE && t != target) {
                             continue;
                         }
-                        TransferRequest.Builder b = TransferRequest.builder().target(t, targetKind).platform(LINUX);
+                        TransferRequest.Builder b = TransferRequest.builder().target(t, targetKind);
                         if (sourceKind == ChannelKind.FILE) {
                             b.source(source, ChannelKind.FILE).slice(0, 10);
                         } else {

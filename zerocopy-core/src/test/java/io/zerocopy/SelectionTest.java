@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
-import io.zerocopy.spi.Platform.OperatingSystem;
+
+import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,43 +73,36 @@ class SelectionTest {
             "LINUX_6_JDK17       FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
-            "LINUX_6_JDK17       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
             "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK25       PIPE     buffered                    mmap                        buffered                 mmap",
-            "LINUX_6_JDK25       STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
-            "LINUX_4_4_JDK21     STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
 
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
             "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_2_6_32_JDK17  PIPE     buffered                    mmap                        buffered                 mmap",
-            "LINUX_2_6_32_JDK17  STREAM   buffered                    buffered                    buffered                 buffered",
             "LINUX_2_6_32_JDK17  OTHER    buffered                    buffered                    buffered                 buffered",
 
             "MACOS_JDK21         FILE     buffered                    mmap                        n/a                      n/a",
             "MACOS_JDK21         SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "MACOS_JDK21         PIPE     buffered                    mmap                        buffered                 mmap",
-            "MACOS_JDK21         STREAM   buffered                    buffered                    buffered                 buffered",
             "MACOS_JDK21         OTHER    buffered                    buffered                    buffered                 buffered",
 
             "WINDOWS_JDK21       FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_JDK21       SOCKET   buffered                    mmap                        buffered                 mmap",
             "WINDOWS_JDK21       PIPE     buffered                    mmap                        buffered                 mmap",
-            "WINDOWS_JDK21       STREAM   buffered                    buffered                    buffered                 buffered",
             "WINDOWS_JDK21       OTHER    buffered                    buffered                    buffered                 buffered",
 
             "WINDOWS_FAST_JDK21  FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_FAST_JDK21  SOCKET   transferTo[TransmitFile]    transferTo[TransmitFile]    buffered                 mmap",
             "WINDOWS_FAST_JDK21  PIPE     buffered                    mmap                        buffered                 mmap",
-            "WINDOWS_FAST_JDK21  STREAM   buffered                    buffered                    buffered                 buffered",
             "WINDOWS_FAST_JDK21  OTHER    buffered                    buffered                    buffered                 buffered");
 
     @TempDir
@@ -154,25 +147,23 @@ class SelectionTest {
         return kind == ChannelKind.SOCKET ? nonBlockingSocket : pipe.sink();
     }
 
-    private static TransferRequest fileRequest(Machine machine, ChannelKind targetKind, boolean nonBlocking, long count) {
-        return TransferRequest.builder()
+    private static TransferFacts fileRequest(Machine machine, ChannelKind targetKind, boolean nonBlocking, long count) {
+        return Selections.on(machine.platform, TransferRequest.builder()
                 .source(fileSource, ChannelKind.FILE)
                 .slice(0, count)
                 .target(target(targetKind, nonBlocking), targetKind)
-                .platform(machine.platform)
-                .build();
+                .build());
     }
 
-    private static TransferRequest streamRequest(Machine machine, ChannelKind sourceKind, ChannelKind targetKind,
+    private static TransferFacts streamRequest(Machine machine, ChannelKind sourceKind, ChannelKind targetKind,
             boolean nonBlocking) {
-        return TransferRequest.builder()
+        return Selections.on(machine.platform, TransferRequest.builder()
                 .source(PLAIN_SOURCE, sourceKind)
                 .target(target(targetKind, nonBlocking), targetKind)
-                .platform(machine.platform)
-                .build();
+                .build());
     }
 
-    private Choice choose(TransferRequest request) {
+    private Choice choose(TransferFacts request) {
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
@@ -210,7 +201,7 @@ class SelectionTest {
     @ParameterizedTest(name = "{0}: FILE -> {1}, nonBlocking={2}, {3}: {4}")
     @MethodSource("fileSourceCases")
     void choose_fileSource(Machine machine, ChannelKind targetKind, boolean nonBlocking, String size, String expected) {
-        TransferRequest request = fileRequest(machine, targetKind, nonBlocking, size.equals("small") ? SMALL : LARGE);
+        TransferFacts request = fileRequest(machine, targetKind, nonBlocking, size.equals("small") ? SMALL : LARGE);
         assertThat(request.targetNonBlocking()).isEqualTo(nonBlocking);
 
         Choice choice = choose(request);
@@ -246,7 +237,7 @@ class SelectionTest {
     @MethodSource("nonFileSourceCases")
     void choose_nonFileSourceIsBuffered(Machine machine, ChannelKind sourceKind, ChannelKind targetKind,
             boolean nonBlocking) {
-        TransferRequest request = streamRequest(machine, sourceKind, targetKind, nonBlocking);
+        TransferFacts request = streamRequest(machine, sourceKind, targetKind, nonBlocking);
 
         Choice choice = choose(request);
 
@@ -257,7 +248,7 @@ class SelectionTest {
     @ParameterizedTest(name = "count {0}")
     @ValueSource(longs = {0, 1, 4096, 4 * 1024 * 1024 - 1})
     void choose_belowMappingThresholdIsBuffered(long count) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
         Choice choice = choose(request);
 
@@ -268,7 +259,7 @@ class SelectionTest {
     @ParameterizedTest(name = "count {0}")
     @ValueSource(longs = {4 * 1024 * 1024, 4 * 1024 * 1024 + 1, 3L << 30, (4L << 30) + 1, Long.MAX_VALUE})
     void choose_atOrAboveMappingThresholdIsMapped(long count) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, false, count);
 
         Choice choice = choose(request);
 
@@ -279,7 +270,7 @@ class SelectionTest {
     @ParameterizedTest(name = "count {0}")
     @ValueSource(longs = {4096, 4 * 1024 * 1024, 3L << 30})
     void choose_fileToWrapperChannelIsBufferedAtAnySize(long count) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, false, count);
 
         Choice choice = choose(request);
 
@@ -300,7 +291,7 @@ class SelectionTest {
 
     @Test
     void choose_fileToSocketOnLinuxStillTakesSendfileWhenAsked() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
 
         assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).reason())
                 .startsWith("forced").contains("sendfile");
@@ -324,7 +315,7 @@ class SelectionTest {
     @ParameterizedTest(name = "forced {0}")
     @ValueSource(strings = {"transferTo", "mmap", "buffered"})
     void choose_forcedStrategyWinsWhenItSupportsThePair(String forced) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Choice choice = Selections.choose(request, forced, Set.of(), null, null);
 
@@ -334,7 +325,7 @@ class SelectionTest {
 
     @Test
     void choose_forcedTransferFromIntoAFile() {
-        TransferRequest fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Choice fromSocket = Selections.choose(
                 streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false),
                 "transferFrom", Set.of(), null, null);
@@ -351,7 +342,7 @@ class SelectionTest {
     void choose_forcedTransferToWithoutKernelPath() {
         // transferTo serves any file source; without a kernel path it is the JDK's own copy, so it
         // is never chosen automatically but may be forced
-        TransferRequest request = fileRequest(Machine.MACOS_JDK21, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.MACOS_JDK21, ChannelKind.FILE, false, LARGE);
 
         assertThat(choose(request).strategy.name()).isEqualTo("mmap");
         assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).strategy.name()).isEqualTo("transferTo");
@@ -362,13 +353,13 @@ class SelectionTest {
                 Arguments.of("transferFrom", fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE)),
                 Arguments.of("transferFrom", fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, true, SMALL)),
                 Arguments.of("mmap", streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false)),
-                Arguments.of("transferTo", streamRequest(Machine.MACOS_JDK21, ChannelKind.STREAM, ChannelKind.OTHER, false)),
+                Arguments.of("transferTo", streamRequest(Machine.MACOS_JDK21, ChannelKind.OTHER, ChannelKind.OTHER, false)),
                 Arguments.of("transferTo", streamRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, ChannelKind.SOCKET, true)));
     }
 
     @ParameterizedTest(name = "{0} for {1}")
     @MethodSource("unservablePairs")
-    void choose_forcedStrategyThatCannotServeThePair(String forced, TransferRequest request) {
+    void choose_forcedStrategyThatCannotServeThePair(String forced, TransferFacts request) {
         assertThatThrownBy(() -> Selections.choose(request, forced, Set.of(), null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("strategy: " + forced + " ")
@@ -380,11 +371,10 @@ class SelectionTest {
         Pipe p = Pipe.open();
         try {
             p.source().configureBlocking(false);
-            TransferRequest request = TransferRequest.builder()
+            TransferFacts request = Selections.on(Machine.LINUX_6_JDK17.platform, TransferRequest.builder()
                     .source(p.source(), ChannelKind.PIPE)
                     .target(fileTarget, ChannelKind.FILE)
-                    .platform(Machine.LINUX_6_JDK17.platform)
-                    .build();
+                    .build());
 
             assertThatThrownBy(() -> Selections.choose(request, "transferFrom", Set.of(), null, null))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -399,8 +389,8 @@ class SelectionTest {
 
     @Test
     void choose_excludedStrategyIsSkipped() {
-        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
-        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
+        TransferFacts large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
         assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("mmap");
         assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("buffered");
@@ -413,7 +403,7 @@ class SelectionTest {
 
     @Test
     void choose_everythingExcluded() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Set<String> all = Set.of("transferTo", "transferFrom", "mmap", "buffered");
 
         assertThatThrownBy(() -> Selections.choose(request, null, all, null, null))
@@ -424,7 +414,7 @@ class SelectionTest {
 
     @Test
     void choose_onlyServingStrategyExcluded() {
-        TransferRequest request = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.STREAM, ChannelKind.OTHER, false);
+        TransferFacts request = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, ChannelKind.OTHER, false);
 
         assertThatThrownBy(() -> Selections.choose(request, null, Set.of("buffered"), null, null))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -435,7 +425,7 @@ class SelectionTest {
 
     @Test
     void choose_propertyForcesWhereSupported() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Choice choice = Selections.choose(request, null, Set.of(), "mmap", null);
 
@@ -450,7 +440,7 @@ class SelectionTest {
      */
     @Test
     void choose_socketToSocket_buffered() {
-        TransferRequest request = streamRequest(Machine.LINUX_6_JDK25, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
+        TransferFacts request = streamRequest(Machine.LINUX_6_JDK25, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
 
         Choice choice = choose(request);
 
@@ -460,8 +450,8 @@ class SelectionTest {
 
     @Test
     void choose_propertyFallsThroughWhereNotSupported() {
-        TransferRequest socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
-        TransferRequest fileToFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
+        TransferFacts fileToFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(Selections.choose(socketSource, null, Set.of(), "mmap", null).strategy.name()).isEqualTo("buffered");
         assertThat(Selections.choose(fileToFile, null, Set.of(), "transferFrom", null).strategy.name())
@@ -470,7 +460,7 @@ class SelectionTest {
 
     @Test
     void choose_blankPropertiesAreIgnored() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(Selections.choose(request, null, Set.of(), "", "").strategy.name()).isEqualTo("transferTo");
         assertThat(Selections.choose(request, null, Set.of(), " ", "  ").strategy.name()).isEqualTo("transferTo");
@@ -478,7 +468,7 @@ class SelectionTest {
 
     @Test
     void choose_propertyTakesPrecedenceOverForcedOption() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(Selections.choose(request, "buffered", Set.of(), "mmap", null).strategy.name()).isEqualTo("mmap");
         // where the property's strategy cannot serve, the option's forced one still applies
@@ -488,7 +478,7 @@ class SelectionTest {
 
     @Test
     void choose_excludePropertyBeatsForcedOption() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         Choice choice = Selections.choose(request, "transferTo", Set.of(), null, "transferTo");
 
@@ -498,14 +488,14 @@ class SelectionTest {
 
     @Test
     void choose_excludePropertyBeatsForcingProperty() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(Selections.choose(request, null, Set.of(), "mmap", "mmap").strategy.name()).isEqualTo("transferTo");
     }
 
     @Test
     void choose_excludePropertyIsACommaSeparatedList() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThat(Selections.choose(request, null, Set.of(), null, "transferTo, mmap").strategy.name())
                 .isEqualTo("buffered");
@@ -518,8 +508,8 @@ class SelectionTest {
 
     @Test
     void choose_reasonSaysWhenTransferToWasExcluded() {
-        TransferRequest large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
-        TransferRequest small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
+        TransferFacts large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
         assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).reason())
                 .contains("transferTo is excluded").doesNotContain("no kernel path");
@@ -532,7 +522,7 @@ class SelectionTest {
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"nope", "transferTo,nope"})
     void choose_unknownNameInExcludeProperty(String value) {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThatThrownBy(() -> Selections.choose(request, null, Set.of(), null, value))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -543,7 +533,7 @@ class SelectionTest {
 
     @Test
     void choose_unknownNameInStrategyProperty() {
-        TransferRequest request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
+        TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
         assertThatThrownBy(() -> Selections.choose(request, null, Set.of(), "nope", null))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -574,25 +564,25 @@ class SelectionTest {
                 completed.add(result);
             }
         };
-        Copier forcingBuffered = Transfers.with(TransferOptions.builder().strategy("buffered").listener(listener).build());
+        TransferOptions forcingBuffered = TransferOptions.builder().strategy("buffered").listener(listener).build();
         String oldStrategy = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
         String oldExclude = System.getProperty(TransferOptions.EXCLUDE_PROPERTY);
         try {
             // the strategy property wins over the options' forced strategy
             System.setProperty(TransferOptions.STRATEGY_PROPERTY, "mmap");
-            assertThat(forcingBuffered.copy(source, dir.resolve("copy1"))).isEqualTo(content.length);
+            assertThat(Transfers.copy(source, dir.resolve("copy1"), forcingBuffered)).isEqualTo(content.length);
             System.clearProperty(TransferOptions.STRATEGY_PROPERTY);
 
             // the exclude property beats the options' forced strategy; file to file then maps (large
             // file, transferTo excluded too) on every platform
             System.setProperty(TransferOptions.EXCLUDE_PROPERTY, "buffered,transferTo");
-            assertThat(forcingBuffered.copy(source, dir.resolve("copy2"))).isEqualTo(content.length);
+            assertThat(Transfers.copy(source, dir.resolve("copy2"), forcingBuffered)).isEqualTo(content.length);
         } finally {
             restore(TransferOptions.STRATEGY_PROPERTY, oldStrategy);
             restore(TransferOptions.EXCLUDE_PROPERTY, oldExclude);
         }
         // and with the properties gone, the forced option applies again
-        assertThat(forcingBuffered.copy(source, dir.resolve("copy3"))).isEqualTo(content.length);
+        assertThat(Transfers.copy(source, dir.resolve("copy3"), forcingBuffered)).isEqualTo(content.length);
 
         assertThat(started).containsExactly("mmap", "mmap", "buffered");
         assertThat(completed).extracting(TransferResult::strategy).containsExactly("mmap", "mmap", "buffered");

@@ -12,8 +12,13 @@ final class Selections {
 
     static Choice choose(List<TransferStrategy> registered, TransferRequest request, String forced,
             Set<String> excluded, String forcedByProperty, String excludedByProperty) {
+        return choose(registered, TransferFacts.of(request), forced, excluded, forcedByProperty, excludedByProperty);
+    }
+
+    static Choice choose(List<TransferStrategy> registered, TransferFacts facts, String forced,
+            Set<String> excluded, String forcedByProperty, String excludedByProperty) {
         Choice choice = new Selection(registered, forced, excluded)
-                .choose(TransferFacts.of(request), forcedByProperty, excludedByProperty);
+                .choose(facts, forcedByProperty, excludedByProperty);
         choice.release(); // no step runs: the buffer it took goes back to the pool, its reason stays readable
         return choice;
     }
@@ -21,5 +26,15 @@ final class Selections {
     static Choice choose(TransferRequest request, String forced, Set<String> excluded,
             String forcedByProperty, String excludedByProperty) {
         return choose(Strategies.registered(), request, forced, excluded, forcedByProperty, excludedByProperty);
+    }
+
+    static Choice choose(TransferFacts facts, String forced, Set<String> excluded,
+            String forcedByProperty, String excludedByProperty) {
+        return choose(Strategies.registered(), facts, forced, excluded, forcedByProperty, excludedByProperty);
+    }
+
+    /** The facts of {@code request} as if run on {@code platform} with default options. */
+    static TransferFacts on(Platform platform, TransferRequest request) {
+        return TransferFacts.of(request, TransferOptions.defaults(), platform, false);
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.Platform;
+
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -62,11 +62,10 @@ class SocketPeerSelectionTest {
     }
 
     private Choice choose(boolean directIo, long count) {
-        TransferRequest request = TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, count).sourceDirectIo(directIo)
+        TransferFacts request = TransferFacts.of(TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, count)
                 .target(client, ChannelKind.SOCKET)
-                .platform(LINUX)
-                .build();
+                .build(), TransferOptions.defaults(), LINUX, directIo);
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
@@ -99,11 +98,10 @@ class SocketPeerSelectionTest {
     @Test
     void choose_loopbackPeerSmallFileWithoutTransferTo_isBuffered() {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        TransferRequest request = TransferRequest.builder()
+        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES)
                 .target(client, ChannelKind.SOCKET)
-                .platform(LINUX)
-                .build();
+                .build());
 
         Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
 
@@ -144,11 +142,10 @@ class SocketPeerSelectionTest {
     @Test
     void choose_peerOnAnotherHost_isSendfile() {
         // a socket that is not connected anywhere on this host: the same rule as a peer elsewhere
-        TransferRequest request = TransferRequest.builder()
+        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, 1024)
                 .target(new NowhereSocket(), ChannelKind.SOCKET)
-                .platform(LINUX)
-                .build();
+                .build());
 
         Choice choice = Selections.choose(request, null, Set.of(), null, null);
 
@@ -160,11 +157,10 @@ class SocketPeerSelectionTest {
     void choose_peerOnAnotherHostFromVirtualThread_isSendfileToo() throws Exception {
         Optional<ExecutorService> virtual = virtualThreads();
         assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
-        TransferRequest request = TransferRequest.builder()
+        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, 1024)
                 .target(new NowhereSocket(), ChannelKind.SOCKET)
-                .platform(LINUX)
-                .build();
+                .build());
         try {
             Choice choice = CompletableFuture
                     .supplyAsync(() -> Selections.choose(request, null, Set.of(), null, null), virtual.get())

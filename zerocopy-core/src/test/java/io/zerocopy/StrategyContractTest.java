@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract of {@link Copier}'s channel methods, checked as a property against every built-in
+ * The contract of {@link TransferOptions}'s channel methods, checked as a property against every built-in
  * strategy: random data, a random slice, a random adversarial fake at one or both ends, small random
  * buffers and mapped windows, and the strategy forced by name. Every case is compared with a byte
  * array model ({@code Arrays.copyOfRange}) and checks the count, the bytes at the target, the
@@ -214,12 +214,12 @@ class StrategyContractTest {
         byte[] model = Arrays.copyOfRange(data, c.from, c.from + c.count);
 
         EventRecordingListener listener = new EventRecordingListener();
-        Copier copier = Transfers.with(TransferOptions.builder()
+        TransferOptions options = TransferOptions.builder()
                 .strategy(c.strategy)
                 .bufferSize(c.bufferSize)
                 .mappedWindow(c.mappedWindow)
                 .listener(listener)
-                .build());
+                .build();
 
         Path sourcePath = dir.resolve("source");
         Path targetPath = dir.resolve("target");
@@ -259,8 +259,8 @@ class StrategyContractTest {
             TransferException failure = null;
             try {
                 returned = c.call == Call.SLICE && c.shape.fileSource
-                        ? copier.copy(sourceFile, c.from, c.count, target)
-                        : copier.copy(source, target);
+                        ? Transfers.copy(sourceFile, c.from, c.count, target, options)
+                        : Transfers.copy(source, target, options);
             } catch (TransferException e) {
                 failure = e;
             }

@@ -49,27 +49,27 @@ class TransferEventTest {
         new Random(20).nextBytes(data);
         Path source = Files.write(dir.resolve("source"), data);
         List<TransferResult> results = new CopyOnWriteArrayList<>();
-        Copier copier = Transfers.with(TransferOptions.builder().listener(new TransferListener() {
+        TransferOptions options = TransferOptions.builder().listener(new TransferListener() {
             @Override
             public void onComplete(TransferResult result) {
                 results.add(result);
             }
-        }).build());
+        }).build();
 
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
             recording.enable(TransferEvent.NAME);
             recording.start();
-            copier.copy(source, dir.resolve("copy"));
+            Transfers.copy(source, dir.resolve("copy"), options);
             try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
                  FileChannel out = FileChannel.open(dir.resolve("out"), StandardOpenOption.CREATE_NEW,
                          StandardOpenOption.WRITE)) {
-                copier.copy(file, 7, 4096, out);
-                copier.copy(file, 0, 60_000, out);
-                copier.copy(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {1, 2, 3})}, file, 10, 1000, out);
-                copier.copy(Channels.newChannel(Files.newInputStream(source)), out);
-                copier.copy(Channels.newChannel(Files.newInputStream(source)), 5000, out);
-                try (Transfer handle = copier.open(file, 100, 200, out)) {
+                Transfers.copy(file, 7, 4096, out, options);
+                Transfers.copy(file, 0, 60_000, out, options);
+                Transfers.copy(FileRegion.of(file, 10, 1000).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {1, 2, 3})}), out, options);
+                Transfers.copy(Channels.newChannel(Files.newInputStream(source)), out, options);
+                Transfers.copy(Channels.newChannel(Files.newInputStream(source)), 5000, out, options);
+                try (Transfer handle = Transfers.open(FileRegion.of(file, 100, 200), out, options)) {
                     while (!handle.isDone()) {
                         handle.advance();
                     }
@@ -77,8 +77,8 @@ class TransferEventTest {
             }
             try (LoopbackPair pair = LoopbackPair.open()) {
                 CompletableFuture<byte[]> received = pair.drainInBackground();
-                copier.copy(source, (WritableByteChannel) pair.sender);
-                copier.copyAsync(source, pair.sender).get(20, TimeUnit.SECONDS);
+                Transfers.copy(source, (WritableByteChannel) pair.sender, options);
+                Transfers.copyAsync(source, pair.sender, task -> new Thread(task).start(), options).get(20, TimeUnit.SECONDS);
                 pair.sender.shutdownOutput();
                 assertThat(received.get(20, TimeUnit.SECONDS)).hasSize(2 * SIZE);
             }
@@ -91,7 +91,7 @@ class TransferEventTest {
         assertThat(results).hasSize(9);
         assertThat(events).extracting(e -> e.getString("outcome")).containsOnly("completed");
         assertThat(summaries(events)).containsExactlyInAnyOrderElementsOf(
-                results.stream().map(r -> r.strategy() + " " + r.bytes()).collect(Collectors.toList()));
+                results.stream().map(r -> r.strategy() + " " + r.bytesTransferred()).collect(Collectors.toList()));
         for (RecordedEvent e : events) {
             assertThat(e.getLong("bytes")).isEqualTo(e.getLong("expectedBytes") < 0 ? e.getLong("bytes") : e.getLong("expectedBytes"));
             assertThat(e.getString("reason")).isNotBlank();

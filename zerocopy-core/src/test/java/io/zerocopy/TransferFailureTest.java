@@ -44,8 +44,8 @@ class TransferFailureTest {
         return bytes;
     }
 
-    private static Copier copier(EventRecordingListener listener) {
-        return Transfers.with(TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build());
+    private static TransferOptions options(EventRecordingListener listener) {
+        return TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build();
     }
 
     @Test
@@ -56,7 +56,7 @@ class TransferFailureTest {
         EventRecordingListener listener = new EventRecordingListener();
         ThrowingTarget target = new ThrowingTarget(30_000, bug);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = copier(listener).open(file, 0, data.length, target);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
             TransferException e = catchThrowableOfType(() -> {
                 while (!transfer.isDone()) {
@@ -66,7 +66,7 @@ class TransferFailureTest {
 
             assertThat(e).isNotNull();
             assertThat(e.getCause()).isSameAs(bug);
-            assertThat(e.bytesTransferred()).isEqualTo(target.accepted).isEqualTo(transfer.transferred());
+            assertThat(e.bytesTransferred()).isEqualTo(target.accepted).isEqualTo(transfer.bytesTransferred());
             listener.assertFailed(BufferedStrategy.NAME, data.length, e);
             assertThrows(IllegalStateException.class, transfer::advance);
         }
@@ -80,7 +80,7 @@ class TransferFailureTest {
         EventRecordingListener listener = new EventRecordingListener();
         ThrowingTarget target = new ThrowingTarget(30_000, error);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = copier(listener).open(file, 0, data.length, target);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
             InjectedError thrown = catchThrowableOfType(() -> {
                 while (!transfer.isDone()) {
@@ -106,7 +106,7 @@ class TransferFailureTest {
         EventRecordingListener listener = new EventRecordingListener();
         ThrowingTarget target = new ThrowingTarget(50_000, bug);
 
-        TransferException e = assertThrows(TransferException.class, () -> copier(listener).copy(path, target));
+        TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(path, target, options(listener)));
 
         assertThat(e.getCause()).isSameAs(bug);
         assertThat(e.bytesTransferred()).isEqualTo(target.accepted);

@@ -57,13 +57,13 @@ class TransferHandleTest {
         return bytes;
     }
 
-    private static Copier copier(String strategy, EventRecordingListener listener) {
+    private static TransferOptions copier(String strategy, EventRecordingListener listener) {
         TransferOptions.Builder options = TransferOptions.builder().listener(listener)
                 .bufferSize(64 * 1024).mappedWindow(256 * 1024);
         if (!strategy.equals("auto")) {
             options.strategy(strategy);
         }
-        return Transfers.with(options.build());
+        return options.build();
     }
 
     @ParameterizedTest
@@ -75,7 +75,7 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
             assertThat(transfer.interestOps()).as("before the first advance").isEqualTo(SelectionKey.OP_WRITE);
 
             long first = transfer.advance(); // the receiver reads nothing: fills both socket buffers
@@ -85,7 +85,7 @@ class TransferHandleTest {
             assertThat(second).as("an advance on a full socket").isZero();
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             assertThat(transfer.isDone()).isFalse();
-            assertThat(transfer.transferred()).isEqualTo(first);
+            assertThat(transfer.bytesTransferred()).isEqualTo(first);
             assertThat(pair.sender.isRegistered()).as("the library registered the caller's channel").isFalse();
             assertThat(pair.sender.isBlocking()).isFalse();
 
@@ -94,7 +94,7 @@ class TransferHandleTest {
             pair.sender.shutdownOutput();
 
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
-            assertThat(transfer.result().bytes()).isEqualTo(data.length);
+            assertThat(transfer.result().bytesTransferred()).isEqualTo(data.length);
             assertThat(transfer.interestOps()).as("when done").isZero();
             assertThat(file.position()).as("the source's position").isZero();
             String ran = strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy;
@@ -113,7 +113,7 @@ class TransferHandleTest {
             pair.sender.configureBlocking(false);
             file.position(123);
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            Transfer transfer = Transfers.open(file, position, count, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, position, count), pair.sender);
 
             int calls = EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
@@ -121,7 +121,7 @@ class TransferHandleTest {
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
                     Arrays.copyOfRange(data, position, position + count));
             assertThat(calls).isPositive();
-            assertThat(transfer.transferred()).isEqualTo(count);
+            assertThat(transfer.bytesTransferred()).isEqualTo(count);
             assertThat(transfer.count()).isEqualTo(count);
             assertThat(transfer.advance()).as("advance once done").isZero();
             assertThat(file.position()).as("the source's position").isEqualTo(123);
@@ -137,7 +137,7 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
 
             int calls = 0;
             while (!transfer.isDone()) {
@@ -169,7 +169,7 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = copier(strategy, listener).open(file, 0, data.length, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
             long before = transfer.advance(); // fills the socket; the receiver is not reading yet
             assertThat(before).isPositive().isLessThan(shrunk);
             try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) {
@@ -184,7 +184,7 @@ class TransferHandleTest {
             assertThat(e).as("the failure").isNotNull();
             // mmap may send zeros up to the end of the page that holds the new end of the file
             long atMost = strategy.equals("mmap") ? (shrunk + 4095) / 4096 * 4096 : shrunk;
-            assertThat(e.bytesTransferred()).isEqualTo(transfer.transferred()).isLessThanOrEqualTo(atMost);
+            assertThat(e.bytesTransferred()).isEqualTo(transfer.bytesTransferred()).isLessThanOrEqualTo(atMost);
             assertThat(e.expectedSize()).isEqualTo(data.length);
             assertThat(e.actualSize()).isEqualTo(shrunk);
             byte[] got = received.get(20, TimeUnit.SECONDS);
@@ -209,9 +209,9 @@ class TransferHandleTest {
         Target copyTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         Target handleTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            long copied = copier("auto", ofCopy).copy(file, 0, data.length, copyTarget);
+            long copied = Transfers.copy(file, 0, data.length, copyTarget, copier("auto", ofCopy));
 
-            Transfer transfer = copier("auto", ofHandle).open(file, 0, data.length, handleTarget);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), handleTarget, copier("auto", ofHandle));
             assertThat(ofHandle.startStrategies).as("onStart, heard at open").hasSize(1);
             assertThat(ofHandle.progress).as("progress before the first advance").isEmpty();
             while (!transfer.isDone()) {
@@ -233,10 +233,10 @@ class TransferHandleTest {
     void result_beforeDone_throwsIllegalState() throws Exception {
         Path path = Files.write(dir.resolve("source"), randomBytes(1000));
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = Transfers.open(file, 0, 1000, Target.of(Behaviour.ONE_BYTE, random));
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, 1000), Target.of(Behaviour.ONE_BYTE, random));
             transfer.advance();
 
-            assertThat(transfer.transferred()).isEqualTo(1);
+            assertThat(transfer.bytesTransferred()).isEqualTo(1);
             IllegalStateException e = assertThrows(IllegalStateException.class, transfer::result);
             assertThat(e).hasMessageContaining("1 of 1000");
             transfer.close();
@@ -251,7 +251,7 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = copier("auto", listener).open(file, 0, data.length, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier("auto", listener));
             long moved = transfer.advance();
 
             transfer.close();
@@ -259,7 +259,7 @@ class TransferHandleTest {
 
             assertThat(listener.failures).as("onFailure calls").hasSize(1);
             TransferException failure = listener.failures.get(0);
-            assertThat(failure.bytesTransferred()).isEqualTo(moved).isEqualTo(transfer.transferred());
+            assertThat(failure.bytesTransferred()).isEqualTo(moved).isEqualTo(transfer.bytesTransferred());
             assertThat(failure).hasMessageContaining("closed");
             listener.assertFailed(AUTO_TO_LOOPBACK, data.length, failure);
             assertThrows(IllegalStateException.class, transfer::advance);
@@ -278,12 +278,12 @@ class TransferHandleTest {
         EventRecordingListener listener = new EventRecordingListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = copier("auto", listener).open(file, 37, 0, target);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 37, 0), target, copier("auto", listener));
 
             assertThat(transfer.isDone()).isTrue();
             assertThat(transfer.count()).isZero();
             assertThat(transfer.interestOps()).isZero();
-            assertThat(transfer.result().bytes()).isZero();
+            assertThat(transfer.result().bytesTransferred()).isZero();
             assertThat(transfer.advance()).isZero();
             listener.assertCompleted(BufferedStrategy.NAME, 0, 0);
             assertThat(target.calls()).as("calls into the target").isZero();
@@ -301,8 +301,7 @@ class TransferHandleTest {
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            Transfer transfer = Transfers.with(TransferOptions.builder().rateLimit(rate).build())
-                    .open(file, 0, data.length, pair.sender);
+            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, TransferOptions.builder().rateLimit(rate).build());
 
             long first = transfer.advance();
             long second = transfer.advance();
@@ -359,9 +358,9 @@ class TransferHandleTest {
     void openPath_rejectedBeforeStart_closesTheFile() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
         Path path = Files.write(dir.resolve("source"), randomBytes(1000));
-        Copier forcedFrom = Transfers.with(TransferOptions.builder().strategy("transferFrom").build());
+        TransferOptions forcedFrom = TransferOptions.builder().strategy("transferFrom").build();
 
-        assertThrows(IllegalArgumentException.class, () -> forcedFrom.open(path, Target.of(Behaviour.ONE_BYTE, random)));
+        assertThrows(IllegalArgumentException.class, () -> Transfers.open(path, Target.of(Behaviour.ONE_BYTE, random), forcedFrom));
 
         assertThat(descriptorsOf(path)).isZero();
     }

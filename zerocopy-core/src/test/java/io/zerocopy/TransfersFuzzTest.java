@@ -64,7 +64,7 @@ class TransfersFuzzTest {
                     options.strategy(BufferedStrategy.NAME);
                 }
                 long count = verb == Verb.EXACT_COUNT ? data.consumeLong(0, content.length + 16) : -1;
-                channels(Transfers.with(options.build()), source, count, content, target, zeros);
+                channels(options.build(), source, count, content, target, zeros);
             }
             default -> {
                 String strategy = data.pickValue(FILE_STRATEGIES);
@@ -78,7 +78,7 @@ class TransfersFuzzTest {
                 boolean shrink = !strategy.equals(MappedStrategy.NAME) && data.consumeBoolean();
                 long cutAfter = data.consumeLong(0, header.length + count);
                 int cutTo = data.consumeInt(0, content.length);
-                file(Transfers.with(options.build()), verb, content, position, count, header,
+                file(options.build(), verb, content, position, count, header,
                         shrink ? cutAfter : -1, cutTo, target, zeros);
             }
         }
@@ -91,16 +91,16 @@ class TransfersFuzzTest {
         Random random = new Random(7);
         Source source = Source.limited(content, Behaviour.FAIL_AFTER_N, 3000, random);
         Target target = Target.limited(Behaviour.RANDOM_SHORT, 0, random);
-        Copier copier = Transfers.with(TransferOptions.builder().stallTimeout(STALL).bufferSize(1024).build());
+        TransferOptions copier = TransferOptions.builder().stallTimeout(STALL).bufferSize(1024).build();
         channels(copier, source, -1, content, target, false);
         assertThat(target.size()).isEqualTo(3000);
     }
 
-    private static void channels(Copier copier, Source source, long count, byte[] content, Target target,
+    private static void channels(TransferOptions copier, Source source, long count, byte[] content, Target target,
             boolean zeros) throws IOException {
         byte[] model = count < 0 ? content : Arrays.copyOf(content, (int) Math.min(count, content.length));
         try {
-            long moved = count < 0 ? copier.copy(source, target) : copier.copy(source, count, target);
+            long moved = count < 0 ? Transfers.copy(source, target, copier) : Transfers.copy(source, count, target, copier);
             assertThat(moved).isEqualTo(model.length).isEqualTo(target.size());
             assertThat(count).as("a copy of %d bytes from %d", count, content.length).isLessThanOrEqualTo(content.length);
         } catch (TransferException e) {
@@ -118,7 +118,7 @@ class TransfersFuzzTest {
         }
     }
 
-    private static void file(Copier copier, Verb verb, byte[] content, int position, long count, byte[] header,
+    private static void file(TransferOptions copier, Verb verb, byte[] content, int position, long count, byte[] header,
             long cutAfter, int cutTo, Target target, boolean zeros) throws IOException {
         Path path = Files.write(Files.createTempFile(dir, "source", ".bin"), content);
         long[] cut = {-1};
@@ -140,9 +140,9 @@ class TransfersFuzzTest {
             source.position(content.length / 2);
             try {
                 long moved = switch (verb) {
-                    case FILE_SLICE -> copier.copy(source, position, count, target);
-                    case HEADER_AND_SLICE -> copier.copy(headers, source, position, count, target);
-                    default -> copier.copy(path, target);
+                    case FILE_SLICE -> Transfers.copy(source, position, count, target, copier);
+                    case HEADER_AND_SLICE -> Transfers.copy(FileRegion.of(source, position, count).withPrefix(headers), target, copier);
+                    default -> Transfers.copy(path, target, copier);
                 };
                 assertThat(moved).isEqualTo(model.length).isEqualTo(target.size());
             } catch (TruncatedSourceException e) {

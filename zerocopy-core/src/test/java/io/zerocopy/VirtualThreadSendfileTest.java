@@ -43,7 +43,7 @@ class VirtualThreadSendfileTest {
     private Path source;
     /** Starts each task on a new virtual thread and remembers it. */
     private Executor virtual;
-    private final AtomicReference<Thread> copier = new AtomicReference<>();
+    private final AtomicReference<Thread> options = new AtomicReference<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -55,25 +55,25 @@ class VirtualThreadSendfileTest {
                 .getMethod("factory").invoke(Thread.class.getMethod("ofVirtual").invoke(null));
         virtual = r -> {
             Thread t = factory.newThread(r);
-            copier.set(t);
+            options.set(t);
             t.start();
         };
     }
 
-    private static final Copier FORCED = Transfers.with(TransferOptions.builder().strategy("transferTo").build());
+    private static final TransferOptions FORCED = TransferOptions.builder().strategy("transferTo").build();
 
     @Test
     void copy_firstIoOfTheSocket_parksInItsWriteAndDeliversEveryByte() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
             // the socket's first I/O on this virtual thread is the transfer itself
             CompletableFuture<TransferResult> copy =
-                    onVirtualThread(() -> FORCED.copyAsync(source, pair.sender, Runnable::run).get());
+                    onVirtualThread(() -> Transfers.copyAsync(source, pair.sender, Runnable::run, FORCED).get());
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE);
 
             TransferResult result = copy.get(20, TimeUnit.SECONDS);
-            assertThat(result.bytes()).isEqualTo(SIZE);
+            assertThat(result.bytesTransferred()).isEqualTo(SIZE);
             assertThat(result.strategy()).isEqualTo(TransferToStrategy.NAME);
             assertThat(result.reason()).contains("parks the thread");
             ByteArrays.assertSameBytes("received", received, data);
@@ -86,7 +86,7 @@ class VirtualThreadSendfileTest {
         try (LoopbackPair pair = LoopbackPair.open();
              FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
             file.position(123);
-            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(file, 1000, SIZE - 1000, pair.sender));
+            CompletableFuture<Long> copy = onVirtualThread(() -> Transfers.copy(file, 1000, SIZE - 1000, pair.sender, FORCED));
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE - 1000);
@@ -102,7 +102,7 @@ class VirtualThreadSendfileTest {
     @Test
     void copy_fileTruncatedWhileParked_failsWithTheExactCount() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(source, pair.sender));
+            CompletableFuture<Long> copy = onVirtualThread(() -> Transfers.copy(source, pair.sender, FORCED));
 
             awaitParked();
             try (FileChannel cut = FileChannel.open(source, StandardOpenOption.WRITE)) {
@@ -123,10 +123,10 @@ class VirtualThreadSendfileTest {
     @Test
     void copy_interruptedWhileParked_failsWithClosedByInterrupt() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
-            CompletableFuture<Long> copy = onVirtualThread(() -> FORCED.copy(source, pair.sender));
+            CompletableFuture<Long> copy = onVirtualThread(() -> Transfers.copy(source, pair.sender, FORCED));
 
             awaitParked();
-            copier.get().interrupt();
+            options.get().interrupt();
 
             Exception e = assertThrows(Exception.class, () -> copy.get(20, TimeUnit.SECONDS));
             assertThat(e.getCause()).isInstanceOf(IllegalStateException.class);
@@ -158,7 +158,7 @@ class VirtualThreadSendfileTest {
         Thread.State state = null;
         int waitingInARow = 0;
         while (System.nanoTime() - start < DEADLINE_NANOS) {
-            Thread t = copier.get();
+            Thread t = options.get();
             state = t == null ? null : t.getState();
             waitingInARow = state == Thread.State.WAITING ? waitingInARow + 1 : 0;
             if (waitingInARow == 3) {

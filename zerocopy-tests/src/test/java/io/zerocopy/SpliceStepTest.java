@@ -62,7 +62,6 @@ class SpliceStepTest {
             TransferRequest request = TransferRequest.builder()
                     .source(source.near(), ChannelKind.SOCKET)
                     .target(target.near(), ChannelKind.SOCKET)
-                    .bufferSize(64 * 1024)
                     .build();
             Support support = SpliceStrategy.INSTANCE.supports(request);
             assertThat(support.supported()).as(support.reason()).isTrue();
@@ -94,7 +93,6 @@ class SpliceStepTest {
             TransferRequest request = TransferRequest.builder()
                     .source(source.near(), ChannelKind.SOCKET)
                     .target(target, ChannelKind.FILE)
-                    .bufferSize(64 * 1024)
                     .build();
 
             try (TransferStep step = SpliceStrategy.INSTANCE.open(request)) {

@@ -16,8 +16,6 @@ public enum ChannelKind {
     SOCKET,
     /** A JDK {@code Pipe.SinkChannel} or {@code Pipe.SourceChannel}. */
     PIPE,
-    /** An {@code InputStream} or {@code OutputStream} seen through the engine's adapter. */
-    STREAM,
-    /** Any other channel: wrappers, user implementations, TLS. */
+    /** Any other channel: wrappers, user implementations, TLS, an adapted stream. */
     OTHER
 }

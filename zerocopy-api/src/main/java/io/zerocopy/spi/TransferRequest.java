@@ -7,8 +7,7 @@ import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
 /**
- * One transfer as a strategy sees it: the two ends, what kind each is, which bytes to move, the
- * tuning the caller chose, and the platform underneath.
+ * One transfer as a strategy sees it: the two ends, what kind each is, and which bytes to move.
  *
  * <p>The engine builds requests after it has validated the caller's arguments; strategy authors
  * build them with {@link #builder()} in their own tests. Instances are immutable. The channels are
@@ -28,22 +27,14 @@ public final class TransferRequest {
     private final ChannelKind targetKind;
     private final long position;
     private final long count;
-    private final int bufferSize;
-    private final long mappedWindow;
-    private final Platform platform;
-    private final boolean sourceDirectIo;
 
     private TransferRequest(Builder b) {
         this.source = Objects.requireNonNull(b.source, "source");
         this.sourceKind = Objects.requireNonNull(b.sourceKind, "sourceKind");
         this.target = Objects.requireNonNull(b.target, "target");
         this.targetKind = Objects.requireNonNull(b.targetKind, "targetKind");
-        this.platform = Objects.requireNonNull(b.platform, "platform");
         this.position = b.position;
         this.count = b.count;
-        this.bufferSize = b.bufferSize;
-        this.mappedWindow = b.mappedWindow;
-        this.sourceDirectIo = b.sourceDirectIo;
         if (sourceKind == ChannelKind.FILE && !(source instanceof FileChannel)) {
             throw new IllegalArgumentException("source: " + source + " (expected: a FileChannel for kind FILE)");
         }
@@ -54,22 +45,13 @@ public final class TransferRequest {
             throw new IllegalArgumentException("count: " + count
                     + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: >= -1 for a source that is not a FILE)"));
         }
-        if (sourceDirectIo && sourceKind != ChannelKind.FILE) {
-            throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
-        }
         if (position < 0 || sourceKind != ChannelKind.FILE && position != 0) {
             throw new IllegalArgumentException("position: " + position
                     + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: 0 for a source that is not a FILE)"));
         }
-        if (bufferSize <= 0) {
-            throw new IllegalArgumentException("bufferSize: " + bufferSize + " (expected: > 0)");
-        }
-        if (mappedWindow <= 0 || mappedWindow > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("mappedWindow: " + mappedWindow + " (expected: 1.." + Integer.MAX_VALUE + ")");
-        }
     }
 
-    /** A builder with no channels set, a 64 KiB buffer, a 64 MiB mapped window and the current platform. */
+    /** A builder with no channels set. */
     public static Builder builder() {
         return new Builder();
     }
@@ -129,38 +111,12 @@ public final class TransferRequest {
         return count;
     }
 
-    /** The size of copy buffers the caller asked for, in bytes. */
-    public int bufferSize() {
-        return bufferSize;
-    }
-
-    /** The largest region of a file to map at once, in bytes (at most {@code Integer.MAX_VALUE}). */
-    public long mappedWindow() {
-        return mappedWindow;
-    }
-
-    public Platform platform() {
-        return platform;
-    }
-
-    /**
-     * Whether the FILE source was opened for direct I/O ({@code O_DIRECT}, the JDK's
-     * {@code ExtendedOpenOption.DIRECT}): a read into a buffer must then start at a block-aligned
-     * position, into a block-aligned buffer, for a whole number of blocks, which a strategy reading
-     * arbitrary slices cannot promise. A mapping is not bound by it; {@code sendfile} and
-     * {@code copy_file_range} are (EINVAL at an unaligned offset).
-     */
-    public boolean sourceDirectIo() {
-        return sourceDirectIo;
-    }
-
     @Override
     public String toString() {
         return sourceKind + " -> " + targetKind + (targetNonBlocking() ? " (non-blocking)" : "")
                 + (count < 0 ? ", until end of stream"
                         : sourceKind == ChannelKind.FILE ? ", " + count + " bytes from " + position
-                        : ", exactly " + count + " bytes")
-                + (sourceDirectIo ? " (O_DIRECT source)" : "");
+                        : ", exactly " + count + " bytes");
     }
 
     /** Builds a {@link TransferRequest}; not thread-safe. */
@@ -171,10 +127,6 @@ public final class TransferRequest {
         private ChannelKind targetKind;
         private long position;
         private long count = -1;
-        private int bufferSize = 64 * 1024;
-        private long mappedWindow = 64L * 1024 * 1024;
-        private Platform platform = Platform.current();
-        private boolean sourceDirectIo;
 
         private Builder() {
         }
@@ -206,31 +158,10 @@ public final class TransferRequest {
             return this;
         }
 
-        /** Whether the FILE source was opened for direct I/O; see {@link TransferRequest#sourceDirectIo()}. */
-        public Builder sourceDirectIo(boolean directIo) {
-            this.sourceDirectIo = directIo;
-            return this;
-        }
-
-        public Builder bufferSize(int bufferSize) {
-            this.bufferSize = bufferSize;
-            return this;
-        }
-
-        public Builder mappedWindow(long mappedWindow) {
-            this.mappedWindow = mappedWindow;
-            return this;
-        }
-
-        public Builder platform(Platform platform) {
-            this.platform = platform;
-            return this;
-        }
-
         /**
          * The request.
          *
-         * @throws NullPointerException if a channel, kind or the platform is missing
+         * @throws NullPointerException if a channel or kind is missing
          * @throws IllegalArgumentException if a value is out of range or a kind does not fit its channel
          */
         public TransferRequest build() {

@@ -3,7 +3,6 @@ package io.zerocopy.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerocopy.spi.Platform.OperatingSystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -48,18 +47,15 @@ class TransferRequestTest {
     @Test
     void builder_defaults() {
         TransferRequest r = TransferRequest.builder()
-                .source(stream, ChannelKind.STREAM)
+                .source(stream, ChannelKind.OTHER)
                 .target(sink, ChannelKind.OTHER)
                 .build();
 
         assertThat(r.position()).isZero();
         assertThat(r.count()).isEqualTo(-1);
-        assertThat(r.bufferSize()).isEqualTo(64 * 1024);
-        assertThat(r.mappedWindow()).isEqualTo(64L * 1024 * 1024);
-        assertThat(r.platform()).isEqualTo(Platform.current());
         assertThat(r.source()).isSameAs(stream);
         assertThat(r.target()).isSameAs(sink);
-        assertThat(r.sourceKind()).isEqualTo(ChannelKind.STREAM);
+        assertThat(r.sourceKind()).isEqualTo(ChannelKind.OTHER);
         assertThat(r.targetKind()).isEqualTo(ChannelKind.OTHER);
         assertThat(r.targetNonBlocking()).isFalse();
         assertThat(r.sourceNonBlocking()).isFalse();
@@ -67,21 +63,14 @@ class TransferRequestTest {
 
     @Test
     void builder_keepsWhatItWasGiven() {
-        Platform mac = Platform.of(OperatingSystem.MACOS, 21, "14.5");
         TransferRequest r = TransferRequest.builder()
                 .source(file, ChannelKind.FILE)
                 .target(otherFile, ChannelKind.FILE)
                 .slice(7, 5_000_000_000L)
-                .bufferSize(1)
-                .mappedWindow(Integer.MAX_VALUE)
-                .platform(mac)
                 .build();
 
         assertThat(r.position()).isEqualTo(7);
         assertThat(r.count()).isEqualTo(5_000_000_000L);
-        assertThat(r.bufferSize()).isEqualTo(1);
-        assertThat(r.mappedWindow()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(r.platform()).isSameAs(mac);
         assertThat(r.sourceFile()).isSameAs(file);
         assertThat(r.targetFile()).isSameAs(otherFile);
     }
@@ -93,7 +82,7 @@ class TransferRequestTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("source: ")
                 .hasMessageContaining("expected: a FileChannel");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.STREAM)
+        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER)
                 .target(sink, ChannelKind.FILE).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("target: ")
@@ -110,9 +99,6 @@ class TransferRequestTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("target");
         assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER).target(sink, null).build())
                 .isInstanceOf(NullPointerException.class).hasMessage("targetKind");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER)
-                .target(sink, ChannelKind.OTHER).platform(null).build())
-                .isInstanceOf(NullPointerException.class).hasMessage("platform");
     }
 
     @Test
@@ -147,37 +133,6 @@ class TransferRequestTest {
         // a FileChannel described as OTHER (procfs files) is read as a stream too
         assertThat(TransferRequest.builder().source(file, ChannelKind.OTHER).target(sink, ChannelKind.OTHER)
                 .build().count()).isEqualTo(-1);
-    }
-
-    @Test
-    void build_directIoOnlyForFileSources() {
-        TransferRequest direct = fileToSink().slice(0, 10).sourceDirectIo(true).build();
-        assertThat(direct.sourceDirectIo()).isTrue();
-        assertThat(direct.toString()).endsWith("(O_DIRECT source)");
-        assertThat(fileToSink().slice(0, 10).build().sourceDirectIo()).isFalse();
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.SOCKET)
-                .target(sink, ChannelKind.OTHER).sourceDirectIo(true).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("sourceDirectIo: true (expected: only for a FILE source)");
-    }
-
-    @Test
-    void build_bufferSizeMustBePositive() {
-        assertThatThrownBy(() -> fileToSink().bufferSize(0).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("bufferSize: 0 (expected: > 0)");
-        assertThatThrownBy(() -> fileToSink().bufferSize(-5).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("bufferSize: -5 (expected: > 0)");
-    }
-
-    @Test
-    void build_mappedWindowWithinOneMapping() {
-        assertThatThrownBy(() -> fileToSink().mappedWindow(0).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("mappedWindow: 0 (expected: 1..2147483647)");
-        assertThatThrownBy(() -> fileToSink().mappedWindow(Integer.MAX_VALUE + 1L).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("mappedWindow: 2147483648 (expected: 1..2147483647)");
-        assertThat(fileToSink().mappedWindow(1).build().mappedWindow()).isEqualTo(1);
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.zerocopy.benchmarks;
 
 import com.google.common.io.ByteStreams;
-import io.zerocopy.Copier;
-import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferListener;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.FileInputStream;
@@ -48,31 +47,31 @@ final class Contenders {
     /** Four times the loopback MSS here (MTU 65,536 less 53 bytes of headers and options). */
     static final int FOUR_LOOPBACK_MSS = 4 * 65_483;
 
-    private static final Map<String, Copier> FORCED = new ConcurrentHashMap<>();
+    private static final Map<String, TransferOptions> FORCED = new ConcurrentHashMap<>();
 
-    private static final Copier BUFFERED_MSS = Transfers.with(
-            TransferOptions.builder().strategy("buffered").bufferSize(FOUR_LOOPBACK_MSS).build());
+    private static final TransferOptions BUFFERED_MSS = 
+            TransferOptions.builder().strategy("buffered").bufferSize(FOUR_LOOPBACK_MSS).build();
 
     private Contenders() {
     }
 
     /** The library with {@code strategy} forced. */
-    static Copier forced(String strategy) {
-        return FORCED.computeIfAbsent(strategy, s -> Transfers.with(TransferOptions.builder().strategy(s).build()));
+    static TransferOptions forced(String strategy) {
+        return FORCED.computeIfAbsent(strategy, s -> TransferOptions.builder().strategy(s).build());
     }
 
     /**
      * What the library's default picks for this kind of copy, for the report: strategy and reason
      * of one transfer run through a listening copier.
      */
-    static String defaultChoice(IoAction<Copier> transfer) throws IOException {
+    static String defaultChoice(IoAction<TransferOptions> transfer) throws IOException {
         TransferResult[] seen = new TransferResult[1];
-        Copier listening = Transfers.with(TransferOptions.builder().listener(new TransferListener() {
+        TransferOptions listening = TransferOptions.builder().listener(new TransferListener() {
             @Override
             public void onComplete(TransferResult result) {
                 seen[0] = result;
             }
-        }).build());
+        }).build();
         transfer.run(listening);
         return seen[0] == null ? "unknown" : seen[0].strategy() + " (" + seen[0].reason() + ")";
     }
@@ -91,9 +90,9 @@ final class Contenders {
             case "transferTo":
             case "mmap":
             case "buffered":
-                return forced(contender).copy(source, channel);
+                return Transfers.copy(source, channel, forced(contender));
             case "bufferedMss":
-                return BUFFERED_MSS.copy(source, channel);
+                return Transfers.copy(source, channel, BUFFERED_MSS);
             case "rawTransferTo":
                 try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
                     long size = in.size();
@@ -132,7 +131,7 @@ final class Contenders {
             case "default":
                 return Transfers.copy(in, out);
             case "buffered":
-                return forced(contender).copy(in, out);
+                return Transfers.copy(in, out, forced(contender));
             case "classic4k":
                 byte[] buffer = new byte[4096];
                 long total = 0;
@@ -160,7 +159,7 @@ final class Contenders {
                 return Transfers.copy(source, target);
             case "buffered":
             case "transferFrom":
-                return forced(contender).copy(source, target);
+                return Transfers.copy(source, target, forced(contender));
             case "rawTransferFrom":
                 long position = 0;
                 for (long n; (n = target.transferFrom(source, position, Long.MAX_VALUE - position)) > 0; ) {

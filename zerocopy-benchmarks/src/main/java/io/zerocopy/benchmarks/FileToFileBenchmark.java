@@ -41,7 +41,7 @@ public class FileToFileBenchmark extends CopyBenchmark {
         target = Data.target("file-target");
         if (contender.equals("default")) {
             System.out.println("default picks: " + Contenders.defaultChoice(
-                    copier -> copier.copy(source, target, StandardCopyOption.REPLACE_EXISTING)));
+                    options -> Transfers.copy(source, target, options, StandardCopyOption.REPLACE_EXISTING)));
         }
     }
 
@@ -65,7 +65,7 @@ public class FileToFileBenchmark extends CopyBenchmark {
             case "transferTo":
             case "mmap":
             case "buffered":
-                moved = Contenders.forced(contender).copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                moved = Transfers.copy(source, target, Contenders.forced(contender), StandardCopyOption.REPLACE_EXISTING);
                 break;
             default:
                 Files.deleteIfExists(target);

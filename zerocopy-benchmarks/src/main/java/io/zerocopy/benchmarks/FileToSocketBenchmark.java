@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks;
 
+import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -39,8 +40,8 @@ public class FileToSocketBenchmark extends CopyBenchmark {
         source = Data.source(size);
         socket = new SocketPeer(peer, noDelay, size);
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(copier -> {
-                copier.copy(source, socket.channel());
+            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
+                Transfers.copy(source, socket.channel(), options);
                 socket.awaitAck();
             }));
         }

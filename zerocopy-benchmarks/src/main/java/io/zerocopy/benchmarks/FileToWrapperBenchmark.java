@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks;
 
+import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -54,8 +55,8 @@ public class FileToWrapperBenchmark extends CopyBenchmark {
                 throw new IllegalArgumentException("wrapper: " + wrapper + " (expected: checksum or socketStream)");
         }
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(copier -> {
-                copier.copy(source, channel);
+            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
+                Transfers.copy(source, channel, options);
                 awaitAck();
             }));
         }

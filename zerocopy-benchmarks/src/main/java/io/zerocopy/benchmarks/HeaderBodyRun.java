@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks;
 
+import io.zerocopy.FileRegion;
 import io.zerocopy.Transfers;
 import java.io.EOFException;
 import java.io.IOException;
@@ -161,7 +162,7 @@ public final class HeaderBodyRun {
                     }
                     header.rewind();
                     if (gather) {
-                        Transfers.copy(new ByteBuffer[] {header}, source, 0, size, socket);
+                        Transfers.copy(FileRegion.of(source, 0, size).withPrefix(new ByteBuffer[] {header}), socket);
                     } else {
                         while (header.hasRemaining()) {
                             socket.write(header);

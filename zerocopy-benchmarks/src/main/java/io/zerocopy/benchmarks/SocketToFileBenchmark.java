@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks;
 
+import io.zerocopy.Transfers;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
@@ -38,11 +39,11 @@ public class SocketToFileBenchmark extends CopyBenchmark {
         sender = new Sender(Data.source(size));
         target = Data.target("socket-target");
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(copier -> {
+            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
                 Files.deleteIfExists(target);
                 try (SocketChannel in = SocketChannel.open(sender.address());
                         FileOutputStream out = new FileOutputStream(target.toFile())) {
-                    copier.copy(in, out.getChannel());
+                    Transfers.copy(in, out.getChannel(), options);
                 }
             }));
         }

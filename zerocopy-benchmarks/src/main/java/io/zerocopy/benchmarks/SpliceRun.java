@@ -1,6 +1,5 @@
 package io.zerocopy.benchmarks;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -125,14 +124,14 @@ public final class SpliceRun {
         return values.length % 2 == 1 ? values[m] : (values[m - 1] + values[m]) / 2;
     }
 
-    private static Copier copier(String contender) {
-        return Transfers.with(TransferOptions.builder().strategy(contender).build());
+    private static TransferOptions options(String contender) {
+        return TransferOptions.builder().strategy(contender).build();
     }
 
     /** {GB/s, relay CPU ms per GB, seconds} for N connections of {@code each} bytes through a Java relay. */
     private static double[] relay(InetSocketAddress receiver, int n, long each, String contender) throws Exception {
         boolean virtual = contender.endsWith(ON_VIRTUAL);
-        Copier copier = copier(virtual ? contender.substring(0, contender.length() - ON_VIRTUAL.length()) : contender);
+        TransferOptions options = options(virtual ? contender.substring(0, contender.length() - ON_VIRTUAL.length()) : contender);
         AtomicLong cpu = new AtomicLong();
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), n);
@@ -146,8 +145,8 @@ public final class SpliceRun {
                             upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
                         }
                         AtomicLong directions = new AtomicLong(2);
-                        start(() -> pump(copier, client, upstream, cpu, directions), virtual);
-                        start(() -> pump(copier, upstream, client, cpu, directions), virtual);
+                        start(() -> pump(options, client, upstream, cpu, directions), virtual);
+                        start(() -> pump(options, upstream, client, cpu, directions), virtual);
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     }
@@ -173,10 +172,10 @@ public final class SpliceRun {
     private static final AtomicLong finished = new AtomicLong();
 
     /** One direction of a relayed connection: copy to end of stream, pass the end on; the last one closes both. */
-    private static void pump(Copier copier, SocketChannel from, SocketChannel to, AtomicLong cpu, AtomicLong directions) {
+    private static void pump(TransferOptions options, SocketChannel from, SocketChannel to, AtomicLong cpu, AtomicLong directions) {
         long started = THREADS.getCurrentThreadCpuTime();
         try {
-            copier.copy((ReadableByteChannel) from, to);
+            Transfers.copy((ReadableByteChannel) from, to, options);
             to.shutdownOutput();
         } catch (IOException e) {
             // the peer went away; the other direction ends too
@@ -281,9 +280,9 @@ public final class SpliceRun {
 
     /** {GB/s, copying threads' CPU ms per GB, seconds}: N sockets drained into N files at once. */
     private static double[] toFiles(Path dir, int n, long each, String contender) throws Exception {
-        Copier copier = copier(contender);
+        TransferOptions options = options(contender);
         AtomicLong cpu = new AtomicLong();
-        List<Thread> copiers = new ArrayList<>();
+        List<Thread> optionSets = new ArrayList<>();
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), n);
             InetSocketAddress address = (InetSocketAddress) listener.getLocalAddress();
@@ -298,11 +297,11 @@ public final class SpliceRun {
             for (int i = 0; i < n; i++) {
                 SocketChannel source = listener.accept();
                 Path file = dir.resolve("f" + i);
-                copiers.add(start(() -> {
+                optionSets.add(start(() -> {
                     long cpuStart = THREADS.getCurrentThreadCpuTime();
                     try (source; FileChannel target = FileChannel.open(file, StandardOpenOption.CREATE,
                             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                        if (copier.copy((ReadableByteChannel) source, target) != each) {
+                        if (Transfers.copy((ReadableByteChannel) source, target, options) != each) {
                             throw new IOException("short copy");
                         }
                     } catch (IOException e) {
@@ -312,7 +311,7 @@ public final class SpliceRun {
                     }
                 }));
             }
-            for (Thread t : copiers) {
+            for (Thread t : optionSets) {
                 t.join();
             }
             senders.join();

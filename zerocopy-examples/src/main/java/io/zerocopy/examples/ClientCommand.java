@@ -95,7 +95,7 @@ final class ClientCommand implements Callable<Integer> {
             }
             start = System.nanoTime();
             try {
-                sent = Transfers.with(options).copy(file, socket);
+                sent = Transfers.copy(file, socket, options);
             } catch (IllegalArgumentException e) {
                 // a forced strategy that cannot send a file to a socket (transferFrom)
                 throw new ParameterException(spec.commandLine(), "--strategy: " + e.getMessage(), e);

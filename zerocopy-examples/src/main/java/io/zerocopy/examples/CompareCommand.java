@@ -1,6 +1,5 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -172,10 +171,10 @@ final class CompareCommand implements Callable<Integer> {
             InetSocketAddress address = server.address();
             runsCsv.write("size_bytes,run,method,strategy,ms\n");
             LastResult last = new LastResult();
-            Map<Sender, Copier> copiers = copiers(last);
+            Map<Sender, TransferOptions> optionSets = optionSets(last);
             if (warmUp >= 0) {
                 for (Sender m : methods) {
-                    send(copiers.get(m), files.get(warmUp), bytes.get(warmUp), address, arrived);
+                    send(optionSets.get(m), files.get(warmUp), bytes.get(warmUp), address, arrived);
                     step(bar, "warm-up " + m.label);
                 }
             }
@@ -183,7 +182,7 @@ final class CompareCommand implements Callable<Integer> {
                 for (int s = 0; s < bytes.size(); s++) {
                     for (int k = 0; k < methods.length; k++) {
                         Sender m = methods[Math.floorMod(k + run + s, methods.length)];
-                        double t = send(copiers.get(m), files.get(s), bytes.get(s), address, arrived);
+                        double t = send(optionSets.get(m), files.get(s), bytes.get(s), address, arrived);
                         ms[s][m.ordinal()][run] = t;
                         String strategy = last.get().strategy();
                         if (m == Sender.AUTO) {
@@ -223,24 +222,24 @@ final class CompareCommand implements Callable<Integer> {
         return best;
     }
 
-    private static Map<Sender, Copier> copiers(LastResult listener) {
-        Map<Sender, Copier> copiers = new LinkedHashMap<>();
-        copiers.put(Sender.TRADITIONAL, Transfers.with(TransferOptions.builder()
-                .strategy("buffered").bufferSize(4096).listener(listener).build()));
-        copiers.put(Sender.TRANSFER_TO, Transfers.with(TransferOptions.builder()
-                .strategy("transferTo").listener(listener).build()));
-        copiers.put(Sender.AUTO, Transfers.with(TransferOptions.builder().listener(listener).build()));
-        return copiers;
+    private static Map<Sender, TransferOptions> optionSets(LastResult listener) {
+        Map<Sender, TransferOptions> optionSets = new LinkedHashMap<>();
+        optionSets.put(Sender.TRADITIONAL, TransferOptions.builder()
+                .strategy("buffered").bufferSize(4096).listener(listener).build());
+        optionSets.put(Sender.TRANSFER_TO, TransferOptions.builder()
+                .strategy("transferTo").listener(listener).build());
+        optionSets.put(Sender.AUTO, TransferOptions.builder().listener(listener).build());
+        return optionSets;
     }
 
     /** Sends one file and returns the milliseconds from connecting until the server saw end of stream. */
-    private double send(Copier copier, Path file, long size, InetSocketAddress address,
+    private double send(TransferOptions options, Path file, long size, InetSocketAddress address,
             BlockingQueue<Server.Connection> arrived) throws IOException, InterruptedException {
         long start = System.nanoTime();
         try (SocketChannel socket = SocketChannel.open()) {
             socket.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
             socket.connect(address);
-            copier.copy(file, socket);
+            Transfers.copy(file, socket, options);
         }
         Server.Connection c = arrived.poll(5, TimeUnit.MINUTES);
         if (c == null) {

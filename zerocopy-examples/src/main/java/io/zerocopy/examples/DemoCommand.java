@@ -67,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
             var received = receiver.receiveOne(true);
             long start = System.nanoTime();
             try (SocketChannel socket = SocketChannel.open(receiver.address())) {
-                Transfers.with(options).copy(file, socket);
+                Transfers.copy(file, socket, options);
             }
             LoopbackReceiver.Received r = received.get();
             double seconds = (r.endNanos - start) / 1e9;

@@ -65,7 +65,7 @@ final class FileCopyCommand implements Callable<Integer> {
                 .build();
         CopyOption[] copyOptions = replace ? new CopyOption[] {StandardCopyOption.REPLACE_EXISTING} : new CopyOption[0];
         long start = System.nanoTime();
-        long copied = Transfers.with(options).copy(source, target, copyOptions);
+        long copied = Transfers.copy(source, target, options, copyOptions);
         double ms = (System.nanoTime() - start) / 1e6;
         TransferResult r = result.get();
         // no result when there was nothing to move (a file onto itself)

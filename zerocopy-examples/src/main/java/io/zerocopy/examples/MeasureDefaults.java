@@ -1,6 +1,5 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -106,15 +105,15 @@ public final class MeasureDefaults {
         for (int run = -1; run < RUNS; run++) {
             for (int k = 0; k < names.length; k++) {
                 TransferOptions.Builder options = TransferOptions.builder();
-                Copier copier = Transfers.with((sizes[k] == 0 ? options.strategy("transferFrom")
-                        : options.strategy("buffered").bufferSize(sizes[k])).build());
+                TransferOptions transferOptions = (sizes[k] == 0 ? options.strategy("transferFrom")
+                        : options.strategy("buffered").bufferSize(sizes[k])).build();
                 if (sizes[k] > 0) {
-                    double ms = fileToSocket(server, file, copier);
+                    double ms = fileToSocket(server, file, transferOptions);
                     if (run >= 0) {
                         send[k][run] = ms;
                     }
                 }
-                double ms = socketToFile(server, file, copy, copier);
+                double ms = socketToFile(server, file, copy, transferOptions);
                 if (run >= 0) {
                     receive[k][run] = ms;
                 }
@@ -128,7 +127,7 @@ public final class MeasureDefaults {
         }
     }
 
-    private static double fileToSocket(ServerSocketChannel server, Path file, Copier copier) throws Exception {
+    private static double fileToSocket(ServerSocketChannel server, Path file, TransferOptions transferOptions) throws Exception {
         CompletableFuture<Long> drained = CompletableFuture.supplyAsync(() -> {
             try (SocketChannel in = server.accept()) {
                 drain(in);
@@ -139,12 +138,12 @@ public final class MeasureDefaults {
         });
         long start = System.nanoTime();
         try (SocketChannel out = SocketChannel.open(server.getLocalAddress())) {
-            copier.copy(file, out);
+            Transfers.copy(file, out, transferOptions);
         }
         return (drained.get() - start) / 1e6;
     }
 
-    private static double socketToFile(ServerSocketChannel server, Path file, Path copy, Copier copier)
+    private static double socketToFile(ServerSocketChannel server, Path file, Path copy, TransferOptions transferOptions)
             throws Exception {
         CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
             try (SocketChannel out = server.accept()) {
@@ -157,7 +156,7 @@ public final class MeasureDefaults {
         try (SocketChannel in = SocketChannel.open(server.getLocalAddress());
                 FileChannel out = FileChannel.open(copy, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
-            copier.copy(in, out);
+            Transfers.copy(in, out, transferOptions);
         }
         double ms = (System.nanoTime() - start) / 1e6;
         sent.get();
@@ -165,8 +164,8 @@ public final class MeasureDefaults {
     }
 
     private static void mappingThreshold(Path dir, ServerSocketChannel server) throws Exception {
-        Copier mmap = Transfers.with(TransferOptions.builder().strategy("mmap").build());
-        Copier buffered = Transfers.with(TransferOptions.builder().strategy("buffered").build());
+        TransferOptions mmap = TransferOptions.builder().strategy("mmap").build();
+        TransferOptions buffered = TransferOptions.builder().strategy("buffered").build();
         Pipe pipe = Pipe.open();
         try (SocketChannel out = SocketChannel.open(server.getLocalAddress()); SocketChannel in = server.accept()) {
             background(() -> drain(in));
@@ -200,11 +199,11 @@ public final class MeasureDefaults {
         }
     }
 
-    private static double perTransfer(Copier copier, Path file, WritableByteChannel target, int iterations)
+    private static double perTransfer(TransferOptions transferOptions, Path file, WritableByteChannel target, int iterations)
             throws IOException {
         long start = System.nanoTime();
         for (int i = 0; i < iterations; i++) {
-            copier.copy(file, target);
+            Transfers.copy(file, target, transferOptions);
         }
         return (System.nanoTime() - start) / 1e3 / iterations;
     }

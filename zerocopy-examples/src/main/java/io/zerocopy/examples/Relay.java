@@ -126,8 +126,7 @@ final class Relay implements AutoCloseable {
         /** Copies one direction to its end and passes the end on; on failure closes both, ending the other. */
         private long pump(SocketChannel from, SocketChannel to, LastResult result) {
             try {
-                long n = Transfers.with(options.toBuilder().listener(result).build())
-                        .copy((ReadableByteChannel) from, to);
+                long n = Transfers.copy((ReadableByteChannel) from, to, options.toBuilder().listener(result).build());
                 to.shutdownOutput();
                 return n;
             } catch (IOException e) {

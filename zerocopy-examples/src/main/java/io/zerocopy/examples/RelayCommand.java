@@ -1,5 +1,6 @@
 package io.zerocopy.examples;
 
+import io.zerocopy.Transfers;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.Locale;

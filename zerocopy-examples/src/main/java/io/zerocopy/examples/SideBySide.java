@@ -47,7 +47,7 @@ public final class SideBySide {
         senders.put("Transfers.copy (auto)", (f, s) -> Transfers.copy(f, s));
         for (String name : new String[] {"transferTo", "mmap", "buffered"}) {
             TransferOptions forced = TransferOptions.builder().strategy(name).build();
-            senders.put("Transfers " + name, (f, s) -> Transfers.with(forced).copy(f, s));
+            senders.put("Transfers " + name, (f, s) -> Transfers.copy(f, s, forced));
         }
         List<String> names = new ArrayList<>(senders.keySet());
         Map<String, double[]> times = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.zerocopy.micrometer;
 
+import io.zerocopy.Transfers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,14 +23,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>{@code
  * MeterRegistry registry = new SimpleMeterRegistry(); // or the application's registry
  * TransferMetrics metrics = new TransferMetrics(registry, Tags.of("service", "media"));
- * Copier copier = Transfers.with(TransferOptions.builder().listener(metrics).build());
- * long copied = copier.copy(source, target);
+ * TransferOptions options = TransferOptions.builder().listener(metrics).build();
+ * long copied = Transfers.copy(source, target, options);
  * double bytes = registry.get("zerocopy.transfers.bytes").tag("outcome", "completed").counter().count();
  * }</pre>
  *
  * <p>This example is compiled and run by the module's tests ({@code source} and {@code target}
- * are two {@code Path}s there); any verb of {@code Copier} works the same, {@code open} and
- * {@code copyAsync} included.
+ * are two {@code Path}s there); every verb of {@code Transfers} takes the options the same
+ * way, {@code open} and {@code copyAsync} included.
  *
  * <h2>Meters</h2>
  * Each meter also carries the common tags given to the constructor.
@@ -173,7 +174,7 @@ public final class TransferMetrics implements TransferListener {
         active.decrementAndGet();
         Completions c = completions.computeIfAbsent(result.strategy(), Completions::new);
         c.ended.increment();
-        c.bytes.increment(result.bytes());
+        c.bytes.increment(result.bytesTransferred());
         c.duration.record(result.elapsed());
     }
 

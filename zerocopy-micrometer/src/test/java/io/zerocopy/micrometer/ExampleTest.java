@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -38,8 +37,8 @@ class ExampleTest {
         // example start
         MeterRegistry registry = new SimpleMeterRegistry(); // or the application's registry
         TransferMetrics metrics = new TransferMetrics(registry, Tags.of("service", "media"));
-        Copier copier = Transfers.with(TransferOptions.builder().listener(metrics).build());
-        long copied = copier.copy(source, target);
+        TransferOptions options = TransferOptions.builder().listener(metrics).build();
+        long copied = Transfers.copy(source, target, options);
         double bytes = registry.get("zerocopy.transfers.bytes").tag("outcome", "completed").counter().count();
         // example end
 

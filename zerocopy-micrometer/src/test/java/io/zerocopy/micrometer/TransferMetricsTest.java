@@ -19,10 +19,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
@@ -62,7 +61,7 @@ class TransferMetricsTest {
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final TransferMetrics metrics = new TransferMetrics(registry);
-    private final Copier copier = Transfers.with(TransferOptions.builder().listener(metrics).build());
+    private final TransferOptions options = TransferOptions.builder().listener(metrics).build();
 
     @AfterEach
     void closeRegistry() {
@@ -76,7 +75,7 @@ class TransferMetricsTest {
 
         TransferResult result;
         try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            result = copier.copyAsync(source, out).get(30, TimeUnit.SECONDS);
+            result = Transfers.copyAsync(source, out, task -> new Thread(task).start(), options).get(30, TimeUnit.SECONDS);
         }
 
         String strategy = result.strategy();
@@ -102,7 +101,7 @@ class TransferMetricsTest {
                 SocketChannel client = SocketChannel.open(server.getLocalAddress());
                 SocketChannel accepted = server.accept()) {
             CompletableFuture<byte[]> drained = CompletableFuture.supplyAsync(() -> readToEnd(accepted));
-            sent = copier.copy(source, client);
+            sent = Transfers.copy(source, client, options);
             client.shutdownOutput();
             received = drained.get(30, TimeUnit.SECONDS);
         }
@@ -122,7 +121,7 @@ class TransferMetricsTest {
         Path source = file("source", 100_000, 3);
         FailingTarget target = FailingTarget.failingAfter(12_345, 1_000);
 
-        TransferException failure = catchThrowableOfType(TransferException.class, () -> copier.copy(source, target));
+        TransferException failure = catchThrowableOfType(TransferException.class, () -> Transfers.copy(source, target, options));
 
         assertThat(failure.bytesTransferred()).isEqualTo(12_345).isEqualTo(target.accepted());
         assertThat(failures()).isEqualTo(1);
@@ -137,7 +136,7 @@ class TransferMetricsTest {
     void open_activeUntilClosed_thenCountedAsFailed() throws Exception {
         Path source = file("source", 50_000, 4);
 
-        Transfer transfer = copier.open(source, FailingTarget.accepting());
+        Transfer transfer = Transfers.open(source, FailingTarget.accepting(), options);
         assertThat(active()).isEqualTo(1);
         transfer.close();
 
@@ -164,14 +163,14 @@ class TransferMetricsTest {
             List<Future<?>> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 workers.add(pool.submit(() -> {
-                    Transfer first = copier.open(source, FailingTarget.accepting());
+                    Transfer first = Transfers.open(source, FailingTarget.accepting(), options);
                     opened.countDown();
                     assertThat(go.await(30, TimeUnit.SECONDS)).isTrue();
                     drive(first);
                     for (int i = 1; i < perThread; i++) {
                         boolean fails = i % 3 == 0;
                         FailingTarget target = fails ? FailingTarget.failingAfter(failAfter, 1_000) : FailingTarget.accepting();
-                        try (Transfer transfer = copier.open(source, target)) {
+                        try (Transfer transfer = Transfers.open(source, target, options)) {
                             drive(transfer);
                             assertThat(fails).isFalse();
                         } catch (TransferException e) {
@@ -212,9 +211,9 @@ class TransferMetricsTest {
     void registryRefusesAMeter_transferAbortedAndNotLeftActive() throws Exception {
         registry.timer(STARTED, STRATEGY_TAG, "buffered");
         Path source = file("source", 10_000, 7);
-        Copier buffered = Transfers.with(TransferOptions.builder().strategy("buffered").listener(metrics).build());
+        TransferOptions buffered = TransferOptions.builder().strategy("buffered").listener(metrics).build();
 
-        assertThatThrownBy(() -> buffered.copy(source, FailingTarget.accepting()))
+        assertThatThrownBy(() -> Transfers.copy(source, FailingTarget.accepting(), buffered))
                 .isInstanceOf(IllegalArgumentException.class);
 
         assertThat(active()).isZero();
@@ -226,7 +225,7 @@ class TransferMetricsTest {
         TransferMetrics withTags = new TransferMetrics(tagged, Tags.of("service", "media"));
         Path source = file("source", 10_000, 6);
 
-        Transfers.with(TransferOptions.builder().listener(withTags).build()).copy(source, dir.resolve("target"));
+        Transfers.copy(source, dir.resolve("target"), TransferOptions.builder().listener(withTags).build());
 
         Set<String> names = tagged.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
         assertThat(names).containsExactlyInAnyOrder(STARTED, ACTIVE, ENDED, BYTES, DURATION);

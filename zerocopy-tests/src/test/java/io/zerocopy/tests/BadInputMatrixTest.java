@@ -3,9 +3,8 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
 import java.io.Closeable;
 import java.io.FileInputStream;
@@ -13,8 +12,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonReadableChannelException;
@@ -43,11 +40,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every public {@code copy} overload, through {@link Transfers} and through a {@link Copier}, against
+ * Every public {@code copy} overload, through {@link Transfers} and through a {@link TransferOptions}, against
  * every kind of bad input that applies to it: a null, a negative or {@code Long.MAX_VALUE} position
  * or count, a slice past the end, a closed channel, socket or stream, a read-only target, a
  * write-only source, a directory and a missing file. Each must fail with the exception
- * {@link Copier}'s Javadoc documents for it, before the first byte: the real file or loopback socket
+ * {@link TransferOptions}'s Javadoc documents for it, before the first byte: the real file or loopback socket
  * behind the target receives nothing, channel positions are unchanged, and a copier's listener never
  * hears of a transfer. (The unit tests in zerocopy-core pin the messages against hand-written
  * channels; this matrix covers the cross product on real files and sockets.)
@@ -66,7 +63,6 @@ class BadInputMatrixTest {
     interface Api {
         long copy(Path source, WritableByteChannel target) throws IOException;
 
-        long copy(Path source, Socket target) throws IOException;
 
         long copy(Path source, OutputStream target) throws IOException;
 
@@ -86,10 +82,6 @@ class BadInputMatrixTest {
             return Transfers.copy(source, target);
         }
 
-        @Override
-        public long copy(Path source, Socket target) throws IOException {
-            return Transfers.copy(source, target);
-        }
 
         @Override
         public long copy(Path source, OutputStream target) throws IOException {
@@ -123,47 +115,43 @@ class BadInputMatrixTest {
     };
 
     /** A copier with a listener and a small buffer, whose listener must stay silent. */
-    private static Api copier(Copier copier) {
+    private static Api copier(TransferOptions copier) {
         return new Api() {
             @Override
             public long copy(Path source, WritableByteChannel target) throws IOException {
-                return copier.copy(source, target);
+                return Transfers.copy(source, target, copier);
             }
 
-            @Override
-            public long copy(Path source, Socket target) throws IOException {
-                return copier.copy(source, target);
-            }
 
             @Override
             public long copy(Path source, OutputStream target) throws IOException {
-                return copier.copy(source, target);
+                return Transfers.copy(source, target, copier);
             }
 
             @Override
             public long copy(Path source, Path target, CopyOption... options) throws IOException {
-                return copier.copy(source, target, options);
+                return Transfers.copy(source, target, copier, options);
             }
 
             @Override
             public long copy(FileChannel source, long position, long count, WritableByteChannel target)
                     throws IOException {
-                return copier.copy(source, position, count, target);
+                return Transfers.copy(source, position, count, target, copier);
             }
 
             @Override
             public long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
-                return copier.copy(source, target);
+                return Transfers.copy(source, target, copier);
             }
 
             @Override
             public long copy(InputStream source, OutputStream target) throws IOException {
-                return copier.copy(source, target);
+                return Transfers.copy(source, target, copier);
             }
 
             @Override
             public String toString() {
-                return "Copier";
+                return "TransferOptions";
             }
         };
     }
@@ -188,7 +176,6 @@ class BadInputMatrixTest {
         final Path target;
         private final Deque<Closeable> opened = new ArrayDeque<>();
         private final List<FileChannel> positioned = new ArrayList<>();
-        private LoopbackReceiver receiver;
 
         Fixture(Path dir, long seed) throws IOException {
             this.dir = Files.createDirectories(dir);
@@ -230,22 +217,6 @@ class BadInputMatrixTest {
             return dir.resolve("missing");
         }
 
-        /** A plain socket connected to a loopback receiver that counts what arrives. */
-        Socket socket() throws IOException {
-            if (receiver == null) {
-                receiver = LoopbackReceiver.draining(0);
-            }
-            return keep(receiver.connectSocket());
-        }
-
-        /** A socket channel's socket connected to the same receiver. */
-        Socket channelSocket() throws IOException {
-            if (receiver == null) {
-                receiver = LoopbackReceiver.draining(0);
-            }
-            return keep(receiver.connectChannel()).socket();
-        }
-
         FileOutputStream targetStream() throws IOException {
             return keep(new FileOutputStream(target.toFile(), true));
         }
@@ -268,21 +239,12 @@ class BadInputMatrixTest {
             close();
             assertThat(Files.readAllBytes(target)).as("the target file").isEqualTo(TARGET_CONTENT);
             assertThat(Files.size(source)).as("the source file").isEqualTo(SOURCE_SIZE);
-            if (receiver != null) {
-                assertThat(receiver.received().bytes()).as("bytes the loopback peer received").isZero();
-            }
         }
 
         @Override
         public void close() throws IOException {
             while (!opened.isEmpty()) {
                 opened.pop().close();
-            }
-        }
-
-        void closeReceiver() throws IOException {
-            if (receiver != null) {
-                receiver.close();
             }
         }
     }
@@ -303,33 +265,6 @@ class BadInputMatrixTest {
                 (api, f) -> api.copy(f.directory(), f.targetChannel())));
         cases.add(new Case(pathToChannel, "missing source", NoSuchFileException.class,
                 (api, f) -> api.copy(f.missing(), f.targetChannel())));
-
-        String pathToSocket = "copy(Path, Socket)";
-        cases.add(new Case(pathToSocket, "null source", npe, (api, f) -> api.copy((Path) null, f.socket())));
-        cases.add(new Case(pathToSocket, "null target", npe, (api, f) -> api.copy(f.source, (Socket) null)));
-        cases.add(new Case(pathToSocket, "closed socket", SocketException.class, (api, f) -> {
-            Socket socket = f.socket();
-            socket.close();
-            return api.copy(f.source, socket);
-        }));
-        cases.add(new Case(pathToSocket, "closed channel socket", SocketException.class, (api, f) -> {
-            Socket socket = f.channelSocket();
-            socket.getChannel().close();
-            return api.copy(f.source, socket);
-        }));
-        cases.add(new Case(pathToSocket, "output shut down (read-only)", SocketException.class, (api, f) -> {
-            Socket socket = f.socket();
-            socket.shutdownOutput();
-            return api.copy(f.source, socket);
-        }));
-        cases.add(new Case(pathToSocket, "unconnected socket", SocketException.class,
-                (api, f) -> api.copy(f.source, f.keep(new Socket()))));
-        cases.add(new Case(pathToSocket, "directory source", IOException.class,
-                (api, f) -> api.copy(f.directory(), f.socket())));
-        cases.add(new Case(pathToSocket, "directory source, channel socket", IOException.class,
-                (api, f) -> api.copy(f.directory(), f.channelSocket())));
-        cases.add(new Case(pathToSocket, "missing source", NoSuchFileException.class,
-                (api, f) -> api.copy(f.missing(), f.socket())));
 
         String pathToStream = "copy(Path, OutputStream)";
         cases.add(new Case(pathToStream, "null source", npe, (api, f) -> api.copy((Path) null, f.targetStream())));
@@ -433,7 +368,7 @@ class BadInputMatrixTest {
                 if (!c.overload().equals(overload)) {
                     continue;
                 }
-                for (String flavour : new String[] {"Transfers", "Copier"}) {
+                for (String flavour : new String[] {"Transfers", "TransferOptions"}) {
                     int index = counter[0]++;
                     tests.add(DynamicTest.dynamicTest(flavour + ": " + c.input() + " -> " + c.expected().getSimpleName(),
                             () -> run(c, flavour, index)));
@@ -447,7 +382,7 @@ class BadInputMatrixTest {
     private static void run(Case c, String flavour, int index) throws Exception {
         RecordingListener listener = new RecordingListener();
         Api api = flavour.equals("Transfers") ? TRANSFERS
-                : copier(Transfers.with(TransferOptions.builder().listener(listener).bufferSize(4096).build()));
+                : copier(TransferOptions.builder().listener(listener).bufferSize(4096).build());
         Fixture fixture = new Fixture(root.resolve("case-" + index), Seeds.derive(SEED, index));
         try {
             Throwable thrown = catchThrowable(() -> c.call().run(api, fixture));
@@ -460,7 +395,6 @@ class BadInputMatrixTest {
             assertThat(listener.endings()).as("onComplete/onFailure calls").isZero();
         } finally {
             fixture.close();
-            fixture.closeReceiver();
         }
     }
 }

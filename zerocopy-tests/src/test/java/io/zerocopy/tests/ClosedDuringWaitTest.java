@@ -3,10 +3,9 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,7 +48,7 @@ class ClosedDuringWaitTest {
                 source.configureBlocking(false);
                 target.configureBlocking(false);
                 AtomicReference<TransferException> heard = new AtomicReference<>();
-                Copier copier = Transfers.with(TransferOptions.builder()
+                TransferOptions options = TransferOptions.builder()
                         .stallTimeout(Duration.ofMinutes(5)) // the close, not the stall, must end it
                         .listener(new TransferListener() {
                             @Override
@@ -57,12 +56,12 @@ class ClosedDuringWaitTest {
                                 heard.set(failure);
                             }
                         })
-                        .build());
+                        .build();
                 // Threads of their own: the common pool may have a single thread on a small machine,
                 // and the writer must not queue behind the copy.
                 ExecutorService threads = Executors.newFixedThreadPool(2);
                 try {
-                    run(threads, copier, source, sourcePeer, target, heard);
+                    run(threads, options, source, sourcePeer, target, heard);
                 } finally {
                     threads.shutdownNow();
                     assertThat(threads.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
@@ -71,9 +70,9 @@ class ClosedDuringWaitTest {
         }
     }
 
-    private static void run(ExecutorService threads, Copier copier, SocketChannel source, SocketChannel sourcePeer,
+    private static void run(ExecutorService threads, TransferOptions options, SocketChannel source, SocketChannel sourcePeer,
             SocketChannel target, AtomicReference<TransferException> heard) throws Exception {
-        Future<Long> copy = threads.submit(() -> copier.copy(source, target));
+        Future<Long> copy = threads.submit(() -> Transfers.copy(source, target, options));
 
         awaitRegistered(source); // nothing to read yet: the engine waits on the source
         threads.submit(() -> {

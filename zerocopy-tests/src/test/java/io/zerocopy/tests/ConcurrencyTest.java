@@ -2,7 +2,6 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.nio.channels.FileChannel;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Many transfers at once, each with its own file and its own loopback connection, started together
  * from a latch: every one arrives byte-exact. Once with a copier per thread and every strategy, and
- * once with a single configured {@link Copier} shared by all the threads (it is documented as
+ * once with a single configured {@link TransferOptions} shared by all the threads (it is documented as
  * thread-safe), mixing file to socket, file to file and socket to file. The threads are the test's
  * own, not the common pool (which has one thread on a two-core machine).
  */
@@ -76,7 +75,7 @@ class ConcurrencyTest {
             String strategy = STRATEGIES[i % STRATEGIES.length];
             boolean blocking = (i / STRATEGIES.length) % 2 == 0;
             TransferOptions.Builder options = TransferOptions.builder().mappedWindow(256 << 10).bufferSize(64 << 10);
-            Copier copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+            TransferOptions copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
             String what = strategy + (blocking ? " blocking" : " non-blocking") + " #" + i + " (seed " + SEED + ")";
             tasks.add(() -> sendToSocket(copier, file, content, blocking, start, what));
         }
@@ -84,10 +83,10 @@ class ConcurrencyTest {
     }
 
     @Test
-    void copy_oneSharedCopierFromManyThreads() throws Exception {
+    void copy_oneSharedOptionsFromManyThreads() throws Exception {
         RecordingListener ignored = new RecordingListener();
-        Copier shared = Transfers.with(TransferOptions.builder()
-                .bufferSize(16 << 10).mappedWindow(128 << 10).stallTimeout(Duration.ofSeconds(30)).listener(ignored).build());
+        TransferOptions shared = TransferOptions.builder()
+                .bufferSize(16 << 10).mappedWindow(128 << 10).stallTimeout(Duration.ofSeconds(30)).listener(ignored).build();
         byte[][] contents = new byte[THREADS][];
         List<Callable<Void>> tasks = new ArrayList<>();
         CountDownLatch start = new CountDownLatch(1);
@@ -100,7 +99,7 @@ class ConcurrencyTest {
                 case 0 -> tasks.add(() -> sendToSocket(shared, file, content, true, start, what));
                 case 1 -> tasks.add(() -> {
                     start.await();
-                    assertThat(shared.copy(file, target)).as(what).isEqualTo(content.length);
+                    assertThat(Transfers.copy(file, target, shared)).as(what).isEqualTo(content.length);
                     assertThat(TestFiles.crc32c(target)).as(what + ": CRC32C of the copy").isEqualTo(TestFiles.crc32c(content));
                     return null;
                 });
@@ -108,7 +107,7 @@ class ConcurrencyTest {
                     try (LoopbackSender sender = LoopbackSender.toChannel(file, 0, content.length);
                             FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                         start.await();
-                        assertThat(shared.copy((ReadableByteChannel) sender.channel(), out)).as(what).isEqualTo(content.length);
+                        assertThat(Transfers.copy((ReadableByteChannel) sender.channel(), out, shared)).as(what).isEqualTo(content.length);
                         sender.awaitSent();
                     }
                     assertThat(Files.size(target)).as(what + ": size of the copy").isEqualTo(content.length);
@@ -122,14 +121,14 @@ class ConcurrencyTest {
     }
 
     /** Sends {@code file} over a connection of its own once {@code start} opens, and checks what arrived. */
-    private static Void sendToSocket(Copier copier, Path file, byte[] content, boolean blocking, CountDownLatch start,
+    private static Void sendToSocket(TransferOptions copier, Path file, byte[] content, boolean blocking, CountDownLatch start,
             String what) throws Exception {
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
             long sent;
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(blocking);
                 start.await();
-                sent = copier.copy(file, (WritableByteChannel) channel);
+                sent = Transfers.copy(file, (WritableByteChannel) channel, copier);
             }
             LoopbackReceiver.Received received = receiver.received();
             assertThat(sent).as(what + ": returned count").isEqualTo(content.length);

@@ -1,8 +1,7 @@
 package io.zerocopy.tests;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferListener;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
@@ -85,7 +84,7 @@ final class DirectMemoryMain {
                 SocketChannel channel = receiver.clients.get(i);
                 CompletableFuture<Void> firstStep = new CompletableFuture<>();
                 CompletableFuture<TransferResult> completed = new CompletableFuture<>();
-                Copier copier = Transfers.with(TransferOptions.builder().listener(new TransferListener() {
+                TransferOptions options = TransferOptions.builder().listener(new TransferListener() {
                     @Override
                     public void onProgress(long bytesSoFar) {
                         firstStep.complete(null);
@@ -96,10 +95,10 @@ final class DirectMemoryMain {
                     public void onComplete(TransferResult result) {
                         completed.complete(result);
                     }
-                }).build());
+                }).build();
                 CompletableFuture<TransferResult> result = CompletableFuture.supplyAsync(() -> {
                     try (channel) {
-                        long sent = copier.copy(file, (WritableByteChannel) channel);
+                        long sent = Transfers.copy(file, (WritableByteChannel) channel, options);
                         if (sent != SIZE) {
                             throw new AssertionError(phase + ": sent " + sent + " of " + SIZE);
                         }
@@ -123,7 +122,7 @@ final class DirectMemoryMain {
 
     /** Socket to file, file to a wrapper channel and socket to socket: transfers that take a buffer if they can. */
     private static void otherKinds(Path dir, Path file, byte[] content, long crc) throws Exception {
-        Copier copier = Transfers.with(TransferOptions.builder().listener(new Results("other-kinds")).build());
+        TransferOptions options = TransferOptions.builder().listener(new Results("other-kinds")).build();
         try (Receiver sockets = new Receiver(2);
                 FileChannel target = FileChannel.open(dir.resolve("from-socket"), StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE)) {
@@ -131,13 +130,12 @@ final class DirectMemoryMain {
             try (SocketChannel sender = sockets.clients.get(0)) {
                 CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> {
                     try {
-                        Transfers.with(TransferOptions.builder().listener(new Results("other-kinds")).build())
-                                .copy(file, (WritableByteChannel) sender);
+                        Transfers.copy(file, (WritableByteChannel) sender, TransferOptions.builder().listener(new Results("other-kinds")).build());
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                copier.copy(toFile, SIZE, target);
+                Transfers.copy(toFile, SIZE, target, options);
                 sending.get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
             if (TestFiles.crc32c(dir.resolve("from-socket")) != crc) {
@@ -145,7 +143,7 @@ final class DirectMemoryMain {
             }
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        copier.copy(file, Channels.newChannel(out));
+        Transfers.copy(file, Channels.newChannel(out), options);
         if (TestFiles.crc32c(out.toByteArray()) != crc) {
             throw new AssertionError("file to a wrapper channel: the CRC32C differs");
         }
@@ -163,7 +161,7 @@ final class DirectMemoryMain {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                copier.copy(from, relayed);
+                Transfers.copy(from, relayed, options);
                 feed.get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
             out2.check(SIZE, crc);
@@ -185,7 +183,7 @@ final class DirectMemoryMain {
     }
 
     private static synchronized void print(String phase, TransferResult result) {
-        System.out.println("result " + phase + " " + result.strategy() + " " + result.bytes() + " " + result.reason());
+        System.out.println("result " + phase + " " + result.strategy() + " " + result.bytesTransferred() + " " + result.reason());
     }
 
     private static void await(CountDownLatch latch) {

@@ -38,11 +38,11 @@ class FifoTargetTest {
         byte[] content = TestFiles.randomBytes((3 << 20) + 17, 99);
         Path source = TestFiles.write(dir.resolve("source"), content);
         TransferOptions.Builder options = TransferOptions.builder();
-        var copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+        var copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
 
         CompletableFuture<long[]> read = drain(fifo);
         try (FileChannel out = FileChannel.open(fifo, StandardOpenOption.WRITE)) {
-            assertThat(copier.copy(source, out)).isEqualTo(content.length);
+            assertThat(Transfers.copy(source, out, copier)).isEqualTo(content.length);
         }
         assertThat(read.get(30, TimeUnit.SECONDS)).containsExactly(content.length, TestFiles.crc32c(content));
     }

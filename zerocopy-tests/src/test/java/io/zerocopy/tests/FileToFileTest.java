@@ -3,7 +3,6 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -90,12 +89,12 @@ class FileToFileTest {
         Path target = dir.resolve("copy");
         RecordingListener listener = new RecordingListener();
 
-        long copied = copier(mode, listener).copy(FILES.get(size), target);
+        long copied = Transfers.copy(FILES.get(size), target, options(mode, listener));
 
         assertThat(copied).isEqualTo(size);
         assertSameBytes(Files.readAllBytes(target), CONTENT.get(size));
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(mode.expected());
-        assertThat(listener.result().bytes()).isEqualTo(size);
+        assertThat(listener.result().bytesTransferred()).isEqualTo(size);
         assertThat(listener.expectedBytes()).isEqualTo(size);
     }
 
@@ -112,7 +111,7 @@ class FileToFileTest {
         long copied;
         try (FileChannel channel = FileChannel.open(target, StandardOpenOption.WRITE)) {
             channel.position(start);
-            copied = copier(mode, listener).copy(FILES.get(size), (WritableByteChannel) channel);
+            copied = Transfers.copy(FILES.get(size), (WritableByteChannel) channel, options(mode, listener));
             assertThat(channel.position()).as("target position").isEqualTo(start + size);
         }
 
@@ -153,7 +152,7 @@ class FileToFileTest {
                 long copied;
                 try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     out.position(targetStart);
-                    copied = copier(mode, listener).copy(source, position, count, out);
+                    copied = Transfers.copy(source, position, count, out, options(mode, listener));
                     assertThat(out.position()).as(what + ": target position").isEqualTo(targetStart + count);
                 }
                 assertThat(copied).as(what + ": returned count").isEqualTo(count);
@@ -172,8 +171,8 @@ class FileToFileTest {
         }
     }
 
-    private static Copier copier(Mode mode, RecordingListener listener) {
-        return Transfers.with(TransferOptions.builder().strategy(mode.forced).listener(listener).build());
+    private static TransferOptions options(Mode mode, RecordingListener listener) {
+        return TransferOptions.builder().strategy(mode.forced).listener(listener).build();
     }
 
     private static void assertSameBytes(byte[] actual, byte[] expected) {
@@ -185,9 +184,9 @@ class FileToFileTest {
     void copy_transferFromForced_declinedBeforeAByteMoves() throws IOException {
         Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(4096, 1));
         Path target = dir.resolve("target");
-        Copier copier = Transfers.with(TransferOptions.builder().strategy("transferFrom").build());
+        TransferOptions options = TransferOptions.builder().strategy("transferFrom").build();
 
-        assertThatThrownBy(() -> copier.copy(source, target))
+        assertThatThrownBy(() -> Transfers.copy(source, target, options))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("strategy: transferFrom");
         assertThat(Files.exists(target)).as("no partial target is left").isFalse();

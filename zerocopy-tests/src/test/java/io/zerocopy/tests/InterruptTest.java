@@ -3,9 +3,8 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
 import java.io.InterruptedIOException;
 import java.lang.management.ManagementFactory;
@@ -81,7 +80,7 @@ class InterruptTest {
         List<String> targetsBefore = descriptorsBefore >= 0 ? ProcSelf.descriptorTargets() : List.of();
         CountDownLatch progressed = new CountDownLatch(1);
         RecordingListener listener = new RecordingListener(bytesSoFar -> progressed.countDown());
-        Copier copier = Transfers.with(options.listener(listener).build());
+        TransferOptions copier = options.listener(listener).build();
 
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
                 SocketChannel channel = receiver.connectChannel()) {
@@ -89,7 +88,7 @@ class InterruptTest {
             CompletableFuture<Outcome> outcome = new CompletableFuture<>();
             Thread sender = new Thread(() -> {
                 try {
-                    long n = copier.copy(file, (WritableByteChannel) channel);
+                    long n = Transfers.copy(file, (WritableByteChannel) channel, copier);
                     outcome.complete(new Outcome(null, n, Thread.currentThread().isInterrupted()));
                 } catch (Throwable t) {
                     outcome.complete(new Outcome(t, -1, Thread.currentThread().isInterrupted()));
@@ -130,7 +129,7 @@ class InterruptTest {
     }
 
     /**
-     * Pins what {@link io.zerocopy.Copier} documents: after {@link ClosedByInterruptException},
+     * Pins what {@link io.zerocopy.TransferOptions} documents: after {@link ClosedByInterruptException},
      * {@code bytesTransferred()} is a lower bound. A blocking {@code sendfile} asked for the whole
      * file is interrupted inside the call, having already handed the kernel what the socket buffers
      * hold; the JDK reports no count for the cut call, so the peer gets at least as much as counted
@@ -139,13 +138,13 @@ class InterruptTest {
     @Test
     void copy_interruptedInsideBlockingSendfile_countIsALowerBound() throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Copier copier = Transfers.with(TransferOptions.builder().strategy("transferTo").build());
+        TransferOptions copier = TransferOptions.builder().strategy("transferTo").build();
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
             TransferException failure;
             try (SocketChannel channel = receiver.connectChannel()) {
                 CompletableFuture<Throwable> outcome = new CompletableFuture<>();
                 Thread sender = new Thread(() -> outcome.complete(
-                        catchThrowable(() -> copier.copy(file, (WritableByteChannel) channel))), "sendfile-sender");
+                        catchThrowable(() -> Transfers.copy(file, (WritableByteChannel) channel, copier))), "sendfile-sender");
                 sender.start();
                 try {
                     // Inside the native transferTo0 (FileChannelImpl on 17, the dispatcher on 21+).

@@ -43,14 +43,14 @@ class LoggingTest {
                 results.add(result);
             }
         };
-        var copier = Transfers.with(TransferOptions.builder().listener(listener).build());
+        var options = TransferOptions.builder().listener(listener).build();
 
         List<String> lines = captureStandardError(() -> {
-            copier.copy(source, dir.resolve("copy"));
-            copier.copy(new ByteArrayInputStream(content), new ByteArrayOutputStream());
+            Transfers.copy(source, dir.resolve("copy"), options);
+            Transfers.copy(new ByteArrayInputStream(content), new ByteArrayOutputStream(), options);
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
                     var socket = receiver.connectChannel()) {
-                copier.copy(source, socket);
+                Transfers.copy(source, socket, options);
             }
         });
 

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferException;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
@@ -72,13 +71,13 @@ class PeerResetTest {
     @MethodSource("cases")
     void copy_peerResetsConnection(String strategy, String mode, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).listener(listener).build());
+        TransferOptions copier = TransferOptions.builder().strategy(strategy).listener(listener).build();
         try (LoopbackReceiver receiver = LoopbackReceiver.resettingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER);
                 SocketChannel channel = receiver.connectChannel()) {
             channel.configureBlocking(mode.equals("blocking"));
 
             TransferException failure = catchThrowableOfType(TransferException.class,
-                    () -> copier.copy(file, (WritableByteChannel) channel));
+                    () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
             long readByPeer = receiver.readBeforeReset();
 
             assertThat(failure).as("TransferException").isNotNull()
@@ -121,7 +120,7 @@ class PeerResetTest {
         assumeTrue(threads.isThreadCpuTimeSupported(), "needs thread CPU time");
         threads.setThreadCpuTimeEnabled(true);
         TransferOptions.Builder options = TransferOptions.builder();
-        Copier copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+        TransferOptions copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
         ExecutorService sender = Executors.newSingleThreadExecutor();
         try (LoopbackReceiver receiver = LoopbackReceiver.endingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER,
                         ending.equals("resets"));
@@ -130,7 +129,7 @@ class PeerResetTest {
             CompletableFuture<Long> senderThread = new CompletableFuture<>();
             Future<Long> copy = sender.submit(() -> {
                 senderThread.complete(Thread.currentThread().getId());
-                return copier.copy(file, (WritableByteChannel) channel);
+                return Transfers.copy(file, (WritableByteChannel) channel, copier);
             });
             long senderId = senderThread.get(30, TimeUnit.SECONDS);
             assertThat(receiver.awaitPaused(30, TimeUnit.SECONDS)).as("the peer read its bytes and stopped").isTrue();

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferException;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -52,10 +51,10 @@ class ResourceLeakTest {
         Random random = new Random(SEED);
         byte[] content = TestFiles.randomBytes(200_000, SEED);
         Path source = TestFiles.write(dir.resolve("source"), content);
-        Copier[] copiers = new Copier[STRATEGIES.length];
+        TransferOptions[] copiers = new TransferOptions[STRATEGIES.length];
         for (int i = 0; i < STRATEGIES.length; i++) {
             TransferOptions.Builder options = TransferOptions.builder().mappedWindow(64 << 10).bufferSize(32 << 10);
-            copiers[i] = Transfers.with((STRATEGIES[i].equals("auto") ? options : options.strategy(STRATEGIES[i])).build());
+            copiers[i] = (STRATEGIES[i].equals("auto") ? options : options.strategy(STRATEGIES[i])).build();
         }
 
         // A warm-up round of every kind first, so that what the JDK opens once and keeps (its
@@ -73,7 +72,7 @@ class ResourceLeakTest {
 
                 for (int round = 0; round < ROUNDS; round++) {
                     Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
-                    Copier copier = copiers[random.nextInt(copiers.length)];
+                    TransferOptions copier = copiers[random.nextInt(copiers.length)];
                     sentToPeer += run(kind, copier, source, content, socket, round);
                 }
 
@@ -95,40 +94,40 @@ class ResourceLeakTest {
         TARGET_FAILS_MID_TRANSFER, STALLED_TARGET
     }
 
-    private long run(Kind kind, Copier copier, Path source, byte[] content, SocketChannel socket, int round)
+    private long run(Kind kind, TransferOptions copier, Path source, byte[] content, SocketChannel socket, int round)
             throws Exception {
         switch (kind) {
             case FILE_TO_NEW_FILE -> {
                 Path target = dir.resolve("copy-" + round);
-                assertThat(copier.copy(source, target)).isEqualTo(content.length);
+                assertThat(Transfers.copy(source, target, copier)).isEqualTo(content.length);
                 Files.delete(target);
                 return 0;
             }
             case FILE_TO_SOCKET -> {
-                assertThat(copier.copy(source, (WritableByteChannel) socket)).isEqualTo(content.length);
+                assertThat(Transfers.copy(source, (WritableByteChannel) socket, copier)).isEqualTo(content.length);
                 return content.length;
             }
             case SLICE_TO_STREAM -> {
                 try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
-                    assertThat(copier.copy(channel, 1000, 50_000, Sinks.CHANNEL)).isEqualTo(50_000);
+                    assertThat(Transfers.copy(channel, 1000, 50_000, Sinks.CHANNEL, copier)).isEqualTo(50_000);
                 }
                 return 0;
             }
             case MISSING_SOURCE -> {
-                assertThat(catchThrowable(() -> copier.copy(dir.resolve("missing"), Sinks.STREAM)))
+                assertThat(catchThrowable(() -> Transfers.copy(dir.resolve("missing"), Sinks.STREAM, copier)))
                         .isInstanceOf(NoSuchFileException.class);
                 return 0;
             }
             case EXISTING_TARGET -> {
-                assertThat(catchThrowable(() -> copier.copy(source, source.resolveSibling("source"))))
+                assertThat(catchThrowable(() -> Transfers.copy(source, source.resolveSibling("source"), copier)))
                         .isNull(); // copying a file onto itself is a no-op
                 Path existing = Files.write(dir.resolve("existing-" + round), new byte[] {1});
-                assertThat(catchThrowable(() -> copier.copy(source, existing))).isInstanceOf(FileAlreadyExistsException.class);
+                assertThat(catchThrowable(() -> Transfers.copy(source, existing, copier))).isInstanceOf(FileAlreadyExistsException.class);
                 Files.delete(existing);
                 return 0;
             }
             case TARGET_FAILS_MID_TRANSFER -> {
-                Throwable failure = catchThrowable(() -> copier.copy(source, new FailingAfter(70_000)));
+                Throwable failure = catchThrowable(() -> Transfers.copy(source, new FailingAfter(70_000), copier));
                 assertThat(failure).isInstanceOf(TransferException.class);
                 assertThat(((TransferException) failure).bytesTransferred()).isPositive().isLessThan(content.length);
                 return 0;
@@ -141,8 +140,8 @@ class ResourceLeakTest {
                 try (LoopbackReceiver gated = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
                         SocketChannel stalled = gated.connectChannel()) {
                     stalled.configureBlocking(false);
-                    Copier impatient = Transfers.with(copier.options().toBuilder().stallTimeout(Duration.ofMillis(20)).build());
-                    assertThat(catchThrowable(() -> impatient.copy(source, (WritableByteChannel) stalled)))
+                    TransferOptions impatient = copier.toBuilder().stallTimeout(Duration.ofMillis(20)).build();
+                    assertThat(catchThrowable(() -> Transfers.copy(source, (WritableByteChannel) stalled, impatient)))
                             .isInstanceOf(TransferTimeoutException.class);
                 }
                 return 0;

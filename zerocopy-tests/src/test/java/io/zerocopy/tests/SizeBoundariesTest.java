@@ -3,7 +3,6 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -202,7 +201,7 @@ class SizeBoundariesTest {
         return cases.stream();
     }
 
-    private static Copier copier(String strategy, RecordingListener listener, long count) {
+    private static TransferOptions copier(String strategy, RecordingListener listener, long count) {
         TransferOptions.Builder options = TransferOptions.builder().listener(listener);
         if (!strategy.equals("auto")) {
             options.strategy(strategy);
@@ -210,24 +209,24 @@ class SizeBoundariesTest {
         if (strategy.equals("mmap") && count > TWO_GIB) {
             options.mappedWindow(1L << 30); // fewer, larger windows: a window edge lands inside the slice
         }
-        return Transfers.with(options.build());
+        return options.build();
     }
 
     @ParameterizedTest(name = "{0}: {2} bytes at {1} (seed {3})")
     @MethodSource("fileToSocket")
     void copy_fileToLoopbackSocket(String strategy, long position, long count, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = copier(strategy, listener, count);
+        TransferOptions copier = copier(strategy, listener, count);
         long sent;
         LoopbackReceiver.Received received;
         // The system's buffer sizes: a 16 KiB window would make gigabytes take far too long.
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
             try (SocketChannel channel = receiver.connectChannel()) {
                 if (count == FILE_SIZE) {
-                    sent = copier.copy(file, (WritableByteChannel) channel);
+                    sent = Transfers.copy(file, (WritableByteChannel) channel, copier);
                 } else {
                     try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
-                        sent = copier.copy(source, position, count, channel);
+                        sent = Transfers.copy(source, position, count, channel, copier);
                     }
                 }
             }
@@ -248,18 +247,18 @@ class SizeBoundariesTest {
     @MethodSource("fileToFile")
     void copy_fileToFile(String strategy, long position, long count, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = copier(strategy, listener, count);
+        TransferOptions copier = copier(strategy, listener, count);
         Path target = scratch.resolve("file-copy");
         try {
             long copied;
             if (count == FILE_SIZE) {
-                copied = copier.copy(file, target);
+                copied = Transfers.copy(file, target, copier);
             } else {
                 // Written at the same position, so the target's own offsets cross the same limits.
                 try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ);
                         FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     out.position(position);
-                    copied = copier.copy(source, position, count, out);
+                    copied = Transfers.copy(source, position, count, out, copier);
                     assertThat(out.position()).as("target position").isEqualTo(position + count);
                 }
             }
@@ -275,14 +274,14 @@ class SizeBoundariesTest {
     @MethodSource("socketToFile")
     void copy_loopbackSocketToFile(String strategy, long position, long count, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = copier(strategy, listener, count);
+        TransferOptions copier = copier(strategy, listener, count);
         Path target = scratch.resolve("socket-copy");
         try (LoopbackSender sender = LoopbackSender.toChannel(file, position, count)) {
             long copied;
             try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 // The target is written at the slice's own position: offsets past 2 and 4 GiB.
                 out.position(position);
-                copied = copier.copy((ReadableByteChannel) sender.channel(), out);
+                copied = Transfers.copy((ReadableByteChannel) sender.channel(), out, copier);
                 assertThat(out.position()).as("target position").isEqualTo(position + count);
             }
             sender.awaitSent();

@@ -41,11 +41,11 @@ class SizeOverstatedTest {
         long content = Files.readAllBytes(SYSFS_FILE).length;
         assumeTrue(content < size, "the sysfs file's size overstates its content here");
         TransferOptions.Builder options = TransferOptions.builder().stallTimeout(Duration.ofMinutes(10));
-        var copier = Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+        var copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
 
         for (var copy : new ThrowingCopy[] {
-                () -> copier.copy(SYSFS_FILE, dir.resolve("copy")),
-                () -> copier.copy(SYSFS_FILE, new ByteArrayOutputStream())}) {
+                () -> Transfers.copy(SYSFS_FILE, dir.resolve("copy"), copier),
+                () -> Transfers.copy(SYSFS_FILE, new ByteArrayOutputStream(), copier)}) {
             assertThatThrownBy(copy::run)
                     .isExactlyInstanceOf(TransferException.class)
                     .isNotInstanceOfAny(TransferTimeoutException.class, TruncatedSourceException.class)

@@ -34,7 +34,7 @@ final class SmallHeapMain {
                 try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
                     long sent;
                     try (SocketChannel channel = receiver.connectChannel()) {
-                        sent = Transfers.with(options.build()).copy(file, (WritableByteChannel) channel);
+                        sent = Transfers.copy(file, (WritableByteChannel) channel, options.build());
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     if (sent != SIZE || received.bytes() != SIZE || received.crc32c() != expected) {

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.Copier;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferException;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -64,9 +63,9 @@ class SpliceTest {
                 .contains("--enable-native-access=ALL-UNNAMED");
     }
 
-    private static Copier splice(RecordingListener listener, Duration stallTimeout) {
-        return Transfers.with(TransferOptions.builder().strategy("splice").listener(listener)
-                .stallTimeout(stallTimeout).build());
+    private static TransferOptions splice(RecordingListener listener, Duration stallTimeout) {
+        return TransferOptions.builder().strategy("splice").listener(listener)
+                .stallTimeout(stallTimeout).build();
     }
 
     static Stream<Arguments> socketCases() {
@@ -94,7 +93,7 @@ class SpliceTest {
             try (SocketChannel target = receiver.connectChannel()) {
                 target.configureBlocking(targetBlocking);
 
-                copied = splice(listener, Duration.ofSeconds(30)).copy((ReadableByteChannel) source, target);
+                copied = Transfers.copy((ReadableByteChannel) source, target, splice(listener, Duration.ofSeconds(30)));
 
                 assertThat(target.isBlocking()).as("target mode unchanged").isEqualTo(targetBlocking);
                 assertThat(target.isRegistered()).as("target left registered").isFalse();
@@ -125,7 +124,7 @@ class SpliceTest {
             sender.channel().configureBlocking(blocking);
             target.position(start);
 
-            copied = splice(listener, Duration.ofSeconds(30)).copy((ReadableByteChannel) sender.channel(), target);
+            copied = Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(30)));
 
             sender.awaitSent();
             assertThat(target.position()).as("target position").isEqualTo(start + size);
@@ -154,16 +153,16 @@ class SpliceTest {
     @Test
     void automatic_choice() throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier auto = Transfers.with(TransferOptions.builder().listener(listener).build());
+        TransferOptions auto = TransferOptions.builder().listener(listener).build();
         try (Connection source = Connection.open(); Connection target = Connection.open()) {
             source.send(new byte[70_000], true);
-            assertThat(auto.copy((ReadableByteChannel) source.near(), target.near())).isEqualTo(70_000);
+            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target.near(), auto)).isEqualTo(70_000);
             assertThat(listener.strategy()).isEqualTo("buffered");
         }
         try (Connection source = Connection.open();
                 FileChannel target = FileChannel.open(dir.resolve("auto"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             source.send(new byte[70_000], true);
-            assertThat(auto.copy((ReadableByteChannel) source.near(), target)).isEqualTo(70_000);
+            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target, auto)).isEqualTo(70_000);
             assertThat(listener.strategy()).isEqualTo("buffered");
         }
     }
@@ -173,8 +172,7 @@ class SpliceTest {
         try (LoopbackSender sender = LoopbackSender.toChannel(new byte[10]);
                 FileChannel target = FileChannel.open(dir.resolve("log"), StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            assertThatThrownBy(() -> splice(new RecordingListener(), Duration.ofSeconds(5))
-                    .copy((ReadableByteChannel) sender.channel(), target))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofSeconds(5))))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("open for appending");
         }
@@ -189,8 +187,7 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             target.configureBlocking(targetBlocking);
 
-            assertThatThrownBy(() -> splice(new RecordingListener(), Duration.ofSeconds(30))
-                    .copy((ReadableByteChannel) sender.channel(), target))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofSeconds(30))))
                     .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.bytesTransferred())
                             .as("count at the reset").isBetween(100_000L, (long) data.length - 1))
                     .hasRootCauseInstanceOf(IOException.class);
@@ -205,8 +202,7 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             target.configureBlocking(false);
 
-            assertThatThrownBy(() -> splice(new RecordingListener(), Duration.ofMillis(300))
-                    .copy((ReadableByteChannel) sender.channel(), target))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofMillis(300))))
                     .isInstanceOf(TransferTimeoutException.class);
             receiver.openGate();
         }
@@ -218,8 +214,7 @@ class SpliceTest {
             source.near().configureBlocking(false);
             source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
 
-            assertThatThrownBy(() -> splice(new RecordingListener(), Duration.ofMillis(300))
-                    .copy((ReadableByteChannel) source.near(), target.near()))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target.near(), splice(new RecordingListener(), Duration.ofMillis(300))))
                     .isInstanceOfSatisfying(TransferTimeoutException.class,
                             e -> assertThat(e.bytesTransferred()).isEqualTo(1000));
             assertThat(target.receive(1000)).isEqualTo(new byte[1000]);
@@ -233,18 +228,18 @@ class SpliceTest {
             source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
             RecordingListener listener = new RecordingListener();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread copier = new Thread(() -> {
+            Thread options = new Thread(() -> {
                 try {
-                    splice(listener, Duration.ofSeconds(60)).copy((ReadableByteChannel) source.near(), target.near());
+                    Transfers.copy((ReadableByteChannel) source.near(), target.near(), splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
                 } catch (Throwable t) {
                     outcome.complete(t);
                 }
             });
-            copier.start();
+            options.start();
             target.receive(1000); // the 1000 bytes went through: the next splice waits for more
-            awaitInSplice(copier);
-            copier.interrupt();
+            awaitInSplice(options);
+            options.interrupt();
 
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);
@@ -267,18 +262,18 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             RecordingListener listener = new RecordingListener();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread copier = new Thread(() -> {
+            Thread options = new Thread(() -> {
                 try {
-                    splice(listener, Duration.ofSeconds(60)).copy((ReadableByteChannel) sender.channel(), target);
+                    Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
                 } catch (Throwable t) {
                     outcome.complete(t);
                 }
             });
-            copier.start();
+            options.start();
             // Its first write into 32 KiB of socket buffers that nobody drains blocks for good.
-            awaitInSplice(copier);
-            copier.interrupt();
+            awaitInSplice(options);
+            options.interrupt();
 
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);
@@ -314,8 +309,8 @@ class SpliceTest {
                 source.near().configureBlocking(ends && i % 2 == 0);
                 source.send(new byte[70_000], ends);
                 try {
-                    splice(new RecordingListener(), Duration.ofMillis(200)).copy((ReadableByteChannel) source.near(),
-                            target.near());
+                    Transfers.copy((ReadableByteChannel) source.near(),
+                            target.near(), splice(new RecordingListener(), Duration.ofMillis(200)));
                 } catch (TransferTimeoutException expected) {
                     // every third source stays open: the copy times out with bytes in flight
                 }

@@ -34,8 +34,7 @@ class SpliceUnavailableTest {
     @Test
     void forced_socketToSocket_saysWhichFlagIsMissing() throws Exception {
         try (Connection source = Connection.open(); Connection target = Connection.open()) {
-            assertThatThrownBy(() -> Transfers.with(TransferOptions.builder().strategy("splice").build())
-                    .copy((ReadableByteChannel) source.near(), target.near()))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target.near(), TransferOptions.builder().strategy("splice").build()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(JAVA_22 ? "--add-exports java.base/sun.nio.ch=ALL-UNNAMED" : "needs Java 22");
         }
@@ -45,8 +44,7 @@ class SpliceUnavailableTest {
     void forced_socketToFile_saysWhichFlagIsMissing() throws Exception {
         try (Connection source = Connection.open();
                 FileChannel target = FileChannel.open(dir.resolve("f"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            assertThatThrownBy(() -> Transfers.with(TransferOptions.builder().strategy("splice").build())
-                    .copy((ReadableByteChannel) source.near(), target))
+            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target, TransferOptions.builder().strategy("splice").build()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(JAVA_22 ? "--add-opens java.base/sun.nio.ch=ALL-UNNAMED" : "needs Java 22");
         }
@@ -61,8 +59,7 @@ class SpliceUnavailableTest {
             source.send(new byte[100_000], true);
             System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
             try {
-                long copied = Transfers.with(TransferOptions.builder().listener(listener).build())
-                        .copy((ReadableByteChannel) source.near(), target.near());
+                long copied = Transfers.copy((ReadableByteChannel) source.near(), target.near(), TransferOptions.builder().listener(listener).build());
                 assertThat(copied).isEqualTo(100_000);
             } finally {
                 System.setErr(err);

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -43,7 +42,7 @@ class SpliceVirtualThreadTest {
     private static final int LARGE = 48 << 20;
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
-    private final AtomicReference<Thread> copier = new AtomicReference<>();
+    private final AtomicReference<Thread> options = new AtomicReference<>();
     private ThreadFactory virtual;
     private byte[] data;
 
@@ -66,7 +65,7 @@ class SpliceVirtualThreadTest {
 
             TransferResult result = relay.get(20, TimeUnit.SECONDS);
             sent.get(20, TimeUnit.SECONDS);
-            assertThat(result.bytes()).isEqualTo(SIZE);
+            assertThat(result.bytesTransferred()).isEqualTo(SIZE);
             assertThat(result.strategy()).isEqualTo("splice");
             assertThat(result.reason()).contains("virtual thread", "parks the thread");
             assertThat(Arrays.equals(received, data)).as("relayed bytes equal the sent ones").isTrue();
@@ -85,7 +84,7 @@ class SpliceVirtualThreadTest {
             awaitParked(); // the target's peer has not read: it fills
             byte[] received = out.readExactly(LARGE);
 
-            assertThat(relay.get(20, TimeUnit.SECONDS).bytes()).isEqualTo(LARGE);
+            assertThat(relay.get(20, TimeUnit.SECONDS).bytesTransferred()).isEqualTo(LARGE);
             sent.get(20, TimeUnit.SECONDS);
             assertThat(Arrays.equals(received, large)).as("relayed bytes equal the sent ones").isTrue();
         }
@@ -97,7 +96,7 @@ class SpliceVirtualThreadTest {
             CompletableFuture<TransferResult> relay = relay(in.far, out.near, SIZE);
 
             awaitParked();
-            copier.get().interrupt();
+            options.get().interrupt();
 
             ExecutionException e = assertThrows(ExecutionException.class, () -> relay.get(20, TimeUnit.SECONDS));
             assertThat(e.getCause()).isInstanceOf(TransferException.class).hasCauseInstanceOf(ClosedByInterruptException.class);
@@ -109,21 +108,21 @@ class SpliceVirtualThreadTest {
     private CompletableFuture<TransferResult> relay(SocketChannel source, SocketChannel target, long count) {
         CompletableFuture<TransferResult> result = new CompletableFuture<>();
         AtomicReference<TransferResult> done = new AtomicReference<>();
-        Copier splice = Transfers.with(TransferOptions.builder().strategy("splice").listener(new TransferListener() {
+        TransferOptions splice = TransferOptions.builder().strategy("splice").listener(new TransferListener() {
             @Override
             public void onComplete(TransferResult r) {
                 done.set(r);
             }
-        }).build());
+        }).build();
         Thread t = virtual.newThread(() -> {
             try {
-                splice.copy((ReadableByteChannel) source, count, target);
+                Transfers.copy((ReadableByteChannel) source, count, target, splice);
                 result.complete(done.get());
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
         });
-        copier.set(t);
+        options.set(t);
         t.start();
         return result;
     }
@@ -134,7 +133,7 @@ class SpliceVirtualThreadTest {
         Thread.State state = null;
         int inARow = 0;
         while (System.nanoTime() - start < DEADLINE_NANOS) {
-            state = copier.get().getState();
+            state = options.get().getState();
             inARow = state == Thread.State.WAITING ? inARow + 1 : 0;
             if (inARow == 3) {
                 return;

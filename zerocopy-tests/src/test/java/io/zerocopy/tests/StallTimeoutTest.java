@@ -3,7 +3,6 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
@@ -58,9 +57,9 @@ class StallTimeoutTest {
         return Stream.of("auto", "transferTo", "mmap", "buffered").map(name -> Arguments.of(name, SEED));
     }
 
-    private static Copier copier(String strategy, RecordingListener listener) {
+    private static TransferOptions copier(String strategy, RecordingListener listener) {
         TransferOptions.Builder options = TransferOptions.builder().stallTimeout(STALL).listener(listener);
-        return Transfers.with((strategy.equals("auto") ? options : options.strategy(strategy)).build());
+        return (strategy.equals("auto") ? options : options.strategy(strategy)).build();
     }
 
     /**
@@ -78,7 +77,7 @@ class StallTimeoutTest {
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(false);
                 try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
-                    sent = copier(strategy, listener).copy(source, 0, size, channel);
+                    sent = Transfers.copy(source, 0, size, channel, copier(strategy, listener));
                 }
             }
             received = receiver.received();
@@ -96,7 +95,7 @@ class StallTimeoutTest {
     @MethodSource("strategies")
     void copy_peerNeverReads(String strategy, long seed) throws Exception {
         RecordingListener listener = new RecordingListener();
-        Copier copier = copier(strategy, listener);
+        TransferOptions copier = copier(strategy, listener);
 
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
             TransferTimeoutException timeout;
@@ -106,7 +105,7 @@ class StallTimeoutTest {
                 long cpuBefore = THREADS.getCurrentThreadCpuTime();
                 long wallBefore = System.nanoTime();
                 timeout = catchThrowableOfType(TransferTimeoutException.class,
-                        () -> copier.copy(file, (WritableByteChannel) channel));
+                        () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                 long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
                 long wall = System.nanoTime() - wallBefore;
 

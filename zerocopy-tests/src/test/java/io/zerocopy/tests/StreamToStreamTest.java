@@ -2,7 +2,6 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayInputStream;
@@ -49,7 +48,7 @@ class StreamToStreamTest {
             assertThat(socket.getChannel()).as("a plain socket").isNull();
             InputStream in = socket.getInputStream();
 
-            copied = Transfers.with(TransferOptions.builder().listener(listener).build()).copy(in, out);
+            copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
 
             sender.awaitSent();
             assertThat(socket.isClosed()).as("socket closed by copy").isFalse();
@@ -71,13 +70,13 @@ class StreamToStreamTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         RecordingListener listener = new RecordingListener();
 
-        long copied = Transfers.with(TransferOptions.builder().listener(listener).build()).copy(in, out);
+        long copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
 
         assertThat(copied).isEqualTo(size);
         assertThat(in.available()).as("input consumed").isZero();
         assertThat(Arrays.mismatch(out.toByteArray(), data)).as("first differing byte").isEqualTo(-1);
         assertThat(listener.strategy()).isEqualTo("buffered");
-        assertThat(listener.result().bytes()).isEqualTo(size);
+        assertThat(listener.result().bytesTransferred()).isEqualTo(size);
     }
 
     @ParameterizedTest(name = "{0} bytes (seed {1})")
@@ -95,7 +94,7 @@ class StreamToStreamTest {
                 FileOutputStream out = new FileOutputStream(target.toFile())) {
             assertThat(in.readNBytes(skip)).hasSize(skip);
 
-            copied = Transfers.with(TransferOptions.builder().listener(listener).build()).copy(in, out);
+            copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
 
             assertThat(in.getChannel().position()).as("input position advanced as if read").isEqualTo(size);
             assertThat(in.read()).as("input at end of file").isEqualTo(-1);
@@ -119,10 +118,10 @@ class StreamToStreamTest {
         Path source = TestFiles.write(dir.resolve("source"), data);
         Path target = dir.resolve("target");
         RecordingListener listener = new RecordingListener();
-        Copier copier = Transfers.with(TransferOptions.builder().strategy(strategy).listener(listener).build());
+        TransferOptions options = TransferOptions.builder().strategy(strategy).listener(listener).build();
         try (FileInputStream in = new FileInputStream(source.toFile());
                 FileOutputStream out = new FileOutputStream(target.toFile())) {
-            assertThat(copier.copy(in, out)).isEqualTo(data.length);
+            assertThat(Transfers.copy(in, out, options)).isEqualTo(data.length);
             assertThat(in.getChannel().position()).as("input position").isEqualTo(data.length);
             assertThat(out.getChannel().position()).as("output position").isEqualTo(data.length);
         }

@@ -3,7 +3,6 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
@@ -82,13 +81,13 @@ class TruncatedSourceTest {
                     }
                 }
             });
-            Copier copier = Transfers.with(options.listener(listener).build());
+            TransferOptions copier = options.listener(listener).build();
 
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 TruncatedSourceException truncated;
                 try (SocketChannel channel = receiver.connectChannel()) {
                     truncated = catchThrowableOfType(TruncatedSourceException.class,
-                            () -> copier.copy(file, (WritableByteChannel) channel));
+                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                     assertThat(channel.isOpen()).as("socket still open").isTrue();
                 }
 
@@ -137,15 +136,15 @@ class TruncatedSourceTest {
                     }
                 }
             });
-            Copier copier = Transfers.with(TransferOptions.builder()
-                    .strategy("mmap").mappedWindow(SIZE).listener(listener).build());
+            TransferOptions copier = TransferOptions.builder()
+                    .strategy("mmap").mappedWindow(SIZE).listener(listener).build();
 
             TruncatedSourceException truncated;
             long receivedBytes;
             long receivedCrc;
             if (target.equals("stream")) {
                 HashingOutputStream out = new HashingOutputStream();
-                truncated = catchThrowableOfType(TruncatedSourceException.class, () -> copier.copy(file, out));
+                truncated = catchThrowableOfType(TruncatedSourceException.class, () -> Transfers.copy(file, out, copier));
                 receivedBytes = out.count;
                 receivedCrc = out.crc.getValue();
             } else {
@@ -153,7 +152,7 @@ class TruncatedSourceTest {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         channel.configureBlocking(false);
                         truncated = catchThrowableOfType(TruncatedSourceException.class,
-                                () -> copier.copy(file, (WritableByteChannel) channel));
+                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     receivedBytes = received.bytes();
@@ -205,12 +204,12 @@ class TruncatedSourceTest {
                     }
                 }
             });
-            Copier copier = Transfers.with(options.listener(listener).build());
+            TransferOptions copier = options.listener(listener).build();
             long sent;
             LoopbackReceiver.Received received;
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 try (SocketChannel channel = receiver.connectChannel()) {
-                    sent = copier.copy(file, (WritableByteChannel) channel);
+                    sent = Transfers.copy(file, (WritableByteChannel) channel, copier);
                 }
                 received = receiver.received();
             }

@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks.fixedcost;
 
+import io.zerocopy.FileRegion;
 import io.zerocopy.Transfer;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -44,11 +45,11 @@ enum FixedCostContenders {
         @Override
         long send(Ends ends) throws IOException {
             try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ);
-                 Transfer transfer = Transfers.open(file, 0, ends.size, ends.socket)) {
+                 Transfer transfer = Transfers.open(FileRegion.of(file, 0, ends.size), ends.socket)) {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-                return transfer.transferred();
+                return transfer.bytesTransferred();
             }
         }
     },

@@ -1,6 +1,5 @@
 package io.zerocopy.benchmarks.scale;
 
-import io.zerocopy.Copier;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.FileInputStream;
@@ -37,8 +36,8 @@ import java.util.Map;
 final class ScaleContenders {
     private static final Map<String, Contender> SEND = new LinkedHashMap<>();
     private static final Map<String, Contender> RECEIVE = new LinkedHashMap<>();
-    /** One copier per forced strategy, made once and shared, as a server would keep it. */
-    private static final Map<String, Copier> FORCED = Map.of(
+    /** One options per forced strategy, made once and shared, as a server would keep it. */
+    private static final Map<String, TransferOptions> FORCED = Map.of(
             "transferTo", forcing("transferTo"),
             "mmap", forcing("mmap"),
             "buffered", forcing("buffered"),
@@ -46,9 +45,9 @@ final class ScaleContenders {
 
     static {
         send("default", (source, target) -> Transfers.copy(source, target));
-        send("transferTo", (source, target) -> forced("transferTo").copy(source, target));
-        send("mmap", (source, target) -> forced("mmap").copy(source, target));
-        send("buffered", (source, target) -> forced("buffered").copy(source, target));
+        send("transferTo", (source, target) -> Transfers.copy(source, target, forced("transferTo")));
+        send("mmap", (source, target) -> Transfers.copy(source, target, forced("mmap")));
+        send("buffered", (source, target) -> Transfers.copy(source, target, forced("buffered")));
         send("rawTransferTo", ScaleContenders::rawTransferTo);
         send("classic4k", ScaleContenders::classic4kSend);
         loop("rawSelectorLoop", TransferToStep::new);
@@ -61,12 +60,12 @@ final class ScaleContenders {
         });
         receive("buffered", (source, target) -> {
             try (FileChannel out = create(target)) {
-                return forced("buffered").copy(source, out);
+                return Transfers.copy(source, out, forced("buffered"));
             }
         });
         receive("transferFrom", (source, target) -> {
             try (FileChannel out = create(target)) {
-                return forced("transferFrom").copy(source, out);
+                return Transfers.copy(source, out, forced("transferFrom"));
             }
         });
         receive("rawTransferFrom", ScaleContenders::rawTransferFrom);
@@ -88,11 +87,11 @@ final class ScaleContenders {
         RECEIVE.put(name, new Contender.Receive(name, call));
     }
 
-    private static Copier forcing(String strategy) {
-        return Transfers.with(TransferOptions.builder().strategy(strategy).build());
+    private static TransferOptions forcing(String strategy) {
+        return TransferOptions.builder().strategy(strategy).build();
     }
 
-    private static Copier forced(String strategy) {
+    private static TransferOptions forced(String strategy) {
         return FORCED.get(strategy);
     }
 

@@ -1,5 +1,7 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.FileRegion;
+import io.zerocopy.Transfers;
 import io.zerocopy.TransferException;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -156,9 +158,9 @@ final class BlockingConnection implements Runnable {
                 channel.write(head);
             }
         } else if (head.hasRemaining()) {
-            engine.config().copier().copy(new ByteBuffer[] {head}, file, position, count, channel);
+            Transfers.copy(FileRegion.of(file, position, count).withPrefix(new ByteBuffer[] {head}), channel, engine.config().options());
         } else {
-            engine.config().copier().copy(file, position, count, channel);
+            Transfers.copy(file, position, count, channel, engine.config().options());
         }
     }
 

@@ -157,6 +157,6 @@ public final class HttpServerCommand implements Callable<Integer> {
         }
         AccessLog log = accessLog ? new AccessLog(spec.commandLine().getOut()) : AccessLog.OFF;
         return new ServerConfig(address, port, root, kind, maxConnections,
-                Duration.ofNanos((long) (idleTimeout * 1e9)), followSymlinks, log, Transfers.with(options));
+                Duration.ofNanos((long) (idleTimeout * 1e9)), followSymlinks, log, options);
     }
 }

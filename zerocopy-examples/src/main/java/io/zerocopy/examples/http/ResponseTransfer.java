@@ -1,6 +1,8 @@
 package io.zerocopy.examples.http;
 
-import io.zerocopy.Copier;
+import io.zerocopy.FileRegion;
+import io.zerocopy.Transfers;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,9 +30,9 @@ final class ResponseTransfer implements AutoCloseable {
     }
 
     /** Opens the transfer of a response; the library chooses its strategy now. */
-    static ResponseTransfer open(Copier copier, Response response, SocketChannel target) throws IOException {
+    static ResponseTransfer open(TransferOptions options, Response response, SocketChannel target) throws IOException {
         Transfer body = response.count == 0 ? null
-                : copier.open(new ByteBuffer[] {response.head}, response.file, response.position, response.count, target);
+                : Transfers.open(FileRegion.of(response.file, response.position, response.count).withPrefix(new ByteBuffer[] {response.head}), target, options);
         return new ResponseTransfer(response.head, body, target);
     }
 
@@ -57,7 +59,7 @@ final class ResponseTransfer implements AutoCloseable {
 
     /** Body bytes moved so far (the head not included). */
     long bodyTransferred() {
-        return body == null ? 0 : Math.max(0, body.transferred() - headBytes);
+        return body == null ? 0 : Math.max(0, body.bytesTransferred() - headBytes);
     }
 
     /** What to wait for before the next {@link #advance()}: {@code OP_WRITE}, or 0 when done. */

@@ -1,6 +1,6 @@
 package io.zerocopy.examples.http;
 
-import io.zerocopy.Copier;
+import io.zerocopy.TransferOptions;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,10 +18,10 @@ import java.util.Objects;
  *     response or the connection's start) and the longest time a response may go without progress
  * @param followSymlinks whether symbolic links under the root are followed
  * @param accessLog where each request is logged
- * @param copier the library's copier the bodies go through (options: strategy, listener)
+ * @param transferOptions the options the bodies are sent with (strategy, listener)
  */
 record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int maxConnections,
-        Duration idleTimeout, boolean followSymlinks, AccessLog accessLog, Copier copier) {
+        Duration idleTimeout, boolean followSymlinks, AccessLog accessLog, TransferOptions transferOptions) {
 
     /** The two ways of serving connections. */
     enum Engine {
@@ -58,7 +58,7 @@ record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int ma
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(accessLog, "accessLog");
-        Objects.requireNonNull(copier, "copier");
+        Objects.requireNonNull(transferOptions, "transferOptions");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
         }

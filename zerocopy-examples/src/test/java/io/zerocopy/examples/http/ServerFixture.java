@@ -84,7 +84,7 @@ abstract class ServerFixture {
     private static void warmUpVirtualThreadIo() throws Exception {
         try (HttpServer warm = HttpServer.start(new ServerConfig(InetAddress.getLoopbackAddress(), 0, root,
                 ServerConfig.Engine.THREADS, 64, Duration.ofSeconds(30), false, AccessLog.OFF,
-                Transfers.with(io.zerocopy.TransferOptions.defaults())))) {
+                io.zerocopy.TransferOptions.defaults()))) {
             List<CompletableFuture<String>> replies = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 replies.add(CompletableFuture.supplyAsync(() -> {
@@ -131,8 +131,8 @@ abstract class ServerFixture {
         }
         log = new StringWriter();
         server = HttpServer.start(new ServerConfig(InetAddress.getLoopbackAddress(), 0, root, engine(), maxConnections,
-                idleTimeout, followSymlinks, new AccessLog(new PrintWriter(log)), Transfers.with(
-                        io.zerocopy.TransferOptions.defaults())));
+                idleTimeout, followSymlinks, new AccessLog(new PrintWriter(log)), 
+                        io.zerocopy.TransferOptions.defaults()));
         return server;
     }
 

@@ -1,5 +1,6 @@
-package io.zerocopy.spi;
+package io.zerocopy;
 
+import io.zerocopy.spi.ChannelKind;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +29,7 @@ import java.util.Optional;
  *
  * <p>Instances are immutable and thread-safe.
  */
-public final class Platform {
+final class Platform {
 
     /**
      * The Linux kernel's per-call limit for {@code read}, {@code write}, {@code sendfile} and
@@ -36,10 +37,10 @@ public final class Platform {
      * page. Asking for more is not an error, the kernel just stops there; asking for exactly this
      * much keeps the count honest.
      */
-    public static final long LINUX_MAX_BYTES_PER_CALL = 0x7ffff000L;
+    static final long LINUX_MAX_BYTES_PER_CALL = 0x7ffff000L;
 
     /** The operating systems the capability table knows about. */
-    public enum OperatingSystem {
+    enum OperatingSystem {
         LINUX, MACOS, WINDOWS, OTHER;
 
         static OperatingSystem fromName(String name) {
@@ -86,7 +87,7 @@ public final class Platform {
     }
 
     /** The platform this JVM runs on, detected once when the class is initialised. */
-    public static Platform current() {
+    static Platform current() {
         return CURRENT;
     }
 
@@ -99,7 +100,7 @@ public final class Platform {
      *     {@code "6.8.0-45-generic"}; an unparseable version counts as a very old kernel, so only
      *     the portable paths are chosen
      */
-    public static Platform of(OperatingSystem os, int javaFeature, String osVersion) {
+    static Platform of(OperatingSystem os, int javaFeature, String osVersion) {
         return new Platform(os, javaFeature, osVersion, false);
     }
 
@@ -107,26 +108,26 @@ public final class Platform {
      * This platform with Windows' {@code jdk.nio.enableFastFileTransfer} switched on or off;
      * the setting matters only on Windows.
      */
-    public Platform withFastFileTransfer(boolean enabled) {
+    Platform withFastFileTransfer(boolean enabled) {
         return new Platform(os, javaFeature, osVersion, enabled);
     }
 
-    public OperatingSystem os() {
+    OperatingSystem os() {
         return os;
     }
 
     /** The JDK feature release, as {@code Runtime.version().feature()}. */
-    public int javaFeature() {
+    int javaFeature() {
         return javaFeature;
     }
 
     /** The {@code os.version} string this platform was described with. */
-    public String osVersion() {
+    String osVersion() {
         return osVersion;
     }
 
     /** Whether Windows' {@code jdk.nio.enableFastFileTransfer} is on. */
-    public boolean fastFileTransfer() {
+    boolean fastFileTransfer() {
         return fastFileTransfer;
     }
 
@@ -135,7 +136,7 @@ public final class Platform {
      * on this platform: 0x7ffff000 on Linux, {@code Integer.MAX_VALUE - 1} on Windows (the JDK's own
      * clamp for {@code TransmitFile}), {@code Integer.MAX_VALUE} elsewhere.
      */
-    public long maxBytesPerCall() {
+    long maxBytesPerCall() {
         switch (os) {
             case LINUX:
                 return LINUX_MAX_BYTES_PER_CALL;
@@ -153,7 +154,7 @@ public final class Platform {
      * @param target the kind of the target channel
      * @param targetNonBlocking whether the target is a selectable channel in non-blocking mode
      */
-    public Optional<String> directTransferPath(ChannelKind target, boolean targetNonBlocking) {
+    Optional<String> directTransferPath(ChannelKind target, boolean targetNonBlocking) {
         Objects.requireNonNull(target, "target");
         switch (os) {
             case LINUX:

@@ -1,9 +1,10 @@
-package io.zerocopy.spi;
+package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerocopy.spi.Platform.OperatingSystem;
+import io.zerocopy.Platform.OperatingSystem;
+import io.zerocopy.spi.ChannelKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,7 +59,7 @@ class PlatformTest {
             "OTHER      *    *                  -                   -            -            -      -");
 
     private static final ChannelKind[] COLUMNS = {
-        ChannelKind.FILE, ChannelKind.SOCKET, ChannelKind.PIPE, ChannelKind.STREAM, ChannelKind.OTHER
+        ChannelKind.FILE, ChannelKind.SOCKET, ChannelKind.PIPE, ChannelKind.OTHER
     };
 
     static Stream<Arguments> directTransferTable() {
@@ -174,7 +175,7 @@ class PlatformTest {
 
         assertThat(on.directTransferPath(ChannelKind.SOCKET, false)).contains("TransmitFile");
         assertThat(on.directTransferPath(ChannelKind.SOCKET, true)).isEmpty();
-        for (ChannelKind kind : new ChannelKind[] {ChannelKind.FILE, ChannelKind.PIPE, ChannelKind.STREAM, ChannelKind.OTHER}) {
+        for (ChannelKind kind : new ChannelKind[] {ChannelKind.FILE, ChannelKind.PIPE, ChannelKind.OTHER}) {
             assertThat(on.directTransferPath(kind, false)).as("%s", kind).isEmpty();
             assertThat(on.directTransferPath(kind, true)).as("%s", kind).isEmpty();
         }
