@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *     with {@code strategy=unknown}</td></tr>
  * <tr><td>{@value #BYTES}</td><td>counter, base unit bytes</td><td>{@code strategy},
  *     {@code outcome}</td><td>bytes that reached the target, counted when a transfer ends:
- *     {@link TransferResult#bytes()} when it completed, {@link TransferException#bytesTransferred()}
+ *     {@link TransferResult#bytesTransferred()} when it completed, {@link TransferException#bytesTransferred()}
  *     when it failed</td></tr>
  * <tr><td>{@value #DURATION}</td><td>timer</td><td>{@code strategy}</td>
  *     <td>{@link TransferResult#elapsed()} of each completed transfer; its count is the number of

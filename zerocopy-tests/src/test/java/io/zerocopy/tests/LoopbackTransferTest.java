@@ -55,9 +55,9 @@ class LoopbackTransferTest {
         BLOCKING_CHANNEL,
         /** The same with the channel in non-blocking mode: the engine must wait with a selector. */
         NON_BLOCKING_CHANNEL,
-        /** {@code copy(Path, Socket)} with the socket of a {@code SocketChannel}: written through the channel. */
+        /** {@code copy(Path, OutputStream)} with the stream of a {@code SocketChannel}'s socket. */
         CHANNEL_SOCKET,
-        /** {@code copy(Path, Socket)} with a plain {@code java.net.Socket} that has no channel. */
+        /** {@code copy(Path, OutputStream)} with the stream of a plain {@code java.net.Socket}. */
         PLAIN_SOCKET,
         /** {@code copy(Path, OutputStream)} with a plain socket's output stream. */
         SOCKET_STREAM
@@ -141,7 +141,8 @@ class LoopbackTransferTest {
 
         String expectedStrategy = mode.forced != null ? mode.forced
                 // to a peer on this host, blocking or not: sendfile when small, else a buffer; a stream: a buffer
-                : target == Target.PLAIN_SOCKET || target == Target.SOCKET_STREAM ? "buffered"
+                : target == Target.CHANNEL_SOCKET || target == Target.PLAIN_SOCKET || target == Target.SOCKET_STREAM
+                        ? "buffered"
                 : TestFiles.defaultFileToSocket(size);
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
         assertThat(listener.result()).as("onComplete result").isNotNull();
