@@ -99,15 +99,15 @@ public final class Transfers {
      * @return the bytes moved: the file's size
      */
     public static long copy(Path source, WritableByteChannel target) throws IOException {
-        return copy(DEFAULT, source, target);
+        return copyWith(DEFAULT, source, target);
     }
 
     /** As {@link #copy(Path, WritableByteChannel)}, with {@code options}. */
     public static long copy(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
-        return copy(opener(options), source, target);
+        return copyWith(opener(options), source, target);
     }
 
-    private static long copy(Opener opener, Path source, WritableByteChannel target) throws IOException {
+    private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
@@ -121,15 +121,15 @@ public final class Transfers {
      * the page cache. File size rules as for {@link #copy(Path, WritableByteChannel)}.
      */
     public static long copy(Path source, OutputStream target) throws IOException {
-        return copy(DEFAULT, source, target);
+        return copyWith(DEFAULT, source, target);
     }
 
     /** As {@link #copy(Path, OutputStream)}, with {@code options}. */
     public static long copy(Path source, OutputStream target, TransferOptions options) throws IOException {
-        return copy(opener(options), source, target);
+        return copyWith(opener(options), source, target);
     }
 
-    private static long copy(Opener opener, Path source, OutputStream target) throws IOException {
+    private static long copyWith(Opener opener, Path source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
@@ -149,7 +149,7 @@ public final class Transfers {
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
     public static long copy(Path source, Path target, CopyOption... copyOptions) throws IOException {
-        return copy(DEFAULT, source, target, copyOptions);
+        return copyWith(DEFAULT, source, target, copyOptions);
     }
 
     /**
@@ -158,10 +158,10 @@ public final class Transfers {
      */
     public static long copy(Path source, Path target, TransferOptions options, CopyOption... copyOptions)
             throws IOException {
-        return copy(opener(options), source, target, copyOptions);
+        return copyWith(opener(options), source, target, copyOptions);
     }
 
-    private static long copy(Opener opener, Path source, Path target, CopyOption... copyOptions) throws IOException {
+    private static long copyWith(Opener opener, Path source, Path target, CopyOption... copyOptions) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
@@ -220,16 +220,16 @@ public final class Transfers {
      * and advances, its position.
      */
     public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
-        return copy(DEFAULT, source, target);
+        return copyWith(DEFAULT, source, target);
     }
 
     /** As {@link #copy(ReadableByteChannel, WritableByteChannel)}, with {@code options}. */
     public static long copy(ReadableByteChannel source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return copy(opener(options), source, target);
+        return copyWith(opener(options), source, target);
     }
 
-    private static long copy(Opener opener, ReadableByteChannel source, WritableByteChannel target)
+    private static long copyWith(Opener opener, ReadableByteChannel source, WritableByteChannel target)
             throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
@@ -256,16 +256,16 @@ public final class Transfers {
      * @throws TransferException with an {@code EOFException} as its cause if the source ends first
      */
     public static long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
-        return copy(DEFAULT, source, count, target);
+        return copyWith(DEFAULT, source, count, target);
     }
 
     /** As {@link #copy(ReadableByteChannel, long, WritableByteChannel)}, with {@code options}. */
     public static long copy(ReadableByteChannel source, long count, WritableByteChannel target,
             TransferOptions options) throws IOException {
-        return copy(opener(options), source, count, target);
+        return copyWith(opener(options), source, count, target);
     }
 
-    private static long copy(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
+    private static long copyWith(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
             throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
@@ -291,19 +291,19 @@ public final class Transfers {
      * advances as if it had been read.
      */
     public static long copy(InputStream source, OutputStream target) throws IOException {
-        return copy(DEFAULT, source, target);
+        return copyWith(DEFAULT, source, target);
     }
 
     /** As {@link #copy(InputStream, OutputStream)}, with {@code options}. */
     public static long copy(InputStream source, OutputStream target, TransferOptions options) throws IOException {
-        return copy(opener(options), source, target);
+        return copyWith(opener(options), source, target);
     }
 
-    private static long copy(Opener opener, InputStream source, OutputStream target) throws IOException {
+    private static long copyWith(Opener opener, InputStream source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
-        return copy(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target));
+        return copyWith(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target));
     }
 
     /**
@@ -328,15 +328,15 @@ public final class Transfers {
      * closed; file size rules as for {@link #copy(Path, WritableByteChannel)}.
      */
     public static Transfer open(Path source, WritableByteChannel target) throws IOException {
-        return open(DEFAULT, source, target);
+        return openWith(DEFAULT, source, target);
     }
 
     /** As {@link #open(Path, WritableByteChannel)}, with {@code options}. */
     public static Transfer open(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
-        return open(opener(options), source, target);
+        return openWith(opener(options), source, target);
     }
 
-    private static Transfer open(Opener opener, Path source, WritableByteChannel target) throws IOException {
+    private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Preflight.checkNotInterrupted();
@@ -353,16 +353,16 @@ public final class Transfers {
      */
     public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
             Executor executor) {
-        return copyAsync(DEFAULT, source, target, executor);
+        return copyAsyncWith(DEFAULT, source, target, executor);
     }
 
     /** As {@link #copyAsync(Path, WritableByteChannel, Executor)}, with {@code options}. */
     public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
             Executor executor, TransferOptions options) {
-        return copyAsync(opener(options), source, target, executor);
+        return copyAsyncWith(opener(options), source, target, executor);
     }
 
-    private static CompletableFuture<TransferResult> copyAsync(Opener opener, Path source, WritableByteChannel target,
+    private static CompletableFuture<TransferResult> copyAsyncWith(Opener opener, Path source, WritableByteChannel target,
             Executor executor) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");

@@ -158,9 +158,9 @@ final class BlockingConnection implements Runnable {
                 channel.write(head);
             }
         } else if (head.hasRemaining()) {
-            Transfers.copy(FileRegion.of(file, position, count).withPrefix(new ByteBuffer[] {head}), channel, engine.config().options());
+            Transfers.copy(FileRegion.of(file, position, count).withPrefix(new ByteBuffer[] {head}), channel, engine.config().transferOptions());
         } else {
-            Transfers.copy(file, position, count, channel, engine.config().options());
+            Transfers.copy(file, position, count, channel, engine.config().transferOptions());
         }
     }
 

@@ -135,7 +135,7 @@ final class LoopConnection {
     /** Starts sending a response; true if it went out at once. */
     private boolean respond(Response next) throws IOException {
         response = next;
-        transfer = ResponseTransfer.open(loop.engine().config().options(), next, channel);
+        transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
         started = System.nanoTime();
         state = State.WRITE;
         deadline = started + idleNanos;
