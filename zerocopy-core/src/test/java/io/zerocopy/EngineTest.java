@@ -3,13 +3,13 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Source;
-import io.zerocopy.AdversarialChannels.Target;
 import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Source;
+import io.zerocopy.testing.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -46,6 +46,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class EngineTest {
+
+    /** Which copy verb a file source goes through: a slice (its position stays) or the channel (it advances). */
+    enum Call {
+        SLICE, CHANNEL
+    }
+
 
     /** Data is random but reproducible; the fakes' short counts come from the same seed. */
     static final long SEED = Long.getLong("zerocopy.seed", 0x5EEDL);
@@ -435,8 +441,8 @@ class EngineTest {
     static Stream<Arguments> strategiesAndCalls() {
         List<Arguments> cases = new ArrayList<>();
         for (String strategy : List.of(TransferToStrategy.NAME, MappedStrategy.NAME, BufferedStrategy.NAME)) {
-            cases.add(Arguments.of(strategy, StrategyContractTest.Call.SLICE));
-            cases.add(Arguments.of(strategy, StrategyContractTest.Call.CHANNEL));
+            cases.add(Arguments.of(strategy, Call.SLICE));
+            cases.add(Arguments.of(strategy, Call.CHANNEL));
         }
         return cases.stream();
     }
@@ -448,7 +454,7 @@ class EngineTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("strategiesAndCalls")
     void copy_interruptedBetweenSteps_failsWithInterruptedIoAndChannelsOpen(String strategy,
-            StrategyContractTest.Call call) throws IOException {
+            Call call) throws IOException {
         byte[] data = randomBytes(2 * 1024 * 1024 + 1);
         Path source = write("source", data);
         Path targetPath = dir.resolve("target");
@@ -460,7 +466,7 @@ class EngineTest {
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             TransferException e = assertThrows(TransferException.class, () -> {
-                if (call == StrategyContractTest.Call.SLICE) {
+                if (call == Call.SLICE) {
                     Transfers.copy(in, 0, data.length, out, copier);
                 } else {
                     Transfers.copy((java.nio.channels.ReadableByteChannel) in, out, copier);
@@ -475,7 +481,7 @@ class EngineTest {
             assertThat(e.bytesTransferred()).isEqualTo(listener.progress.get(listener.progress.size() - 1));
             assertThat(out.position()).as("target position").isEqualTo(e.bytesTransferred());
             assertThat(in.position()).as("source position")
-                    .isEqualTo(call == StrategyContractTest.Call.SLICE ? 0 : e.bytesTransferred());
+                    .isEqualTo(call == Call.SLICE ? 0 : e.bytesTransferred());
             byte[] written = Files.readAllBytes(targetPath);
             assertThat((long) written.length).isEqualTo(e.bytesTransferred()).isLessThan(data.length);
             ByteArrays.assertSameBytes("target file", written, Arrays.copyOf(data, written.length));

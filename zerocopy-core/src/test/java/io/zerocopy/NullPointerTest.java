@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import com.google.common.testing.NullPointerTester;
 import com.google.common.testing.NullPointerTester.Visibility;
+import com.google.common.testing.NullPointerTester;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
