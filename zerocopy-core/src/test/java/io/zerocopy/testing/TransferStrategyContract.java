@@ -339,13 +339,13 @@ public abstract class TransferStrategyContract {
 
             assertThat(target.isOpen()).as("target still open").isTrue();
             if (fakeTarget != null) {
-                assertThat(fakeTarget.bytes()).as("bytes at the target").isEqualTo(expected);
+                assertSameBytes("bytes at the target", fakeTarget.bytes(), expected);
                 assertThat(fakeTarget.isOpen()).as("target still open").isTrue();
             } else {
                 byte[] file = Files.readAllBytes(targetPath);
                 byte[] expectedFile = Arrays.copyOf(prefix, Math.max(prefix.length, c.targetPosition + expected.length));
                 System.arraycopy(expected, 0, expectedFile, c.targetPosition, expected.length);
-                assertThat(file).as("target file").isEqualTo(expectedFile);
+                assertSameBytes("target file", file, expectedFile);
                 assertThat(targetFile.isOpen()).as("target still open").isTrue();
                 assertThat(targetFile.position()).as("target position").isEqualTo(c.targetPosition + moved);
             }
@@ -368,6 +368,13 @@ public abstract class TransferStrategyContract {
                 targetFile.close();
             }
         }
+    }
+
+    /** Compares byte arrays by length and first difference, without printing them. */
+    private static void assertSameBytes(String what, byte[] actual, byte[] expected) {
+        int at = Arrays.mismatch(actual, expected);
+        assertThat(at).as("%s: first difference (at index %d: %d bytes, expected %d)", what, at, actual.length,
+                expected.length).isEqualTo(-1);
     }
 
     /** The request the engine makes of this case's channels, as a strategy sees it. */

@@ -43,7 +43,7 @@ class SendFileTest {
 
             long sent;
             try (Socket socket = new Socket(server.getInetAddress(), server.getLocalPort())) {
-                sent = Transfers.copy(file, socket);
+                sent = Transfers.copy(file, socket.getOutputStream()); // copy(Path, Socket) went in the API review
             }
 
             assertEquals(content.length, sent, "bytes sent");
