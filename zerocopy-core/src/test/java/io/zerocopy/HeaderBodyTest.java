@@ -299,8 +299,8 @@ class HeaderBodyTest {
             truncate(path, shrunk);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
-                    TruncatedSourceException.class);
+            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
+                    () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();

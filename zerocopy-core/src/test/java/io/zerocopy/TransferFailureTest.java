@@ -65,11 +65,11 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            TransferException e = catchThrowableOfType(() -> {
+            TransferException e = catchThrowableOfType(TransferException.class, () -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            }, TransferException.class);
+            });
 
             assertThat(e).isNotNull();
             assertThat(e.getCause()).isSameAs(bug);
@@ -89,11 +89,11 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            InjectedError thrown = catchThrowableOfType(() -> {
+            InjectedError thrown = catchThrowableOfType(InjectedError.class, () -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            }, InjectedError.class);
+            });
 
             assertThat(thrown).isSameAs(error);
             ArgumentCaptor<TransferException> failure = ArgumentCaptor.forClass(TransferException.class);

@@ -184,8 +184,8 @@ class TransferHandleTest {
             }
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
-                    TruncatedSourceException.class);
+            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
+                    () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();
