@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.mockito.Mockito.mock;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.ByteArrayOutputStream;
@@ -165,7 +164,7 @@ class DirectIoSourceTest {
     @MethodSource("slices")
     void copy_directSourceAtOddPositions_defaultChoiceDeliversTheSlice(String target, long position, long count)
             throws Exception {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
             long copied = Transfers.copy(source, position, count, sink.channel(), TransferOptions.builder().listener(listener).build());
 

@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
 import io.zerocopy.spi.ChannelKind;
@@ -129,7 +128,7 @@ class EngineTest {
     @EnumSource(TransferStep.Side.class)
     void run_stepMovesNothingForever_timesOutWithoutSpinning(TransferStep.Side side) {
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 1000) : 0, side);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         TransferRequest request = tenThousandBytesInShortCalls();
         TransferOptions options = TransferOptions.builder().stallTimeout(STALL).listener(listener).build();
 
@@ -219,7 +218,7 @@ class EngineTest {
                 truncate(source, truncateTo);
             }
         });
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         TransferOptions copier = TransferOptions.builder().strategy(strategy).listener(listener)
                 .bufferSize(bufferOrWindow).mappedWindow(bufferOrWindow).build();
 
@@ -583,7 +582,7 @@ class EngineTest {
             }
             return Math.min(max, 500);
         });
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         TransferRequest request = TransferRequest.builder()
                 .source(Source.of(new byte[10], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                 .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
@@ -608,7 +607,7 @@ class EngineTest {
             return Math.min(max, 500);
         });
         TransferRequest request = tenThousandBytesInShortCalls();
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
 
         TransferException e = assertThrows(TransferException.class,
                 () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
@@ -630,7 +629,7 @@ class EngineTest {
             return Math.min(max, 500);
         });
         TransferRequest request = tenThousandBytesInShortCalls();
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
 
         AssertionError thrown = assertThrows(AssertionError.class,
                 () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));

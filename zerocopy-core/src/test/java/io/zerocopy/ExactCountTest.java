@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 import java.io.ByteArrayOutputStream;
@@ -159,7 +158,7 @@ class ExactCountTest {
     void copy_exactCountFromSocket_leavesWhatFollowsUnread(String strategy, String target, boolean blocking)
             throws Exception {
         byte[] sent = randomBytes(COUNT + TRAILING);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
             CompletableFuture<Void> sending = send(pair, sent, false); // the connection stays open
             pair.receiver.configureBlocking(blocking);
@@ -182,7 +181,7 @@ class ExactCountTest {
     void copy_peerEndsEarly_failsWithEofAndTheExactCount(String strategy, String target, boolean blocking)
             throws Exception {
         byte[] sent = randomBytes(300_001);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
             CompletableFuture<Void> sending = send(pair, sent, true);
             pair.receiver.configureBlocking(blocking);
@@ -204,7 +203,7 @@ class ExactCountTest {
     @ValueSource(strings = {"file", "channel"})
     void copy_countZero_readsNothing(String target) throws Exception {
         byte[] sent = randomBytes(10);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
             send(pair, sent, false).get(20, TimeUnit.SECONDS);
 
@@ -250,7 +249,7 @@ class ExactCountTest {
     void copy_countBeyondTheFileEnd_illegalArgumentAndNothingMoves() throws Exception {
         byte[] data = randomBytes(10_000);
         Path path = Files.write(dir.resolve("source"), data);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ); Sink sink = sink("channel")) {
             source.position(9000);
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoMoreInteractions;
 
 import io.zerocopy.testing.AdversarialChannels.Behaviour;
@@ -263,7 +262,7 @@ class HeaderBodyTest {
         byte[] data = fileFor(body);
         Path path = Files.write(dir.resolve("body"), data);
         ByteBuffer[] header = header(body);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(listener).build());

@@ -8,11 +8,13 @@ import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.mockingDetails;
 import static org.mockito.Mockito.verifyNoMoreInteractions;
+import static org.mockito.Mockito.withSettings;
 
 import java.util.List;
 import java.util.stream.Collectors;
 import org.mockito.ArgumentCaptor;
 import org.mockito.InOrder;
+import org.mockito.MockMakers;
 
 /**
  * The listener contract, checked on a Mockito mock of {@link TransferListener}: {@code onStart}
@@ -30,9 +32,20 @@ final class ListenerCalls {
     private ListenerCalls() {
     }
 
+    /**
+     * A mock listener. It is a {@code java.lang.reflect.Proxy} (Mockito's proxy mock maker), not a
+     * generated subclass: Mockito would generate that in package {@code io.zerocopy}, at the running
+     * JDK's class file version, and Jazzer, attached to the same fork by {@code TransfersFuzzTest},
+     * would try to instrument it and print a stack trace per class on JDK 25 ("Unsupported class file
+     * major version 69").
+     */
+    static TransferListener mockListener() {
+        return mock(TransferListener.class, withSettings().mockMaker(MockMakers.PROXY));
+    }
+
     /** A mock listener that runs {@code action} on every progress call, on the copying thread. */
     static TransferListener onProgress(ProgressAction action) {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = mockListener();
         doAnswer(call -> {
             action.onProgress(call.getArgument(0, Long.class));
             return null;

@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.mockito.Mockito.mock;
 
 import io.zerocopy.testing.AdversarialChannels.Behaviour;
 import io.zerocopy.testing.AdversarialChannels.Target;
@@ -122,7 +121,7 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_toAPipe_readWithABuffer(String provider) throws Exception {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
 
         byte[] got = throughPipe(pipe -> assertThat(Transfers.copy(source(provider), pipe, options(listener))).isEqualTo(SIZE));
 
@@ -134,7 +133,7 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_toALoopbackSocket(String provider) throws Exception {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
@@ -183,7 +182,7 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_mmapBySystemProperty_fallsBackToBuffered(String provider) throws Exception {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         String before = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
         System.setProperty(TransferOptions.STRATEGY_PROPERTY, "mmap");
         try {
@@ -254,7 +253,7 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void openPath_toANonBlockingSocket_advanceRunsUntilTheSocketIsFull(String provider) throws Exception {
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
             // small buffers: one step is far less than the socket takes

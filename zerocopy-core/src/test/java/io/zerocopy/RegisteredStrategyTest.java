@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.Mockito.mock;
 
 import io.zerocopy.spi.ChannelKind;
 
@@ -63,7 +62,7 @@ class RegisteredStrategyTest {
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void copy_forcedByName() throws IOException {
         Path source = file(10_000);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
         int opened = CountingTestStrategy.OPENED.get();
         int closed = CountingTestStrategy.CLOSED.get();
@@ -94,7 +93,7 @@ class RegisteredStrategyTest {
     void copy_automaticSelectionPicksRegisteredForItsTarget() throws IOException {
         // 2 MiB from a file to an unknown channel: the table alone would map it
         Path source = file(2 * 1024 * 1024);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
         long moved = Transfers.copy(source, target, TransferOptions.builder().listener(listener).build());
@@ -110,7 +109,7 @@ class RegisteredStrategyTest {
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void copy_excludedRegisteredFallsBackToTable() throws IOException {
         Path source = file(1000);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
         Transfers.copy(source, target, TransferOptions.builder().exclude(CountingTestStrategy.NAME).listener(listener).build());

@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 import io.zerocopy.spi.TransferStrategy;
@@ -37,7 +36,7 @@ class StrategyContractTest extends TransferStrategyContract {
 
     @Override
     protected TransferListener listener() {
-        return mock(TransferListener.class);
+        return ListenerCalls.mockListener();
     }
 
     @Override

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
@@ -60,7 +59,7 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         IllegalStateException bug = new IllegalStateException("injected channel bug");
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(30_000, bug);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
@@ -84,7 +83,7 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         InjectedError error = new InjectedError();
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(30_000, error);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
@@ -114,7 +113,7 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         UnsupportedOperationException bug = new UnsupportedOperationException("injected");
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(50_000, bug);
 
         TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(path, target, options(listener)));

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoMoreInteractions;
 
@@ -78,7 +77,7 @@ class TransferHandleTest {
     void advance_fullNonBlockingSocket_returnsZeroAtOnceWaitingForWrite(String strategy) throws Exception {
         byte[] data = randomBytes(MIB + 17);
         Path path = Files.write(dir.resolve("source"), data);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -140,7 +139,7 @@ class TransferHandleTest {
     void advance_blockingTarget_movesAtMostOneStepPerCall(String strategy) throws Exception {
         byte[] data = randomBytes(MIB + 3);
         Path path = Files.write(dir.resolve("source"), data);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
@@ -172,7 +171,7 @@ class TransferHandleTest {
         byte[] data = randomBytes(4 * MIB);
         Path path = Files.write(dir.resolve("source"), data);
         int shrunk = MIB + 11;
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -211,8 +210,8 @@ class TransferHandleTest {
         byte[] data = randomBytes(300_001);
         Path path = Files.write(dir.resolve("source"), data);
         long seed = random.nextLong();
-        TransferListener ofCopy = mock(TransferListener.class);
-        TransferListener ofHandle = mock(TransferListener.class);
+        TransferListener ofCopy = ListenerCalls.mockListener();
+        TransferListener ofHandle = ListenerCalls.mockListener();
         Target copyTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         Target handleTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -258,7 +257,7 @@ class TransferHandleTest {
     void close_beforeDone_failsOnceAndEndsTheTransfer() throws Exception {
         byte[] data = randomBytes(MIB);
         Path path = Files.write(dir.resolve("source"), data);
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -287,7 +286,7 @@ class TransferHandleTest {
     @Test
     void open_countZero_isDoneAtOnce() throws Exception {
         Path path = Files.write(dir.resolve("source"), randomBytes(100));
-        TransferListener listener = mock(TransferListener.class);
+        TransferListener listener = ListenerCalls.mockListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 37, 0), target, copier("auto", listener));
