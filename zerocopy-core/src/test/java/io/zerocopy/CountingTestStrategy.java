@@ -47,23 +47,27 @@ public final class CountingTestStrategy implements TransferStrategy {
     @Override
     public TransferStep open(TransferRequest request) {
         OPENED.incrementAndGet();
-        ByteBuffer buffer = ByteBuffer.allocate(4096);
+        ByteBuffer buffer = ByteBuffer.allocate(4096).flip(); // empty; holds bytes read but not yet written
         return new TransferStep() {
             @Override
             public long move(long transferred, long maxBytes) throws IOException {
-                buffer.clear();
-                buffer.limit((int) Math.min(buffer.capacity(), maxBytes));
-                int read = request.sourceKind() == ChannelKind.FILE
-                        ? request.sourceFile().read(buffer, request.position() + transferred)
-                        : request.source().read(buffer);
-                if (read <= 0) {
-                    return read;
+                if (!buffer.hasRemaining()) {
+                    buffer.clear();
+                    buffer.limit((int) Math.min(buffer.capacity(), maxBytes));
+                    int read = request.sourceKind() == ChannelKind.FILE
+                            ? request.sourceFile().read(buffer, request.position() + transferred)
+                            : request.source().read(buffer);
+                    buffer.flip();
+                    if (read <= 0) {
+                        return read;
+                    }
                 }
-                buffer.flip();
-                long written = 0;
-                while (buffer.hasRemaining()) {
-                    written += request.target().write(buffer);
-                }
+                // One write per step: a short count is the engine's to loop on, and a failure then
+                // comes after every byte that reached the target has been counted.
+                ByteBuffer slice = buffer.duplicate();
+                slice.limit(slice.position() + (int) Math.min(slice.remaining(), maxBytes));
+                int written = request.target().write(slice);
+                buffer.position(buffer.position() + written);
                 return written;
             }
 
@@ -82,14 +86,24 @@ public final class CountingTestStrategy implements TransferStrategy {
     /** The one target this strategy serves; keeps what it is given. */
     public static final class MarkerTarget implements WritableByteChannel {
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final WritableByteChannel delegate;
         private boolean open = true;
 
         /** An empty, open target. */
         public MarkerTarget() {
+            this.delegate = null;
+        }
+
+        /** A target that writes through to {@code delegate}, with its short counts and failures. */
+        public MarkerTarget(WritableByteChannel delegate) {
+            this.delegate = delegate;
         }
 
         @Override
-        public int write(ByteBuffer src) {
+        public int write(ByteBuffer src) throws IOException {
+            if (delegate != null) {
+                return delegate.write(src);
+            }
             int n = src.remaining();
             byte[] chunk = new byte[n];
             src.get(chunk);
@@ -103,7 +117,7 @@ public final class CountingTestStrategy implements TransferStrategy {
 
         @Override
         public boolean isOpen() {
-            return open;
+            return delegate != null ? delegate.isOpen() : open;
         }
 
         @Override

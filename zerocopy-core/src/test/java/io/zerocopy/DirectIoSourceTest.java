@@ -164,15 +164,15 @@ class DirectIoSourceTest {
     @MethodSource("slices")
     void copy_directSourceAtOddPositions_defaultChoiceDeliversTheSlice(String target, long position, long count)
             throws Exception {
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
             long copied = Transfers.copy(source, position, count, sink.channel(), TransferOptions.builder().listener(listener).build());
 
             assertThat(copied).isEqualTo(count);
             ByteArrays.assertSameBytes("received", sink.finish(),
                     Arrays.copyOfRange(data, (int) position, (int) (position + count)));
-            listener.assertCompleted(MappedStrategy.NAME, count, count);
-            assertThat(listener.completions.get(0).reason()).contains("direct I/O");
+            TransferResult result = ListenerCalls.verifyCompleted(listener, MappedStrategy.NAME, count, count);
+            assertThat(result.reason()).contains("direct I/O");
             assertThat(source.position()).isZero();
         }
     }

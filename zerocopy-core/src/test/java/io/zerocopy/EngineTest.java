@@ -2,14 +2,15 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.Mockito.verify;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Source;
-import io.zerocopy.AdversarialChannels.Target;
 import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Source;
+import io.zerocopy.testing.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -37,6 +38,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.ArgumentCaptor;
 
 /**
  * What the engine owns: the per-call cap, zero progress and the stall timeout, truncated and growing
@@ -46,6 +48,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class EngineTest {
+
+    /** Which copy verb a file source goes through: a slice (its position stays) or the channel (it advances). */
+    enum Call {
+        SLICE, CHANNEL
+    }
+
 
     /** Data is random but reproducible; the fakes' short counts come from the same seed. */
     static final long SEED = Long.getLong("zerocopy.seed", 0x5EEDL);
@@ -120,7 +128,7 @@ class EngineTest {
     @EnumSource(TransferStep.Side.class)
     void run_stepMovesNothingForever_timesOutWithoutSpinning(TransferStep.Side side) {
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 1000) : 0, side);
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         TransferRequest request = tenThousandBytesInShortCalls();
         TransferOptions options = TransferOptions.builder().stallTimeout(STALL).listener(listener).build();
 
@@ -132,7 +140,7 @@ class EngineTest {
         // loop would make hundreds of thousands.
         assertThat(strategy.asked.size()).as("steps while stalled").isBetween(4, 1_000);
         assertThat(strategy.closes).isEqualTo(1);
-        listener.assertFailed(RecordingStrategy.NAME, -1, e);
+        ListenerCalls.verifyFailed(listener, RecordingStrategy.NAME, -1, e);
     }
 
     @ParameterizedTest
@@ -210,7 +218,7 @@ class EngineTest {
                 truncate(source, truncateTo);
             }
         });
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         TransferOptions copier = TransferOptions.builder().strategy(strategy).listener(listener)
                 .bufferSize(bufferOrWindow).mappedWindow(bufferOrWindow).build();
 
@@ -229,12 +237,12 @@ class EngineTest {
             // late, at a point of its choosing: the target may have taken zeros for lost pages, the
             // write that finally reports it may already have handed bytes over, and the engine may
             // have counted a step it had not yet reported. Only what was sent before the cut is certain.
-            listener.assertFailedAfterProgress(strategy, SLICE_END - SLICE_POSITION, e);
+            ListenerCalls.verifyFailedAfterProgress(listener, strategy, SLICE_END - SLICE_POSITION, e);
             assertThat(e.bytesTransferred()).isBetween(sentAtCut[0], target.size());
             ByteArrays.assertSameBytes("bytes sent before the cut",
                     Arrays.copyOf(target.bytes(), (int) sentAtCut[0]), Arrays.copyOf(model, (int) sentAtCut[0]));
         } else {
-            listener.assertFailed(strategy, SLICE_END - SLICE_POSITION, e);
+            ListenerCalls.verifyFailed(listener, strategy, SLICE_END - SLICE_POSITION, e);
             assertThat(e.bytesTransferred()).isEqualTo(target.size()).isGreaterThanOrEqualTo(sentAtCut[0]);
             ByteArrays.assertSameBytes("bytes at the target", target.bytes(), Arrays.copyOf(model, (int) target.size()));
             if (truncateTo > SLICE_POSITION + sentAtCut[0]) {
@@ -267,7 +275,7 @@ class EngineTest {
         Path targetPath = dir.resolve("target");
         // A whole file may move in one kernel call; a rate limit splits it into steps of a tenth of a
         // second's worth (about 100 KiB here), and the listener cuts the file after the first.
-        EventRecordingListener listener = new EventRecordingListener(bytes -> {
+        TransferListener listener = ListenerCalls.onProgress(bytes -> {
             if (bytes < 128 * 1024) {
                 truncate(source, truncateTo);
             }
@@ -287,8 +295,8 @@ class EngineTest {
 
         assertThat(e.expectedSize()).isEqualTo(SLICE_END);
         assertThat(e.actualSize()).isEqualTo(truncateTo);
-        listener.assertFailed(strategy, SLICE_END - SLICE_POSITION, e);
-        long firstStep = listener.progress.get(0);
+        ListenerCalls.verifyFailed(listener, strategy, SLICE_END - SLICE_POSITION, e);
+        long firstStep = ListenerCalls.progress(listener).get(0);
         byte[] written = Files.readAllBytes(targetPath);
         assertThat((long) written.length).isEqualTo(e.bytesTransferred());
         ByteArrays.assertSameBytes("target file", written,
@@ -359,7 +367,7 @@ class EngineTest {
         Path source = write("source", data);
         Path targetPath = dir.resolve("target");
         // A rate limit splits the copy into steps; the listener appends after the first.
-        EventRecordingListener listener = new EventRecordingListener(bytes -> {
+        TransferListener listener = ListenerCalls.onProgress(bytes -> {
             if (bytes < 128 * 1024) {
                 Files.write(source, randomBytes(50 * 1024), StandardOpenOption.APPEND);
             }
@@ -372,7 +380,7 @@ class EngineTest {
         assertThat(Files.size(source)).isGreaterThan(data.length);
         assertThat(moved).isEqualTo(data.length);
         ByteArrays.assertSameBytes("target file", Files.readAllBytes(targetPath), data);
-        listener.assertCompleted(strategy, data.length, data.length);
+        ListenerCalls.verifyCompleted(listener, strategy, data.length, data.length);
     }
 
     // ---------------------------------------------------------------- (d) interrupts
@@ -435,8 +443,8 @@ class EngineTest {
     static Stream<Arguments> strategiesAndCalls() {
         List<Arguments> cases = new ArrayList<>();
         for (String strategy : List.of(TransferToStrategy.NAME, MappedStrategy.NAME, BufferedStrategy.NAME)) {
-            cases.add(Arguments.of(strategy, StrategyContractTest.Call.SLICE));
-            cases.add(Arguments.of(strategy, StrategyContractTest.Call.CHANNEL));
+            cases.add(Arguments.of(strategy, Call.SLICE));
+            cases.add(Arguments.of(strategy, Call.CHANNEL));
         }
         return cases.stream();
     }
@@ -448,11 +456,11 @@ class EngineTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("strategiesAndCalls")
     void copy_interruptedBetweenSteps_failsWithInterruptedIoAndChannelsOpen(String strategy,
-            StrategyContractTest.Call call) throws IOException {
+            Call call) throws IOException {
         byte[] data = randomBytes(2 * 1024 * 1024 + 1);
         Path source = write("source", data);
         Path targetPath = dir.resolve("target");
-        EventRecordingListener listener = new EventRecordingListener(bytes -> Thread.currentThread().interrupt());
+        TransferListener listener = ListenerCalls.onProgress(bytes -> Thread.currentThread().interrupt());
         // The rate limit makes steps of 1 MiB, so the first step cannot finish the transfer.
         TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(10L * 1024 * 1024)
                 .listener(listener).build();
@@ -460,7 +468,7 @@ class EngineTest {
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             TransferException e = assertThrows(TransferException.class, () -> {
-                if (call == StrategyContractTest.Call.SLICE) {
+                if (call == Call.SLICE) {
                     Transfers.copy(in, 0, data.length, out, copier);
                 } else {
                     Transfers.copy((java.nio.channels.ReadableByteChannel) in, out, copier);
@@ -472,14 +480,14 @@ class EngineTest {
             assertThat(e).hasCauseInstanceOf(InterruptedIOException.class);
             assertThat(in.isOpen()).as("source open").isTrue();
             assertThat(out.isOpen()).as("target open").isTrue();
-            assertThat(e.bytesTransferred()).isEqualTo(listener.progress.get(listener.progress.size() - 1));
+            assertThat(e.bytesTransferred()).isEqualTo(ListenerCalls.progress(listener).get(ListenerCalls.progress(listener).size() - 1));
             assertThat(out.position()).as("target position").isEqualTo(e.bytesTransferred());
             assertThat(in.position()).as("source position")
-                    .isEqualTo(call == StrategyContractTest.Call.SLICE ? 0 : e.bytesTransferred());
+                    .isEqualTo(call == Call.SLICE ? 0 : e.bytesTransferred());
             byte[] written = Files.readAllBytes(targetPath);
             assertThat((long) written.length).isEqualTo(e.bytesTransferred()).isLessThan(data.length);
             ByteArrays.assertSameBytes("target file", written, Arrays.copyOf(data, written.length));
-            listener.assertFailed(strategy, data.length, e);
+            ListenerCalls.verifyFailed(listener, strategy, data.length, e);
         } finally {
             Thread.interrupted();
         }
@@ -574,7 +582,7 @@ class EngineTest {
             }
             return Math.min(max, 500);
         });
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         TransferRequest request = TransferRequest.builder()
                 .source(Source.of(new byte[10], Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                 .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
@@ -586,7 +594,7 @@ class EngineTest {
         assertThat(e.bytesTransferred()).isEqualTo(1000);
         assertThat(e.getCause()).isSameAs(boom);
         assertThat(strategy.closes).isEqualTo(1);
-        listener.assertFailed(RecordingStrategy.NAME, -1, e);
+        ListenerCalls.verifyFailed(listener, RecordingStrategy.NAME, -1, e);
     }
 
     @Test
@@ -599,7 +607,7 @@ class EngineTest {
             return Math.min(max, 500);
         });
         TransferRequest request = tenThousandBytesInShortCalls();
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
 
         TransferException e = assertThrows(TransferException.class,
                 () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
@@ -608,7 +616,7 @@ class EngineTest {
         assertThat(e.bytesTransferred()).isEqualTo(strategy.reportedTotal());
         assertThat(e.getMessage()).contains("IllegalStateException", "bug in a strategy");
         assertThat(strategy.closes).isEqualTo(1);
-        listener.assertFailed(RecordingStrategy.NAME, -1, e);
+        ListenerCalls.verifyFailed(listener, RecordingStrategy.NAME, -1, e);
     }
 
     @Test
@@ -621,16 +629,17 @@ class EngineTest {
             return Math.min(max, 500);
         });
         TransferRequest request = tenThousandBytesInShortCalls();
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
 
         AssertionError thrown = assertThrows(AssertionError.class,
                 () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
 
         assertThat(thrown).isSameAs(error);
         assertThat(strategy.closes).isEqualTo(1);
-        assertThat(listener.failures).as("onFailure heard of it").hasSize(1);
-        assertThat(listener.failures.get(0).getCause()).isSameAs(error);
-        assertThat(listener.failures.get(0).bytesTransferred()).isEqualTo(strategy.reportedTotal());
+        ArgumentCaptor<TransferException> told = ArgumentCaptor.forClass(TransferException.class);
+        verify(listener).onFailure(told.capture()); // onFailure heard of it
+        assertThat(told.getValue().getCause()).isSameAs(error);
+        assertThat(told.getValue().bytesTransferred()).isEqualTo(strategy.reportedTotal());
     }
 
     @ParameterizedTest

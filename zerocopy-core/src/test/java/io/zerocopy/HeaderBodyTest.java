@@ -3,9 +3,13 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.verifyNoMoreInteractions;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -31,6 +35,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.InOrder;
 
 /**
  * Header + body: {@code copy(header, file, position, count, target)} and its {@code open} form. What
@@ -257,7 +262,7 @@ class HeaderBodyTest {
         byte[] data = fileFor(body);
         Path path = Files.write(dir.resolve("body"), data);
         ByteBuffer[] header = header(body);
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(listener).build());
@@ -269,7 +274,10 @@ class HeaderBodyTest {
             assertThat(e.expectedSize()).isEqualTo(POSITION + body);
             assertThat(e.actualSize()).isEqualTo(POSITION + 100);
             assertThat(target.size()).as("bytes written").isZero();
-            assertThat(listener.failures).containsExactly(e);
+            InOrder inOrder = inOrder(listener);
+            inOrder.verify(listener).onStart(anyString(), anyLong());
+            inOrder.verify(listener).onFailure(e);
+            verifyNoMoreInteractions(listener);
         }
     }
 
@@ -290,8 +298,8 @@ class HeaderBodyTest {
             truncate(path, shrunk);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
-                    TruncatedSourceException.class);
+            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
+                    () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();

@@ -3,8 +3,8 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

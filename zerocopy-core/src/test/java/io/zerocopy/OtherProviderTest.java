@@ -3,8 +3,8 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -85,7 +85,7 @@ class OtherProviderTest {
         return provider.equals("zip") ? zipEntry : wrapping.wrap(plainFile);
     }
 
-    private static TransferOptions options(EventRecordingListener listener) {
+    private static TransferOptions options(TransferListener listener) {
         return TransferOptions.builder().listener(listener).build();
     }
 
@@ -121,19 +121,19 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_toAPipe_readWithABuffer(String provider) throws Exception {
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
 
         byte[] got = throughPipe(pipe -> assertThat(Transfers.copy(source(provider), pipe, options(listener))).isEqualTo(SIZE));
 
         ByteArrays.assertSameBytes("through the pipe", got, data);
-        listener.assertCompleted(BufferedStrategy.NAME, SIZE, SIZE);
+        ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, SIZE, SIZE);
         assertWrappedChannelsUntouched(provider);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_toALoopbackSocket(String provider) throws Exception {
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
@@ -142,7 +142,7 @@ class OtherProviderTest {
 
             assertThat(copied).isEqualTo(SIZE);
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
-            listener.assertCompleted(BufferedStrategy.NAME, SIZE, SIZE);
+            ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, SIZE, SIZE);
             assertWrappedChannelsUntouched(provider);
         }
     }
@@ -182,7 +182,7 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void copyPath_mmapBySystemProperty_fallsBackToBuffered(String provider) throws Exception {
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         String before = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
         System.setProperty(TransferOptions.STRATEGY_PROPERTY, "mmap");
         try {
@@ -196,8 +196,8 @@ class OtherProviderTest {
                 System.setProperty(TransferOptions.STRATEGY_PROPERTY, before);
             }
         }
-        listener.assertCompleted(BufferedStrategy.NAME, SIZE, SIZE);
-        assertThat(listener.completions.get(0).reason()).doesNotContain("forced");
+        TransferResult result = ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, SIZE, SIZE);
+        assertThat(result.reason()).doesNotContain("forced");
         assertWrappedChannelsUntouched(provider);
     }
 
@@ -253,14 +253,14 @@ class OtherProviderTest {
     @ParameterizedTest
     @ValueSource(strings = {"zip", "wrapping"})
     void openPath_toANonBlockingSocket_advanceRunsUntilTheSocketIsFull(String provider) throws Exception {
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
             // small buffers: one step is far less than the socket takes
             Transfer transfer = Transfers.open(source(provider), pair.sender, TransferOptions.builder().bufferSize(1024).listener(listener).build());
 
             long first = transfer.advance();
-            int steps = listener.progress.size();
+            int steps = ListenerCalls.progress(listener).size();
             long second = transfer.advance();
 
             assertThat(steps).as("steps of the first advance").isGreaterThan(1);

@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,22 +35,6 @@ class RegisteredStrategyTest {
 
     @TempDir
     Path dir;
-
-    /** Records which strategies the transfers it observes started with. */
-    private static final class StartedWith implements TransferListener {
-        final List<String> strategies = new CopyOnWriteArrayList<>();
-        final List<TransferResult> results = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onStart(String strategy, long expectedBytes) {
-            strategies.add(strategy);
-        }
-
-        @Override
-        public void onComplete(TransferResult result) {
-            results.add(result);
-        }
-    }
 
     private Path file(int size) throws IOException {
         byte[] content = new byte[size];
@@ -79,7 +62,7 @@ class RegisteredStrategyTest {
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void copy_forcedByName() throws IOException {
         Path source = file(10_000);
-        StartedWith listener = new StartedWith();
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
         int opened = CountingTestStrategy.OPENED.get();
         int closed = CountingTestStrategy.CLOSED.get();
@@ -88,8 +71,8 @@ class RegisteredStrategyTest {
 
         assertThat(moved).isEqualTo(10_000);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
-        assertThat(listener.strategies).containsExactly(CountingTestStrategy.NAME);
-        assertThat(listener.results.get(0).reason()).startsWith("forced");
+        TransferResult result = ListenerCalls.verifyCompleted(listener, CountingTestStrategy.NAME, 10_000, 10_000);
+        assertThat(result.reason()).startsWith("forced");
         assertThat(CountingTestStrategy.OPENED.get() - opened).isEqualTo(1);
         assertThat(CountingTestStrategy.CLOSED.get() - closed).isEqualTo(1);
     }
@@ -110,27 +93,28 @@ class RegisteredStrategyTest {
     void copy_automaticSelectionPicksRegisteredForItsTarget() throws IOException {
         // 2 MiB from a file to an unknown channel: the table alone would map it
         Path source = file(2 * 1024 * 1024);
-        StartedWith listener = new StartedWith();
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
         long moved = Transfers.copy(source, target, TransferOptions.builder().listener(listener).build());
 
         assertThat(moved).isEqualTo(2 * 1024 * 1024);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
-        assertThat(listener.strategies).containsExactly(CountingTestStrategy.NAME);
-        assertThat(listener.results.get(0).reason()).startsWith("registered strategy").contains("MarkerTarget");
+        TransferResult result = ListenerCalls.verifyCompleted(listener, CountingTestStrategy.NAME, 2 * 1024 * 1024,
+                2 * 1024 * 1024);
+        assertThat(result.reason()).startsWith("registered strategy").contains("MarkerTarget");
     }
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void copy_excludedRegisteredFallsBackToTable() throws IOException {
         Path source = file(1000);
-        StartedWith listener = new StartedWith();
+        TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
         Transfers.copy(source, target, TransferOptions.builder().exclude(CountingTestStrategy.NAME).listener(listener).build());
 
-        assertThat(listener.strategies).containsExactly("buffered");
+        ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, 1000, 1000);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
     }
 

@@ -3,6 +3,7 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.zerocopy.testing.AdversarialChannels;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;

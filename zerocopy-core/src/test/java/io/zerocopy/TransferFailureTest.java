@@ -3,6 +3,10 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
 
 /**
  * The failure contract after {@code onStart}, for a {@link Transfer} and for {@code copy}: an
@@ -44,7 +50,7 @@ class TransferFailureTest {
         return bytes;
     }
 
-    private static TransferOptions options(EventRecordingListener listener) {
+    private static TransferOptions options(TransferListener listener) {
         return TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build();
     }
 
@@ -53,21 +59,21 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         IllegalStateException bug = new IllegalStateException("injected channel bug");
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(30_000, bug);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            TransferException e = catchThrowableOfType(() -> {
+            TransferException e = catchThrowableOfType(TransferException.class, () -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            }, TransferException.class);
+            });
 
             assertThat(e).isNotNull();
             assertThat(e.getCause()).isSameAs(bug);
             assertThat(e.bytesTransferred()).isEqualTo(target.accepted).isEqualTo(transfer.bytesTransferred());
-            listener.assertFailed(BufferedStrategy.NAME, data.length, e);
+            ListenerCalls.verifyFailed(listener, BufferedStrategy.NAME, data.length, e);
             assertThrows(IllegalStateException.class, transfer::advance);
         }
     }
@@ -77,23 +83,27 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         InjectedError error = new InjectedError();
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(30_000, error);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            InjectedError thrown = catchThrowableOfType(() -> {
+            InjectedError thrown = catchThrowableOfType(InjectedError.class, () -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            }, InjectedError.class);
+            });
 
             assertThat(thrown).isSameAs(error);
-            assertThat(listener.failures).as("onFailure calls").hasSize(1);
-            TransferException told = listener.failures.get(0);
+            ArgumentCaptor<TransferException> failure = ArgumentCaptor.forClass(TransferException.class);
+            InOrder inOrder = inOrder(listener);
+            inOrder.verify(listener).onStart(BufferedStrategy.NAME, data.length);
+            inOrder.verify(listener).onFailure(failure.capture());
+            verify(listener, never()).onComplete(any());
+            TransferException told = failure.getValue();
             assertThat(told.getCause()).isSameAs(error);
             assertThat(told.bytesTransferred()).isEqualTo(target.accepted);
-            assertThat(listener.completions).isEmpty();
+            ListenerCalls.verifyFailed(listener, BufferedStrategy.NAME, data.length, told);
             assertThrows(IllegalStateException.class, transfer::advance);
         }
     }
@@ -103,14 +113,14 @@ class TransferFailureTest {
         byte[] data = randomBytes(100_000);
         Path path = Files.write(dir.resolve("source"), data);
         UnsupportedOperationException bug = new UnsupportedOperationException("injected");
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(50_000, bug);
 
         TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(path, target, options(listener)));
 
         assertThat(e.getCause()).isSameAs(bug);
         assertThat(e.bytesTransferred()).isEqualTo(target.accepted);
-        listener.assertFailed(BufferedStrategy.NAME, data.length, e);
+        ListenerCalls.verifyFailed(listener, BufferedStrategy.NAME, data.length, e);
     }
 
     /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */

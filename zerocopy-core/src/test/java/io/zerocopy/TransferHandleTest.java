@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoMoreInteractions;
 
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
@@ -24,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.ArgumentCaptor;
 
 /**
  * The {@link Transfer} handle as an event loop drives it, over real loopback sockets with small
@@ -57,7 +63,7 @@ class TransferHandleTest {
         return bytes;
     }
 
-    private static TransferOptions copier(String strategy, EventRecordingListener listener) {
+    private static TransferOptions copier(String strategy, TransferListener listener) {
         TransferOptions.Builder options = TransferOptions.builder().listener(listener)
                 .bufferSize(64 * 1024).mappedWindow(256 * 1024);
         if (!strategy.equals("auto")) {
@@ -71,7 +77,7 @@ class TransferHandleTest {
     void advance_fullNonBlockingSocket_returnsZeroAtOnceWaitingForWrite(String strategy) throws Exception {
         byte[] data = randomBytes(MIB + 17);
         Path path = Files.write(dir.resolve("source"), data);
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -98,7 +104,7 @@ class TransferHandleTest {
             assertThat(transfer.interestOps()).as("when done").isZero();
             assertThat(file.position()).as("the source's position").isZero();
             String ran = strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy;
-            listener.assertCompleted(ran, data.length, data.length);
+            ListenerCalls.verifyCompleted(listener, ran, data.length, data.length);
         }
     }
 
@@ -133,7 +139,7 @@ class TransferHandleTest {
     void advance_blockingTarget_movesAtMostOneStepPerCall(String strategy) throws Exception {
         byte[] data = randomBytes(MIB + 3);
         Path path = Files.write(dir.resolve("source"), data);
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
@@ -141,17 +147,17 @@ class TransferHandleTest {
 
             int calls = 0;
             while (!transfer.isDone()) {
-                int stepsBefore = listener.progress.size();
+                int stepsBefore = ListenerCalls.progress(listener).size();
                 long moved = transfer.advance();
                 calls++;
-                assertThat(listener.progress.size() - stepsBefore).as("steps in advance() call %d", calls)
+                assertThat(ListenerCalls.progress(listener).size() - stepsBefore).as("steps in advance() call %d", calls)
                         .isEqualTo(moved > 0 ? 1 : 0);
                 assertThat(calls).as("advance() calls").isLessThan(10_000);
             }
             pair.sender.shutdownOutput();
 
             ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), data);
-            listener.assertCompleted(strategy, data.length, data.length);
+            ListenerCalls.verifyCompleted(listener, strategy, data.length, data.length);
             if (!strategy.equals("transferTo")) {
                 // a step of these is at most one 64 KiB buffer or one 256 KiB window
                 assertThat(calls).isGreaterThanOrEqualTo(data.length / (256 * 1024));
@@ -165,7 +171,7 @@ class TransferHandleTest {
         byte[] data = randomBytes(4 * MIB);
         Path path = Files.write(dir.resolve("source"), data);
         int shrunk = MIB + 11;
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -177,8 +183,8 @@ class TransferHandleTest {
             }
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(() -> EventLoops.drive(transfer, pair.sender),
-                    TruncatedSourceException.class);
+            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
+                    () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();
@@ -192,7 +198,7 @@ class TransferHandleTest {
             if (!strategy.equals("mmap")) { // mmap's tail after a truncation is not to be trusted
                 ByteArrays.assertSameBytes("received", got, Arrays.copyOf(data, got.length));
             }
-            listener.assertFailedAfterProgress(strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy,
+            ListenerCalls.verifyFailedAfterProgress(listener, strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy,
                     data.length, e);
             assertThrows(IllegalStateException.class, transfer::advance);
             assertThat(transfer.isDone()).isFalse();
@@ -204,26 +210,30 @@ class TransferHandleTest {
         byte[] data = randomBytes(300_001);
         Path path = Files.write(dir.resolve("source"), data);
         long seed = random.nextLong();
-        EventRecordingListener ofCopy = new EventRecordingListener();
-        EventRecordingListener ofHandle = new EventRecordingListener();
+        TransferListener ofCopy = ListenerCalls.mockListener();
+        TransferListener ofHandle = ListenerCalls.mockListener();
         Target copyTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         Target handleTarget = Target.of(Behaviour.RANDOM_SHORT, new Random(seed));
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             long copied = Transfers.copy(file, 0, data.length, copyTarget, copier("auto", ofCopy));
 
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), handleTarget, copier("auto", ofHandle));
-            assertThat(ofHandle.startStrategies).as("onStart, heard at open").hasSize(1);
-            assertThat(ofHandle.progress).as("progress before the first advance").isEmpty();
+            verify(ofHandle).onStart(anyString(), eq((long) data.length)); // heard at open
+            verifyNoMoreInteractions(ofHandle); // no progress before the first advance
             while (!transfer.isDone()) {
                 transfer.advance();
             }
 
             assertThat(copied).isEqualTo(data.length);
-            ofHandle.assertCompleted(ofCopy.startStrategies.get(0), data.length, data.length);
-            assertThat(ofHandle.startExpected).isEqualTo(ofCopy.startExpected);
-            assertThat(ofHandle.progress).as("progress calls").isEqualTo(ofCopy.progress);
-            assertThat(ofHandle.completions.get(0).reason()).isEqualTo(ofCopy.completions.get(0).reason());
-            assertThat(transfer.result()).isSameAs(ofHandle.completions.get(0));
+            ArgumentCaptor<String> strategy = ArgumentCaptor.forClass(String.class);
+            verify(ofCopy).onStart(strategy.capture(), anyLong());
+            TransferResult ofCopyResult = ListenerCalls.verifyCompleted(ofCopy, strategy.getValue(), data.length,
+                    data.length);
+            TransferResult ofHandleResult = ListenerCalls.verifyCompleted(ofHandle, strategy.getValue(), data.length,
+                    data.length);
+            assertThat(ListenerCalls.progress(ofHandle)).as("progress calls").isEqualTo(ListenerCalls.progress(ofCopy));
+            assertThat(ofHandleResult.reason()).isEqualTo(ofCopyResult.reason());
+            assertThat(transfer.result()).isSameAs(ofHandleResult);
             ByteArrays.assertSameBytes("handle target", handleTarget.bytes(), data);
             ByteArrays.assertSameBytes("copy target", copyTarget.bytes(), data);
         }
@@ -247,7 +257,7 @@ class TransferHandleTest {
     void close_beforeDone_failsOnceAndEndsTheTransfer() throws Exception {
         byte[] data = randomBytes(MIB);
         Path path = Files.write(dir.resolve("source"), data);
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
@@ -257,11 +267,12 @@ class TransferHandleTest {
             transfer.close();
             transfer.close();
 
-            assertThat(listener.failures).as("onFailure calls").hasSize(1);
-            TransferException failure = listener.failures.get(0);
+            ArgumentCaptor<TransferException> told = ArgumentCaptor.forClass(TransferException.class);
+            verify(listener).onFailure(told.capture());
+            TransferException failure = told.getValue();
             assertThat(failure.bytesTransferred()).isEqualTo(moved).isEqualTo(transfer.bytesTransferred());
             assertThat(failure).hasMessageContaining("closed");
-            listener.assertFailed(AUTO_TO_LOOPBACK, data.length, failure);
+            ListenerCalls.verifyFailed(listener, AUTO_TO_LOOPBACK, data.length, failure);
             assertThrows(IllegalStateException.class, transfer::advance);
             assertThrows(IllegalStateException.class, transfer::result);
             assertThat(transfer.isDone()).isFalse();
@@ -275,7 +286,7 @@ class TransferHandleTest {
     @Test
     void open_countZero_isDoneAtOnce() throws Exception {
         Path path = Files.write(dir.resolve("source"), randomBytes(100));
-        EventRecordingListener listener = new EventRecordingListener();
+        TransferListener listener = ListenerCalls.mockListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 37, 0), target, copier("auto", listener));
@@ -285,10 +296,10 @@ class TransferHandleTest {
             assertThat(transfer.interestOps()).isZero();
             assertThat(transfer.result().bytesTransferred()).isZero();
             assertThat(transfer.advance()).isZero();
-            listener.assertCompleted(BufferedStrategy.NAME, 0, 0);
+            ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, 0, 0);
             assertThat(target.calls()).as("calls into the target").isZero();
             transfer.close();
-            assertThat(listener.failures).as("close after done").isEmpty();
+            verifyNoMoreInteractions(listener); // close after done says nothing more
         }
     }
 

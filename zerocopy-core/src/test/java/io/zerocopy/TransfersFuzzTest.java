@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.zerocopy.AdversarialChannels.Behaviour;
-import io.zerocopy.AdversarialChannels.Source;
-import io.zerocopy.AdversarialChannels.Target;
+import io.zerocopy.testing.AdversarialChannels.Behaviour;
+import io.zerocopy.testing.AdversarialChannels.Source;
+import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -131,17 +131,17 @@ public final class TransferRequest {
         private Builder() {
         }
 
-        /** The source and its kind; a FILE source must be a {@code FileChannel}. */
+        /** The source and its kind, neither null; a FILE source must be a {@code FileChannel}. */
         public Builder source(ReadableByteChannel source, ChannelKind kind) {
-            this.source = source;
-            this.sourceKind = kind;
+            this.source = Objects.requireNonNull(source, "source");
+            this.sourceKind = Objects.requireNonNull(kind, "sourceKind");
             return this;
         }
 
-        /** The target and its kind; a FILE target must be a {@code FileChannel}. */
+        /** The target and its kind, neither null; a FILE target must be a {@code FileChannel}. */
         public Builder target(WritableByteChannel target, ChannelKind kind) {
-            this.target = target;
-            this.targetKind = kind;
+            this.target = Objects.requireNonNull(target, "target");
+            this.targetKind = Objects.requireNonNull(kind, "targetKind");
             return this;
         }
 

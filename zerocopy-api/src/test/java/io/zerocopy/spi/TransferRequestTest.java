@@ -90,7 +90,7 @@ class TransferRequestTest {
     }
 
     @Test
-    void build_missingPartsThrowNpeNamingThem() {
+    void builder_missingPartsThrowNpeNamingThem() {
         assertThatThrownBy(() -> TransferRequest.builder().target(sink, ChannelKind.OTHER).build())
                 .isInstanceOf(NullPointerException.class).hasMessage("source");
         assertThatThrownBy(() -> TransferRequest.builder().source(stream, null).target(sink, ChannelKind.OTHER).build())

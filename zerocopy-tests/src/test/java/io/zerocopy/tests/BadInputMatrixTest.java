@@ -2,7 +2,10 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verifyNoInteractions;
 
+import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
@@ -380,7 +383,7 @@ class BadInputMatrixTest {
     }
 
     private static void run(Case c, String flavour, int index) throws Exception {
-        RecordingListener listener = new RecordingListener();
+        TransferListener listener = mock(TransferListener.class);
         Api api = flavour.equals("Transfers") ? TRANSFERS
                 : copier(TransferOptions.builder().listener(listener).bufferSize(4096).build());
         Fixture fixture = new Fixture(root.resolve("case-" + index), Seeds.derive(SEED, index));
@@ -391,8 +394,7 @@ class BadInputMatrixTest {
                     .isInstanceOf(c.expected())
                     .isNotInstanceOf(TransferException.class);
             fixture.assertNothingWritten();
-            assertThat(listener.strategy()).as("a transfer the listener heard of").isNull();
-            assertThat(listener.endings()).as("onComplete/onFailure calls").isZero();
+            verifyNoInteractions(listener); // no transfer started, none ended
         } finally {
             fixture.close();
         }

@@ -9,6 +9,11 @@ import java.util.function.LongConsumer;
  * Remembers what a transfer reported: the strategy, the progress steps (as a summary, so a
  * transfer of any size costs nothing here) and how it ended. An optional hook runs on every
  * progress callback, on the copying thread, so a test can act in the middle of a transfer.
+ *
+ * <p>A fake rather than a Mockito mock on purpose: a mock remembers every call with its stack
+ * trace, and these transfers run to 4 GiB and more (thousands of progress calls each), on
+ * other threads, with hooks that must act (truncate, interrupt, count down) as the copy runs.
+ * Where only the order of calls matters, for transfers of a few MiB, tests use {@link ListenerOrder}.
  */
 final class RecordingListener implements TransferListener {
     private final LongConsumer onProgressHook;

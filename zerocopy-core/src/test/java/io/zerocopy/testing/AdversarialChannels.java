@@ -1,4 +1,4 @@
-package io.zerocopy;
+package io.zerocopy.testing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,22 +16,22 @@ import java.util.Random;
  * <p>Both fakes are blocking-mode channels that are not {@code SelectableChannel}s, so the engine
  * cannot select on them and takes its back-off path when they move nothing. Both are
  * {@link io.zerocopy.spi.ChannelKind#OTHER} to the library. Not thread-safe: a transfer runs on one
- * thread.
+ * thread. Public, for {@link TransferStrategyContract} and the tests of strategy authors.
  */
-final class AdversarialChannels {
+public final class AdversarialChannels {
 
     /**
      * One in this many calls of {@link Behaviour#ZEROS_NOW_AND_THEN} moves nothing. Each zero costs
      * the engine a back-off pause of at least 50 microseconds, so the fraction is kept small enough
      * for a few thousand calls per transfer to stay fast.
      */
-    static final int ZERO_ONE_IN = 16;
+    public static final int ZERO_ONE_IN = 16;
 
     private AdversarialChannels() {
     }
 
     /** How a fake decides how many bytes a call moves. */
-    enum Behaviour {
+    public enum Behaviour {
         /** One byte per call. */
         ONE_BYTE,
         /** A random count from 1 to what is available. */
@@ -46,7 +46,7 @@ final class AdversarialChannels {
 
     /** Runs after every call that moved bytes; may truncate files, interrupt the thread, or throw. */
     @FunctionalInterface
-    interface Hook {
+    public interface Hook {
         void after(long totalSoFar) throws IOException;
     }
 
@@ -54,7 +54,7 @@ final class AdversarialChannels {
     };
 
     /** Shared decision logic; {@code done} is what moved before this call, {@code available} what this call could move (> 0). */
-    private abstract static class Fake {
+    public abstract static class Fake {
         final Behaviour behaviour;
         final long limit;
         final Random random;
@@ -104,23 +104,23 @@ final class AdversarialChannels {
         }
 
         /** How many times read or write was called. */
-        int calls() {
+        public int calls() {
             return calls;
         }
 
         /** The largest buffer remaining a single call was offered. */
-        int largestOffer() {
+        public int largestOffer() {
             return largestOffer;
         }
 
         /** The exception thrown by the latest failing call, or null. */
-        IOException lastFailure() {
+        public IOException lastFailure() {
             return lastFailure;
         }
     }
 
     /** A target that records every byte it accepts into a growing array. */
-    static final class Target extends Fake implements WritableByteChannel {
+    public static final class Target extends Fake implements WritableByteChannel {
         private byte[] bytes = new byte[1024];
         private int size;
 
@@ -128,18 +128,18 @@ final class AdversarialChannels {
             super(behaviour, limit, random);
         }
 
-        static Target of(Behaviour behaviour, Random random) {
+        public static Target of(Behaviour behaviour, Random random) {
             if (behaviour == Behaviour.FAIL_AFTER_N || behaviour == Behaviour.STALL_AFTER_N) {
                 throw new IllegalArgumentException(behaviour + " needs a limit");
             }
             return new Target(behaviour, -1, random);
         }
 
-        static Target limited(Behaviour behaviour, long limit, Random random) {
+        public static Target limited(Behaviour behaviour, long limit, Random random) {
             return new Target(behaviour, limit, random);
         }
 
-        Target hook(Hook hook) {
+        public Target hook(Hook hook) {
             this.hook = hook;
             return this;
         }
@@ -169,12 +169,12 @@ final class AdversarialChannels {
         }
 
         /** The bytes accepted so far. */
-        byte[] bytes() {
+        public byte[] bytes() {
             return Arrays.copyOf(bytes, size);
         }
 
         /** How many bytes were accepted so far. */
-        long size() {
+        public long size() {
             return size;
         }
 
@@ -185,7 +185,7 @@ final class AdversarialChannels {
     }
 
     /** A source that hands out a byte array, then end of stream. */
-    static final class Source extends Fake implements ReadableByteChannel {
+    public static final class Source extends Fake implements ReadableByteChannel {
         private final byte[] data;
         private int position;
 
@@ -194,18 +194,18 @@ final class AdversarialChannels {
             this.data = data;
         }
 
-        static Source of(byte[] data, Behaviour behaviour, Random random) {
+        public static Source of(byte[] data, Behaviour behaviour, Random random) {
             if (behaviour == Behaviour.FAIL_AFTER_N || behaviour == Behaviour.STALL_AFTER_N) {
                 throw new IllegalArgumentException(behaviour + " needs a limit");
             }
             return new Source(data, behaviour, -1, random);
         }
 
-        static Source limited(byte[] data, Behaviour behaviour, long limit, Random random) {
+        public static Source limited(byte[] data, Behaviour behaviour, long limit, Random random) {
             return new Source(data, behaviour, limit, random);
         }
 
-        Source hook(Hook hook) {
+        public Source hook(Hook hook) {
             this.hook = hook;
             return this;
         }
@@ -237,7 +237,7 @@ final class AdversarialChannels {
         }
 
         /** How many bytes were handed out so far. */
-        long delivered() {
+        public long delivered() {
             return position;
         }
 
