@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -42,7 +43,7 @@ class SendFileTest {
             }, runnable -> new Thread(runnable, "receiver").start());
 
             long sent;
-            try (Socket socket = new Socket(server.getInetAddress(), server.getLocalPort())) {
+            try (SocketChannel socket = SocketChannel.open(server.getLocalSocketAddress())) {
                 sent = Transfers.copy(file, socket);
             }
 
