@@ -57,7 +57,9 @@ done
 
 core="io/zerocopy/zerocopy-core/$version/zerocopy-core-$version.jar"
 for repo in "$a" "$b"; do
-  if ! unzip -Z1 "$repo/$core" 2>/dev/null | grep -q '^META-INF/versions/22/io/zerocopy/.*\.class$'; then
+  # the listing first: grep -q would stop reading early, and pipefail would count unzip's SIGPIPE
+  entries=$(unzip -Z1 "$repo/$core" 2>/dev/null || true)
+  if ! grep -q '^META-INF/versions/22/io/zerocopy/.*\.class$' <<< "$entries"; then
     echo "NO JAVA 22 PART: $repo/$core has no META-INF/versions/22 classes" >&2
     status=1
   fi
