@@ -3,7 +3,6 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,6 +12,7 @@ import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -40,6 +40,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class DirectIoSourceTest {
+
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, looked up by name: it is JDK-specific API,
+     * which javac warns about on every build when it is named in source.
+     */
+    private static final OpenOption DIRECT = directOption();
+
+    private static OpenOption directOption() {
+        try {
+            return (OpenOption) Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("this JDK has no ExtendedOpenOption.DIRECT", e);
+        }
+    }
     static final long SEED = Long.getLong("zerocopy.seed", 0xD1EC7L);
 
     private static final int SIZE = (2 << 20) + 13;
@@ -72,7 +86,7 @@ class DirectIoSourceTest {
     }
 
     private static FileChannel openDirect(Path file) throws IOException {
-        return FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        return FileChannel.open(file, StandardOpenOption.READ, DIRECT);
     }
 
     /** A target and, once written to and finished, what it received. */
