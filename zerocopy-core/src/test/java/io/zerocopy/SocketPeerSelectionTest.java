@@ -18,18 +18,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The file-to-socket rows of the default policy on Linux, with real sockets: where the peer is and who calls. */
+/**
+ * The file-to-socket rows of the default policy on Linux, with real sockets: where the peer is. The
+ * same rows from a virtual thread: {@link VirtualThreadSelectionTest}.
+ */
 class SocketPeerSelectionTest {
     private static final Platform LINUX = Platform.of(Platform.OperatingSystem.LINUX, 21, "6.8.0");
 
@@ -124,22 +122,6 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeerFromVirtualThread_isBufferedToo() throws Exception {
-        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        Optional<ExecutorService> virtual = virtualThreads();
-        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
-        ExecutorService executor = virtual.get();
-        try {
-            Choice choice = CompletableFuture.supplyAsync(() -> choose(false), executor)
-                    .get(10, TimeUnit.SECONDS);
-
-            assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-        } finally {
-            executor.shutdown();
-        }
-    }
-
-    @Test
     void choose_peerOnAnotherHost_isSendfile() {
         // a socket that is not connected anywhere on this host: the same rule as a peer elsewhere
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
@@ -154,36 +136,8 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_peerOnAnotherHostFromVirtualThread_isSendfileToo() throws Exception {
-        Optional<ExecutorService> virtual = virtualThreads();
-        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
-        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 1024)
-                .target(new NowhereSocket(), ChannelKind.SOCKET)
-                .build());
-        try {
-            Choice choice = CompletableFuture
-                    .supplyAsync(() -> Selections.choose(request, null, Set.of(), null, null), virtual.get())
-                    .get(10, TimeUnit.SECONDS);
-
-            assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason()).contains("sendfile(2)", "another host");
-        } finally {
-            virtual.get().shutdown();
-        }
-    }
-
-    @Test
-    void peers_callerIsVirtualOnlyOnVirtualThreads() throws Exception {
+    void peers_callerIsNotVirtualOnAPlatformThread() {
         assertThat(Peers.callerIsVirtual()).isFalse();
-        Optional<ExecutorService> virtual = virtualThreads();
-        assumeTrue(virtual.isPresent(), "virtual threads need Java 21; this is " + Runtime.version());
-        try {
-            assertThat(CompletableFuture.supplyAsync(Peers::callerIsVirtual, virtual.get()).get(10, TimeUnit.SECONDS))
-                    .isTrue();
-        } finally {
-            virtual.get().shutdown();
-        }
     }
 
     @Test
@@ -207,14 +161,6 @@ class SocketPeerSelectionTest {
             for (InetAddress own : Collections.list(nic.getInetAddresses())) {
                 assertThat(Peers.onThisHost(new InetSocketAddress(own, 80))).as("own address %s", own).isTrue();
             }
-        }
-    }
-
-    static Optional<ExecutorService> virtualThreads() {
-        try {
-            return Optional.of((ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null));
-        } catch (ReflectiveOperationException e) {
-            return Optional.empty();
         }
     }
 

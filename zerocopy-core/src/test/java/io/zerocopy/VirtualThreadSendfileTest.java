@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
@@ -21,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bytes, truncation, interrupts, and nothing of the caller's closed. Java 21 and later.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@EnabledForJreRange(min = JRE.JAVA_21)
 class VirtualThreadSendfileTest {
     private static final int SIZE = 4 << 20;
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
@@ -43,11 +45,10 @@ class VirtualThreadSendfileTest {
     private Path source;
     /** Starts each task on a new virtual thread and remembers it. */
     private Executor virtual;
-    private final AtomicReference<Thread> options = new AtomicReference<>();
+    private final AtomicReference<Thread> copyingThread = new AtomicReference<>();
 
     @BeforeEach
     void setUp() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21; this is " + Runtime.version());
         data = new byte[SIZE];
         new Random(SIZE).nextBytes(data);
         source = Files.write(dir.resolve("source"), data);
@@ -55,7 +56,7 @@ class VirtualThreadSendfileTest {
                 .getMethod("factory").invoke(Thread.class.getMethod("ofVirtual").invoke(null));
         virtual = r -> {
             Thread t = factory.newThread(r);
-            options.set(t);
+            copyingThread.set(t);
             t.start();
         };
     }
@@ -126,7 +127,7 @@ class VirtualThreadSendfileTest {
             CompletableFuture<Long> copy = onVirtualThread(() -> Transfers.copy(source, pair.sender, FORCED));
 
             awaitParked();
-            options.get().interrupt();
+            copyingThread.get().interrupt();
 
             Exception e = assertThrows(Exception.class, () -> copy.get(20, TimeUnit.SECONDS));
             assertThat(e.getCause()).isInstanceOf(IllegalStateException.class);
@@ -158,7 +159,7 @@ class VirtualThreadSendfileTest {
         Thread.State state = null;
         int waitingInARow = 0;
         while (System.nanoTime() - start < DEADLINE_NANOS) {
-            Thread t = options.get();
+            Thread t = copyingThread.get();
             state = t == null ? null : t.getState();
             waitingInARow = state == Thread.State.WAITING ? waitingInARow + 1 : 0;
             if (waitingInARow == 3) {

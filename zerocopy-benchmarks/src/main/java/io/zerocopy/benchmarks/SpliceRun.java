@@ -282,7 +282,7 @@ public final class SpliceRun {
     private static double[] toFiles(Path dir, int n, long each, String contender) throws Exception {
         TransferOptions options = options(contender);
         AtomicLong cpu = new AtomicLong();
-        List<Thread> optionSets = new ArrayList<>();
+        List<Thread> copyingThreads = new ArrayList<>();
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), n);
             InetSocketAddress address = (InetSocketAddress) listener.getLocalAddress();
@@ -297,7 +297,7 @@ public final class SpliceRun {
             for (int i = 0; i < n; i++) {
                 SocketChannel source = listener.accept();
                 Path file = dir.resolve("f" + i);
-                optionSets.add(start(() -> {
+                copyingThreads.add(start(() -> {
                     long cpuStart = THREADS.getCurrentThreadCpuTime();
                     try (source; FileChannel target = FileChannel.open(file, StandardOpenOption.CREATE,
                             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -311,7 +311,7 @@ public final class SpliceRun {
                     }
                 }));
             }
-            for (Thread t : optionSets) {
+            for (Thread t : copyingThreads) {
                 t.join();
             }
             senders.join();

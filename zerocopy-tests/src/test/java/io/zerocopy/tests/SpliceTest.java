@@ -228,7 +228,7 @@ class SpliceTest {
             source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
             RecordingListener listener = new RecordingListener();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread options = new Thread(() -> {
+            Thread copyingThread = new Thread(() -> {
                 try {
                     Transfers.copy((ReadableByteChannel) source.near(), target.near(), splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
@@ -236,10 +236,10 @@ class SpliceTest {
                     outcome.complete(t);
                 }
             });
-            options.start();
+            copyingThread.start();
             target.receive(1000); // the 1000 bytes went through: the next splice waits for more
-            awaitInSplice(options);
-            options.interrupt();
+            awaitInSplice(copyingThread);
+            copyingThread.interrupt();
 
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);
@@ -262,7 +262,7 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             RecordingListener listener = new RecordingListener();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread options = new Thread(() -> {
+            Thread copyingThread = new Thread(() -> {
                 try {
                     Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
@@ -270,10 +270,10 @@ class SpliceTest {
                     outcome.complete(t);
                 }
             });
-            options.start();
+            copyingThread.start();
             // Its first write into 32 KiB of socket buffers that nobody drains blocks for good.
-            awaitInSplice(options);
-            options.interrupt();
+            awaitInSplice(copyingThread);
+            copyingThread.interrupt();
 
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);

@@ -42,7 +42,7 @@ class SpliceVirtualThreadTest {
     private static final int LARGE = 48 << 20;
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
-    private final AtomicReference<Thread> options = new AtomicReference<>();
+    private final AtomicReference<Thread> copyingThread = new AtomicReference<>();
     private ThreadFactory virtual;
     private byte[] data;
 
@@ -96,7 +96,7 @@ class SpliceVirtualThreadTest {
             CompletableFuture<TransferResult> relay = relay(in.far, out.near, SIZE);
 
             awaitParked();
-            options.get().interrupt();
+            copyingThread.get().interrupt();
 
             ExecutionException e = assertThrows(ExecutionException.class, () -> relay.get(20, TimeUnit.SECONDS));
             assertThat(e.getCause()).isInstanceOf(TransferException.class).hasCauseInstanceOf(ClosedByInterruptException.class);
@@ -122,7 +122,7 @@ class SpliceVirtualThreadTest {
                 result.completeExceptionally(e);
             }
         });
-        options.set(t);
+        copyingThread.set(t);
         t.start();
         return result;
     }
@@ -133,7 +133,7 @@ class SpliceVirtualThreadTest {
         Thread.State state = null;
         int inARow = 0;
         while (System.nanoTime() - start < DEADLINE_NANOS) {
-            state = options.get().getState();
+            state = copyingThread.get().getState();
             inARow = state == Thread.State.WAITING ? inARow + 1 : 0;
             if (inARow == 3) {
                 return;

@@ -1,0 +1,116 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The file-to-socket rows of the default policy when the caller is a virtual thread: the same rows
+ * as on a platform thread ({@link SocketPeerSelectionTest}). Java 21 and later; the build leaves
+ * this class out before that.
+ */
+@EnabledForJreRange(min = JRE.JAVA_21)
+class VirtualThreadSelectionTest {
+    private static final Platform LINUX = Platform.of(Platform.OperatingSystem.LINUX, 21, "6.8.0");
+
+    @TempDir
+    Path dir;
+
+    private ServerSocketChannel server;
+    private SocketChannel client;
+    private FileChannel file;
+    private ExecutorService virtual;
+
+    @BeforeEach
+    void connect() throws Exception {
+        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        client = SocketChannel.open(server.getLocalAddress());
+        file = FileChannel.open(Files.write(dir.resolve("source"), new byte[1024]), StandardOpenOption.READ);
+        virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        virtual.shutdown();
+        file.close();
+        client.close();
+        server.close();
+    }
+
+    private <T> T onVirtualThread(Supplier<T> task) throws Exception {
+        return CompletableFuture.supplyAsync(task, virtual).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void peers_callerIsVirtualOnAVirtualThread() throws Exception {
+        assertThat(onVirtualThread(Peers::callerIsVirtual)).isTrue();
+    }
+
+    @Test
+    void choose_loopbackPeerLargeFile_isBufferedToo() throws Exception {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES + 1)
+                .target(client, ChannelKind.SOCKET)
+                .build());
+
+        Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
+
+        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+    }
+
+    @Test
+    void choose_peerOnAnotherHost_isSendfileToo() throws Exception {
+        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
+                .source(file, ChannelKind.FILE).slice(0, 1024)
+                .target(new NowhereSocket(), ChannelKind.SOCKET)
+                .build());
+
+        Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
+
+        assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
+        assertThat(choice.reason()).contains("sendfile(2)", "another host");
+    }
+
+    /** A channel standing for a socket whose peer is not on this host (it is no {@code SocketChannel} at all). */
+    private static final class NowhereSocket implements WritableByteChannel {
+        @Override
+        public int write(ByteBuffer src) {
+            throw new UnsupportedOperationException("never written in a selection test");
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
