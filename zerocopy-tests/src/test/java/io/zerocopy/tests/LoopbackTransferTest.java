@@ -3,6 +3,7 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 
+import io.zerocopy.testing.ListenerOrder;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.Mockito.mock;
 
+import io.zerocopy.testing.ListenerOrder;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;

@@ -1,5 +1,6 @@
 package io.zerocopy.tests;
 
+import io.zerocopy.testing.ListenerOrder;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferResult;
