@@ -163,21 +163,4 @@ class SocketPeerSelectionTest {
             }
         }
     }
-
-    /** A channel standing for a socket whose peer is not on this host (it is no {@code SocketChannel} at all). */
-    private static final class NowhereSocket implements java.nio.channels.WritableByteChannel {
-        @Override
-        public int write(java.nio.ByteBuffer src) {
-            throw new UnsupportedOperationException("never written in a selection test");
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 }

@@ -6,13 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -41,25 +35,22 @@ class VirtualThreadSelectionTest {
     @TempDir
     Path dir;
 
-    private ServerSocketChannel server;
-    private SocketChannel client;
+    private LoopbackPair pair;
     private FileChannel file;
     private ExecutorService virtual;
 
     @BeforeEach
-    void connect() throws Exception {
-        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = SocketChannel.open(server.getLocalAddress());
+    void setUp() throws Exception {
+        pair = LoopbackPair.open();
         file = FileChannel.open(Files.write(dir.resolve("source"), new byte[1024]), StandardOpenOption.READ);
         virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
     }
 
     @AfterEach
-    void close() throws IOException {
+    void tearDown() throws IOException {
         virtual.shutdown();
         file.close();
-        client.close();
-        server.close();
+        pair.close();
     }
 
     private <T> T onVirtualThread(Supplier<T> task) throws Exception {
@@ -76,7 +67,7 @@ class VirtualThreadSelectionTest {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES + 1)
-                .target(client, ChannelKind.SOCKET)
+                .target(pair.sender, ChannelKind.SOCKET)
                 .build());
 
         Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
@@ -95,22 +86,5 @@ class VirtualThreadSelectionTest {
 
         assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
         assertThat(choice.reason()).contains("sendfile(2)", "another host");
-    }
-
-    /** A channel standing for a socket whose peer is not on this host (it is no {@code SocketChannel} at all). */
-    private static final class NowhereSocket implements WritableByteChannel {
-        @Override
-        public int write(ByteBuffer src) {
-            throw new UnsupportedOperationException("never written in a selection test");
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
