@@ -66,7 +66,6 @@ final class BufferedStrategy extends BuiltInStrategy {
 
     @Override
     String how(TransferFacts facts, ByteBuffer lent) {
-        TransferRequest request = facts.request();
         int writeSize = writeSize(facts);
         int size = bufferSize(facts, writeSize);
         if (!usesHeap(facts) && lent == null) {
