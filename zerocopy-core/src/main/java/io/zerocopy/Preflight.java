@@ -59,11 +59,16 @@ final class Preflight {
     }
 
     /** Arguments of a file-slice verb, checked before anything is touched. */
-    static void checkSliceArguments(FileChannel source, long position, long count, WritableByteChannel target)
-            throws IOException {
+    /** The checks every verb starts with: both ends given, and the caller not interrupted. */
+    static void checkEnds(Object source, Object target) throws TransferException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         checkNotInterrupted();
+    }
+
+    static void checkSliceArguments(FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        checkEnds(source, target);
         Checks.notNegative(position, "position");
         Checks.notNegative(count, "count");
         requireOpen(source);

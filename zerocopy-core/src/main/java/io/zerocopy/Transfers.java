@@ -108,9 +108,7 @@ public final class Transfers {
     }
 
     private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(target, "target");
-        Preflight.checkNotInterrupted();
+        Preflight.checkEnds(source, target);
         return opener.run(opener.wholeFile(source, target));
     }
 
@@ -130,9 +128,7 @@ public final class Transfers {
     }
 
     private static long copyWith(Opener opener, Path source, OutputStream target) throws IOException {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(target, "target");
-        Preflight.checkNotInterrupted();
+        Preflight.checkEnds(source, target);
         return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(target)));
     }
 
@@ -231,18 +227,8 @@ public final class Transfers {
 
     private static long copyWith(Opener opener, ReadableByteChannel source, WritableByteChannel target)
             throws IOException {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(target, "target");
-        Preflight.checkNotInterrupted();
-        FileChannel file = ChannelKinds.asSizedFile(source);
-        if (file == null) {
-            // A FileChannel without a usable size (procfs, a FIFO) is read to end of stream like any
-            // other channel; a FILE request would need a count.
-            return opener.run(opener.stream(source, -1, target));
-        }
-        long start = file.position();
-        long count = Math.max(0, file.size() - start);
-        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
+        Preflight.checkEnds(source, target);
+        return copyChannel(opener, source, UNTIL_END, target);
     }
 
     /**
@@ -271,6 +257,19 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Checks.notNegative(count, "count");
         Preflight.checkNotInterrupted();
+        return copyChannel(opener, source, count, target);
+    }
+
+    /** The count of a channel copy that runs to the source's end. */
+    private static final long UNTIL_END = -1;
+
+    /**
+     * A checked channel copy of {@code count} bytes, or to the end: a JDK file with a usable size
+     * from its position, which then advances past what moved; any other channel (procfs, a FIFO, a
+     * socket) as a stream, since a FILE request needs a count.
+     */
+    private static long copyChannel(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
+            throws IOException {
         FileChannel file = ChannelKinds.asSizedFile(source);
         if (file == null) {
             return opener.run(opener.stream(source, count, target));
@@ -281,7 +280,8 @@ public final class Transfers {
             throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
                     + ", the bytes from the channel's position " + start + " to the end of the file)");
         }
-        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, count, target)));
+        long slice = count == UNTIL_END ? left : count;
+        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, slice, target)));
     }
 
     /**
@@ -302,8 +302,7 @@ public final class Transfers {
     private static long copyWith(Opener opener, InputStream source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        Preflight.checkNotInterrupted();
-        return copyWith(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target));
+        return copyWith(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target)); // which checks the rest
     }
 
     /**
@@ -337,9 +336,7 @@ public final class Transfers {
     }
 
     private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(target, "target");
-        Preflight.checkNotInterrupted();
+        Preflight.checkEnds(source, target);
         return opener.wholeFile(source, target);
     }
 
