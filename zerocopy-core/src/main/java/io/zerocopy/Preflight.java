@@ -58,7 +58,6 @@ final class Preflight {
         }
     }
 
-    /** Arguments of a file-slice verb, checked before anything is touched. */
     /** The checks every verb starts with: both ends given, and the caller not interrupted. */
     static void checkEnds(Object source, Object target) throws TransferException {
         Objects.requireNonNull(source, "source");
@@ -66,6 +65,7 @@ final class Preflight {
         checkNotInterrupted();
     }
 
+    /** Arguments of a file-slice verb, checked before anything is touched. */
     static void checkSliceArguments(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
         checkEnds(source, target);
