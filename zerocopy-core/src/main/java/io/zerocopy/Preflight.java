@@ -80,9 +80,15 @@ final class Preflight {
         boolean readsLastByte() throws IOException;
     }
 
+    /**
+     * Where every check read puts its byte, which nobody reads: a direct buffer spares the JDK's
+     * copy through a temporary one. Threads share its memory through views of their own.
+     */
+    private static final ByteBuffer CHECK_BYTE = ByteBuffer.allocateDirect(1);
+
     /** The cheapest such read: one byte, the slice's last, a page the transfer reads anyway. */
     static SliceRead lastByte(FileChannel file, long position, long count) {
-        return () -> file.read(ByteBuffer.allocate(1), position + count - 1) > 0;
+        return () -> file.read(CHECK_BYTE.duplicate(), position + count - 1) > 0;
     }
 
     /**

@@ -46,6 +46,8 @@ final class RealTransfer implements Transfer {
     private long moved;
     private long started;
     private int interestOps = SelectionKey.OP_WRITE;
+    private long elapsedNanos;
+    /** Made when the listener or the caller first asks for it: a plain {@code copy} never does. */
     private TransferResult result;
     private TransferException failure;
     /** This transfer's flight recorder event while a recording wants one, else null. */
@@ -190,9 +192,11 @@ final class RealTransfer implements Transfer {
         state = State.DONE;
         interestOps = 0;
         long now = System.nanoTime();
-        result = new TransferResult(moved, choice, Duration.ofNanos(now - started));
+        elapsedNanos = now - started;
         record("completed", now);
-        listener.onComplete(result);
+        if (listener != TransferListener.NONE) {
+            listener.onComplete(result());
+        }
     }
 
     /**
@@ -233,20 +237,23 @@ final class RealTransfer implements Transfer {
         if (s == null) {
             choice.release();
         }
-        for (Closeable c : new Closeable[] {s, owned}) {
-            if (c == null) {
-                continue;
-            }
-            try {
-                c.close();
-            } catch (IOException | RuntimeException | InternalError e) {
-                if (failure != null) {
-                    failure.addSuppressed(e);
-                } else if (e instanceof InternalError) {
-                    throw (InternalError) e; // a late mapping fault while unmapping: complete() reports it
-                } else {
-                    log.debug("could not release {} after the transfer", c, e);
-                }
+        closeQuietly(s, failure);
+        closeQuietly(owned, failure);
+    }
+
+    private static void closeQuietly(Closeable c, TransferException failure) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (IOException | RuntimeException | InternalError e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else if (e instanceof InternalError) {
+                throw (InternalError) e; // a late mapping fault while unmapping: complete() reports it
+            } else {
+                log.debug("could not release {} after the transfer", c, e);
             }
         }
     }
@@ -290,6 +297,9 @@ final class RealTransfer implements Transfer {
         if (state != State.DONE) {
             throw new IllegalStateException("transfer is not done: " + moved + " of "
                     + (total < 0 ? "all" : Long.toString(total)) + " bytes moved");
+        }
+        if (result == null) {
+            result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
         }
         return result;
     }
