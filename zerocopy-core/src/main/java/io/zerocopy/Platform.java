@@ -148,6 +148,16 @@ final class Platform {
     }
 
     /**
+     * Whether one read and one write of a page cost less than the JDK's {@code transferTo} of it:
+     * from JDK 25, whose {@code transferTo} of a page costs about a microsecond more than its read and
+     * write; on JDK 17 it is the other way round (docs/fixed-cost.md). The JDKs between were not
+     * measured and keep JDK 17's rule.
+     */
+    boolean pageReadBeatsTransferTo() {
+        return javaFeature >= 25;
+    }
+
+    /**
      * The kernel path {@code FileChannel.transferTo} takes from a file to a target of this kind,
      * such as {@code "sendfile(2)"}, or empty when the JDK would copy through user space instead.
      *

@@ -38,10 +38,11 @@ final class Selection {
     static final long LOCAL_SENDFILE_MAX_BYTES = 64 * 1024;
 
     /**
-     * Largest file to a socket on this host that goes by a read and a write instead: 4 KiB, one
-     * page. The read takes the whole file before the transfer starts and is also the check that it
-     * can be read, so the transfer makes a read and a write where {@code sendfile} makes the check,
-     * the JDK's size call and the send (docs/fixed-cost.md); from 8 KiB on {@code sendfile} wins.
+     * Largest file to a socket on this host that goes by a read and a write instead, on a JDK where
+     * they cost less than its {@code transferTo} ({@link Platform#pageReadBeatsTransferTo()}): 4 KiB,
+     * one page. The read takes the whole file before the transfer starts and is also the check that
+     * it can be read, so the transfer makes a read and a write where {@code sendfile} makes the
+     * check, the JDK's size call and the send (docs/fixed-cost.md); from 8 KiB on {@code sendfile} wins.
      */
     static final long LOCAL_READ_MAX_BYTES = 4 * 1024;
 
@@ -111,7 +112,8 @@ final class Selection {
                     (f, how, spent) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
             new Row(BufferedStrategy.INSTANCE,
-                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES, true,
+                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES
+                            && f.platform().pageReadBeatsTransferTo(), true,
                     (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write (docs/fixed-cost.md); " + how, true),
             new Row(TransferToStrategy.INSTANCE,

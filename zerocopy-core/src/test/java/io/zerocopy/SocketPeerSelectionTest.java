@@ -60,24 +60,42 @@ class SocketPeerSelectionTest {
     }
 
     private Choice choose(boolean directIo, long count) {
+        return choose(LINUX, directIo, count);
+    }
+
+    private Choice choose(Platform platform, boolean directIo, long count) {
         TransferFacts request = TransferFacts.of(TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, count)
                 .target(client, ChannelKind.SOCKET)
-                .build(), TransferOptions.defaults(), LINUX, directIo);
+                .build(), TransferOptions.defaults(), platform, directIo);
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
     @Test
-    void choose_loopbackPeerPageOrLess_isOneReadAndOneWrite() throws IOException {
+    void choose_loopbackPeerPageOrLess_isOneReadAndOneWriteFromJdk25() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        Choice blocking = choose(false, Selection.LOCAL_READ_MAX_BYTES);
+        Platform jdk25 = Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0");
+        Choice blocking = choose(jdk25, false, Selection.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
-        Choice nonBlocking = choose(false, 1);
+        Choice nonBlocking = choose(jdk25, false, 1);
 
         for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason()).contains("peer on this host", "which is also the check", "docs/fixed-cost.md");
             choice.release();
+        }
+    }
+
+    @Test
+    void choose_loopbackPeerPageOrLess_isSendfileBeforeJdk25() throws IOException {
+        Platform jdk17 = Platform.of(Platform.OperatingSystem.LINUX, 17, "6.8.0");
+        Choice blocking = choose(jdk17, false, Selection.LOCAL_READ_MAX_BYTES);
+        client.configureBlocking(false);
+        Choice nonBlocking = choose(jdk17, false, 1);
+
+        for (Choice choice : List.of(blocking, nonBlocking)) {
+            assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
+            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "docs/fixed-cost.md");
         }
     }
 

@@ -22,10 +22,11 @@ final class TestFiles {
 
     /**
      * The default for {@code count} bytes of a file to a loopback socket: a read and a write up to
-     * 4 KiB, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
+     * 4 KiB on JDK 25 and later, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
      */
     static String defaultFileToSocket(long count) {
-        return count > 4 * 1024 && count <= 64 * 1024 ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
+        boolean pageRead = count <= 4 * 1024 && Runtime.version().feature() >= 25;
+        return count <= 64 * 1024 && !pageRead ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
     }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
