@@ -148,13 +148,14 @@ final class Platform {
     }
 
     /**
-     * Whether one read and one write of a page cost less than the JDK's {@code transferTo} of it:
-     * from JDK 25, whose {@code transferTo} of a page costs about a microsecond more than its read and
-     * write; on JDK 17 it is the other way round (docs/fixed-cost.md). The JDKs between were not
-     * measured and keep JDK 17's rule.
+     * Whether one read and one write of a page cost less than the JDK's {@code transferTo} of it.
+     * From JDK 20 (JDK-8292562) {@code transferTo} on Linux tries {@code copy_file_range(2)} before
+     * {@code sendfile(2)} whatever the target, so every call to a socket makes one that fails with
+     * {@code EINVAL} first. With it, a page's {@code transferTo} costs about a microsecond more than
+     * a read and a write on JDK 25; without it, on JDK 17, about as much less (docs/fixed-cost.md).
      */
     boolean pageReadBeatsTransferTo() {
-        return javaFeature >= 25;
+        return javaFeature >= 20;
     }
 
     /**

@@ -72,12 +72,12 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeerPageOrLess_isOneReadAndOneWriteFromJdk25() throws IOException {
+    void choose_loopbackPeerPageOrLess_isOneReadAndOneWriteFromJdk20() throws IOException {
         assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        Platform jdk25 = Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0");
-        Choice blocking = choose(jdk25, false, Selection.LOCAL_READ_MAX_BYTES);
+        Platform jdk20 = Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0");
+        Choice blocking = choose(jdk20, false, Selection.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
-        Choice nonBlocking = choose(jdk25, false, 1);
+        Choice nonBlocking = choose(LINUX, false, 1);
 
         for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
@@ -87,11 +87,11 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeerPageOrLess_isSendfileBeforeJdk25() throws IOException {
-        Platform jdk17 = Platform.of(Platform.OperatingSystem.LINUX, 17, "6.8.0");
-        Choice blocking = choose(jdk17, false, Selection.LOCAL_READ_MAX_BYTES);
+    void choose_loopbackPeerPageOrLess_isSendfileBeforeJdk20() throws IOException {
+        Platform jdk19 = Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0");
+        Choice blocking = choose(jdk19, false, Selection.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
-        Choice nonBlocking = choose(jdk17, false, 1);
+        Choice nonBlocking = choose(jdk19, false, 1);
 
         for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
