@@ -39,12 +39,13 @@ final class Selection {
 
     /**
      * Largest file to a socket on this host that goes by a read and a write instead, on a JDK where
-     * they cost less than its {@code transferTo} ({@link Platform#pageReadBeatsTransferTo()}): 4 KiB,
-     * one page. The read takes the whole file before the transfer starts and is also the check that
+     * they cost less than its {@code transferTo} ({@link Platform#smallReadBeatsTransferTo()}): 8 KiB,
+     * two pages. The read takes the whole file before the transfer starts and is also the check that
      * it can be read, so the transfer makes a read and a write where {@code sendfile} makes the
-     * check, the JDK's size call and the send (docs/fixed-cost.md); from 8 KiB on {@code sendfile} wins.
+     * check, the JDK's size call, its {@code copy_file_range} try and the send (docs/fixed-cost.md);
+     * at 16 KiB {@code sendfile} wins.
      */
-    static final long LOCAL_READ_MAX_BYTES = 4 * 1024;
+    static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
     private static final class Row {
         final BuiltInStrategy strategy;
@@ -113,7 +114,7 @@ final class Selection {
                             + " the sender copies nothing"),
             new Row(BufferedStrategy.INSTANCE,
                     f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES
-                            && f.platform().pageReadBeatsTransferTo(), true,
+                            && f.platform().smallReadBeatsTransferTo(), true,
                     (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write (docs/fixed-cost.md); " + how, true),
             new Row(TransferToStrategy.INSTANCE,

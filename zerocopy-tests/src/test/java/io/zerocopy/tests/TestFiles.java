@@ -22,10 +22,10 @@ final class TestFiles {
 
     /**
      * The default for {@code count} bytes of a file to a loopback socket: a read and a write up to
-     * 4 KiB on JDK 20 and later, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
+     * 8 KiB on JDK 20 and later, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
      */
     static String defaultFileToSocket(long count) {
-        boolean pageRead = count <= 4 * 1024 && Runtime.version().feature() >= 20;
+        boolean pageRead = count <= 8 * 1024 && Runtime.version().feature() >= 20;
         return count <= 64 * 1024 && !pageRead ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
     }
 
