@@ -71,15 +71,20 @@ class SocketPeerSelectionTest {
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
-    @Test
-    void choose_loopbackPeerPageOrLess_isOneReadAndOneWriteFromJdk20() throws IOException {
-        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        Platform jdk20 = Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0");
-        Choice blocking = choose(jdk20, false, Selection.LOCAL_READ_MAX_BYTES);
+    /**
+     * The choices on {@code platform} for the largest file read ahead to the blocking socket, then
+     * for one byte with the socket non-blocking.
+     */
+    private List<Choice> smallestBothModes(Platform platform) throws IOException {
+        Choice blocking = choose(platform, false, Selection.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
-        Choice nonBlocking = choose(LINUX, false, 1);
+        return List.of(blocking, choose(platform, false, 1));
+    }
 
-        for (Choice choice : List.of(blocking, nonBlocking)) {
+    @Test
+    void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteFromJdk20() throws IOException {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason()).contains("peer on this host", "which is also the check", "docs/fixed-cost.md");
             choice.release();
@@ -87,13 +92,8 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeerPageOrLess_isSendfileBeforeJdk20() throws IOException {
-        Platform jdk19 = Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0");
-        Choice blocking = choose(jdk19, false, Selection.LOCAL_READ_MAX_BYTES);
-        client.configureBlocking(false);
-        Choice nonBlocking = choose(jdk19, false, 1);
-
-        for (Choice choice : List.of(blocking, nonBlocking)) {
+    void choose_loopbackPeerSmallestFiles_isSendfileBeforeJdk20() throws IOException {
+        for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
             assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "docs/fixed-cost.md");
         }
