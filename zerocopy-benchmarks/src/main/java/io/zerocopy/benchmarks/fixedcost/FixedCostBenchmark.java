@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class FixedCostBenchmark {
     /** File size in bytes. */
-    @Param({"0", "4096", "65536"})
+    @Param({"0", "4096", "8192", "65536"})
     public int size;
 
     /** How to send it; see {@link FixedCostContenders}. */

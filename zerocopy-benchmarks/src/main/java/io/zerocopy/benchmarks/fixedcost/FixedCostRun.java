@@ -27,8 +27,8 @@ import java.util.Random;
  * times and their ratios to the faster raw loop that opens its file the same way.
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...] [--csv FILE]}
- * (defaults: 15 rounds, 2,000 transfers a batch, sizes 0, 4096 and 65536; the first two rounds are
- * warm-up and not counted). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * (defaults: 15 rounds, 2,000 transfers a batch, sizes 0, 4096, 8192 and 65536; the first two
+ * rounds are warm-up and not counted). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
@@ -59,7 +59,7 @@ public final class FixedCostRun {
             sizes.add(Integer.parseInt(rest.get(i)));
         }
         if (sizes.isEmpty()) {
-            sizes = List.of(0, 4096, 65536);
+            sizes = List.of(0, 4096, 8192, 65536);
         }
         StringBuilder table = new StringBuilder("| size | contender | wall us per transfer | vs faster raw loop"
                 + " | CPU us per transfer | vs faster raw loop |\n|---|---|---|---|---|---|\n");
