@@ -116,7 +116,8 @@ final class Selection {
                     f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES
                             && f.platform().smallReadBeatsTransferTo(), true,
                     (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
-                            + " read, which is also the check, and one write (docs/fixed-cost.md); " + how, true),
+                            + " read, which is also the check, and one write, where this JDK's transferTo makes a failing"
+                            + " copy_file_range before its sendfile (docs/fixed-cost.md); " + how, true),
             new Row(TransferToStrategy.INSTANCE,
                     f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_SENDFILE_MAX_BYTES, false,
                     (f, how, spent) -> how + ", a file of at most " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a peer on"
