@@ -25,8 +25,8 @@ final class TestFiles {
      * 8 KiB on JDK 20 and later, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
      */
     static String defaultFileToSocket(long count) {
-        boolean pageRead = count <= 8 * 1024 && Runtime.version().feature() >= 20;
-        return count <= 64 * 1024 && !pageRead ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
+        boolean readAhead = count <= 8 * 1024 && Runtime.version().feature() >= 20;
+        return count <= 64 * 1024 && !readAhead ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
     }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
