@@ -28,6 +28,13 @@ final class ChannelKinds {
     /** Zero bytes, for checks that must touch nothing: never written to, so one instance serves every thread. */
     static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
+    /**
+     * Where the one-byte reads that only look for a byte put it; nobody reads it back. Direct, so the
+     * JDK reads straight into it rather than through a temporary buffer; threads share its memory
+     * through views of their own.
+     */
+    private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
+
     private ChannelKinds() {
     }
 
@@ -100,10 +107,18 @@ final class ChannelKinds {
      */
     static boolean isEmpty(FileChannel file) {
         try {
-            return isDirectIo(file) || file.read(ByteBuffer.allocate(1), 0) < 0;
+            return isDirectIo(file) || probe(file, 0) < 0;
         } catch (IOException | NonReadableChannelException e) {
             return false;
         }
+    }
+
+    /**
+     * Reads the byte at {@code position} of {@code file} and drops it: 1 if there is one, -1 at the
+     * end of the file (0 only for a channel that reads nothing now).
+     */
+    static int probe(FileChannel file, long position) throws IOException {
+        return file.read(PROBE_BYTE.duplicate(), position);
     }
 
     /** A {@code FileInputStream} (exactly that class) through its channel, any other stream through a view. */

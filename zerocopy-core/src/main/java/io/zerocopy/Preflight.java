@@ -4,7 +4,6 @@ import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -80,15 +79,9 @@ final class Preflight {
         boolean readsLastByte() throws IOException;
     }
 
-    /**
-     * Where every check read puts its byte, which nobody reads: a direct buffer spares the JDK's
-     * copy through a temporary one. Threads share its memory through views of their own.
-     */
-    private static final ByteBuffer CHECK_BYTE = ByteBuffer.allocateDirect(1);
-
     /** The cheapest such read: one byte, the slice's last, a page the transfer reads anyway. */
     static SliceRead lastByte(FileChannel file, long position, long count) {
-        return () -> file.read(CHECK_BYTE.duplicate(), position + count - 1) > 0;
+        return () -> ChannelKinds.probe(file, position + count - 1) > 0;
     }
 
     /**

@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * The one owner of a transfer's zero progress: how many steps in a row moved nothing, since when,
@@ -27,7 +26,6 @@ final class Stall {
     private long since;
     /** Time of stalls that ended, for the recording (see {@link TransferEvents}). */
     private long stalledBefore;
-    private ByteBuffer probe;
 
     Stall(TransferFacts facts, TransferFailures failures) {
         this.facts = facts;
@@ -77,11 +75,7 @@ final class Stall {
             throw truncation;
         }
         if (!facts.targetNonBlocking() || idleSteps > SELECT_TRUST) {
-            if (probe == null) {
-                probe = ByteBuffer.allocate(1);
-            }
-            probe.clear();
-            if (!facts.sourceDirectIo() && facts.request().sourceFile().read(probe, fileOffset) < 0) {
+            if (!facts.sourceDirectIo() && ChannelKinds.probe(facts.request().sourceFile(), fileOffset) < 0) {
                 throw failures.endedEarly(null, moved);
             }
         }
