@@ -85,26 +85,30 @@ class JavadocExampleTest {
     void transfers_copiesAFileToASocket() throws Exception {
         String example = example("Transfers.java#0");
         Path file = generatedFile("video.mp4");
-        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
-            long sent;
-            try (SocketChannel socketChannel = receiver.connectChannel()) {
-                sent = (Long) run(example.replace("\"video.mp4\"", javaString(file.toString())),
-                        "SocketChannel socketChannel", "return sent;", socketChannel);
-            }
-            assertReceived(receiver, sent, Files.readAllBytes(file));
-        }
+        assertSendsFile(example.replace("\"video.mp4\"", javaString(file.toString())), "", file);
     }
 
     /** {@code TransferOptions}: the copy with a stall timeout and a rate limit. */
     @Test
     void transferOptions_copiesWithTheOptions() throws Exception {
-        String example = example("TransferOptions.java#0");
         Path file = generatedFile("file");
+        assertSendsFile(example("TransferOptions.java#0"), "Path file, ", file, file);
+    }
+
+    /**
+     * Runs {@code code}, which returns {@code sent}, with {@code arguments} and then a
+     * {@code SocketChannel socketChannel} connected to a draining peer, and checks that the peer
+     * got all of {@code file}.
+     *
+     * @param parameters the declarations of {@code arguments}, each followed by ", "
+     */
+    private void assertSendsFile(String code, String parameters, Path file, Object... arguments) throws Exception {
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
             long sent;
             try (SocketChannel socketChannel = receiver.connectChannel()) {
-                sent = (Long) run(example, "Path file, SocketChannel socketChannel", "return sent;",
-                        file, socketChannel);
+                Object[] all = Arrays.copyOf(arguments, arguments.length + 1);
+                all[arguments.length] = socketChannel;
+                sent = (Long) run(code, parameters + "SocketChannel socketChannel", "return sent;", all);
             }
             assertReceived(receiver, sent, Files.readAllBytes(file));
         }
