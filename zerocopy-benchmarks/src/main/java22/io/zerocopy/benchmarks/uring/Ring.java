@@ -93,7 +93,9 @@ final class Ring implements AutoCloseable {
             ring = setup(params, SETUP_SUBMIT_ALL);
         }
         if (ring < 0) {
-            throw Syscalls.failure("io_uring_setup", Syscalls.errno(callState));
+            IOException failure = Syscalls.failure("io_uring_setup", Syscalls.errno(callState));
+            arena.close();
+            throw failure;
         }
         this.fd = (int) ring;
         try {
