@@ -7,20 +7,24 @@
 # once with 0 transfers and once with TRANSFERS, and prints the difference per transfer, so that the
 # JVM's start and end drop out. Calls under 0.05 per transfer are left out. The drain thread's
 # reads are in the count too (it reads whatever has arrived: about one per transfer or fewer).
-# Environment: JAVA (default: java). Build first: ./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests
+# Environment: JAVA (default: java), JAVA_OPTS (JVM flags), CONTENDERS (space-separated; default: the
+# library's verbs and the raw loops; docs/io-uring.md adds ioUring, which needs JDK 22+ and the flags
+# that IoUring names). Build first: ./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SIZE=${1:-4096}
 N=${2:-10000}
 JAVA=${JAVA:-java}
+read -r -a OPTS <<< "${JAVA_OPTS:-}"
+CONTENDERS=${CONTENDERS:-copyPath copySlice copySliceOpen handle rawTransferTo rawTransferToOpen rawPreadWrite rawPreadWriteOpen}
 JAR=zerocopy-benchmarks/target/benchmarks.jar
 command -v strace >/dev/null || { apt-get update -qq && apt-get install -y -qq strace >/dev/null; }
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 echo "$("$JAVA" -version 2>&1 | head -1); $SIZE-byte file, $N transfers; calls per transfer"
-for c in copyPath copySlice copySliceOpen handle rawTransferTo rawTransferToOpen rawPreadWrite rawPreadWriteOpen; do
+for c in $CONTENDERS; do
   for n in 0 "$N"; do
-    strace -f -c -o "$WORK/$c-$n" "$JAVA" -cp "$JAR" io.zerocopy.benchmarks.fixedcost.FixedCostRun --only "$c" "$n" "$SIZE" >/dev/null 2>&1
+    strace -f -c -o "$WORK/$c-$n" "$JAVA" "${OPTS[@]}" -cp "$JAR" io.zerocopy.benchmarks.fixedcost.FixedCostRun --only "$c" "$n" "$SIZE" >/dev/null 2>&1
   done
   python3 - "$WORK/$c-0" "$WORK/$c-$N" "$N" "$c" <<'PY'
 import sys

@@ -3,6 +3,8 @@ package io.zerocopy.benchmarks.fixedcost;
 import io.zerocopy.FileRegion;
 import io.zerocopy.Transfer;
 import io.zerocopy.Transfers;
+import io.zerocopy.benchmarks.uring.IoUring;
+import io.zerocopy.benchmarks.uring.UringSender;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -84,6 +86,33 @@ enum FixedCostContenders {
         long send(Ends ends) throws IOException {
             return preadWrite(ends.open, ends.size, ends);
         }
+    },
+    /**
+     * The raw read/write loop told the size, as {@code ioUring} is:
+     * open, reads and writes, close; no {@code size()}.
+     */
+    RAW_PREAD_WRITE_SIZED("rawPreadWriteSized") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
+                return preadWrite(file, ends.size, ends);
+            }
+        }
+    },
+    /**
+     * The io_uring prototype (docs/io-uring.md), told the size: open, read, send and close linked in
+     * one submission of the thread's ring. Java 22+ with the flags {@link IoUring#refusal()} names.
+     */
+    IO_URING("ioUring") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return ends.uring().send(ends.path, ends.size, ends.socket);
+        }
+
+        @Override
+        String refusal() {
+            return IoUring.refusal();
+        }
     };
 
     /** The names the benchmark's {@code contender} parameter takes. */
@@ -98,6 +127,11 @@ enum FixedCostContenders {
 
     /** Sends the whole file once; returns the bytes sent. */
     abstract long send(Ends ends) throws IOException;
+
+    /** Why this contender cannot run in this JVM, or {@code null} when it can. */
+    String refusal() {
+        return null;
+    }
 
     /** Whether this contender is one of the raw loops the library is compared with. */
     boolean raw() {
@@ -152,11 +186,21 @@ enum FixedCostContenders {
         /** The raw read/write loop's buffer: 256 KiB, the library's default buffer size. */
         final ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
 
+        private UringSender uring;
+
         Ends(Path path, long size, FileChannel open, SocketChannel socket) {
             this.path = path;
             this.size = size;
             this.open = open;
             this.socket = socket;
+        }
+
+        /** The io_uring sender, made on first use: only {@code ioUring} needs the Java 22 classes. */
+        UringSender uring() {
+            if (uring == null) {
+                uring = IoUring.sender();
+            }
+            return uring;
         }
     }
 }

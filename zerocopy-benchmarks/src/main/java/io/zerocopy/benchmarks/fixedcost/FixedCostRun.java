@@ -26,9 +26,12 @@ import java.util.Random;
  * process on the machine disturbs less); the report gives the medians of the rounds' per-transfer
  * times and their ratios to the faster raw loop that opens its file the same way.
  *
- * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...] [--csv FILE]}
- * (defaults: 15 rounds, 2,000 transfers a batch, sizes 0, 4096, 8192 and 65536; the first two
- * rounds are warm-up and not counted). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...]
+ * [--csv FILE] [--contenders a,b,...] [--vs a,b,...]} (defaults: 15 rounds, 2,000 transfers a batch, sizes 0,
+ * 4096, 8192 and 65536, every contender that can run in this JVM; the first two rounds are warm-up and not
+ * counted). The ratio to the faster raw loop needs both raw loops that open their file the same way among the
+ * contenders. {@code --vs} adds, for each contender named, every other contender's median of per-round ratios
+ * to it (wall and CPU). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
@@ -43,6 +46,20 @@ public final class FixedCostRun {
         int flag = rest.indexOf("--csv");
         if (flag >= 0) {
             csv = Path.of(rest.get(flag + 1));
+            rest.subList(flag, flag + 2).clear();
+        }
+        List<String> chosen = null;
+        flag = rest.indexOf("--contenders");
+        if (flag >= 0) {
+            chosen = Arrays.asList(rest.get(flag + 1).split(","));
+            chosen.forEach(FixedCostContenders::of);
+            rest.subList(flag, flag + 2).clear();
+        }
+        List<String> vs = List.of();
+        flag = rest.indexOf("--vs");
+        if (flag >= 0) {
+            vs = Arrays.asList(rest.get(flag + 1).split(","));
+            vs.forEach(FixedCostContenders::of);
             rest.subList(flag, flag + 2).clear();
         }
         int only = rest.indexOf("--only");
@@ -65,11 +82,34 @@ public final class FixedCostRun {
                 + " | CPU us per transfer | vs faster raw loop |\n|---|---|---|---|---|---|\n");
         StringBuilder lines = new StringBuilder("java,size,contender,wall_us,wall_ratio,cpu_us,cpu_ratio\n");
         String java = Integer.toString(Runtime.version().feature());
+        List<FixedCostContenders> contenders = new ArrayList<>();
+        for (FixedCostContenders c : FixedCostContenders.values()) {
+            String refusal = c.refusal();
+            if (chosen != null && !chosen.contains(c.label)) {
+                continue;
+            }
+            if (refusal == null) {
+                contenders.add(c);
+            } else {
+                System.out.println(c.label + " left out: " + refusal);
+            }
+        }
+        StringBuilder ratios = new StringBuilder();
         for (int size : sizes) {
-            List<Map<FixedCostContenders, Double>> medians = run(size, rounds, batch);
-            Map<FixedCostContenders, Double> wall = medians.get(0);
-            Map<FixedCostContenders, Double> cpu = medians.get(1);
-            for (FixedCostContenders c : FixedCostContenders.values()) {
+            List<Map<FixedCostContenders, List<Double>>> perRound = run(contenders, size, rounds, batch);
+            Map<FixedCostContenders, Double> wall = medians(perRound.get(0));
+            Map<FixedCostContenders, Double> cpu = medians(perRound.get(1));
+            for (String label : vs) {
+                FixedCostContenders reference = FixedCostContenders.of(label);
+                for (FixedCostContenders c : contenders) {
+                    if (c != reference && perRound.get(0).containsKey(reference)) {
+                        ratios.append(String.format(Locale.ROOT, "| %d | %s / %s | %.3f | %.3f |%n", size, c.label,
+                                label, roundRatio(perRound.get(0), c, reference),
+                                roundRatio(perRound.get(1), c, reference)));
+                    }
+                }
+            }
+            for (FixedCostContenders c : contenders) {
                 double wallRatio = wall.get(c) / fasterRaw(wall, c.opensPerTransfer());
                 double cpuRatio = cpu.get(c) / fasterRaw(cpu, c.opensPerTransfer());
                 table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n", size, c.label,
@@ -81,6 +121,10 @@ public final class FixedCostRun {
         System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS
                 + " warm-up) of " + batch + " transfers per contender");
         System.out.print(table);
+        if (ratios.length() > 0) {
+            System.out.println("\nMedians of the per-round ratios (each round times both contenders)");
+            System.out.print("| size | ratio | wall | CPU |\n|---|---|---|---|\n" + ratios);
+        }
         if (csv != null) {
             Files.writeString(csv, lines, StandardCharsets.UTF_8);
         }
@@ -97,20 +141,34 @@ public final class FixedCostRun {
         }
     }
 
+    /** The faster raw loop's median; NaN when a raw loop was not among the contenders. */
     private static double fasterRaw(Map<FixedCostContenders, Double> medians, boolean opensPerTransfer) {
+        double nan = Double.NaN;
         return opensPerTransfer
-                ? Math.min(medians.get(FixedCostContenders.RAW_TRANSFER_TO), medians.get(FixedCostContenders.RAW_PREAD_WRITE))
-                : Math.min(medians.get(FixedCostContenders.RAW_TRANSFER_TO_OPEN),
-                        medians.get(FixedCostContenders.RAW_PREAD_WRITE_OPEN));
+                ? Math.min(medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO, nan),
+                        medians.getOrDefault(FixedCostContenders.RAW_PREAD_WRITE, nan))
+                : Math.min(medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO_OPEN, nan),
+                        medians.getOrDefault(FixedCostContenders.RAW_PREAD_WRITE_OPEN, nan));
     }
 
-    /** Median per-transfer microseconds for every contender at one size: wall-clock, then CPU. */
-    private static List<Map<FixedCostContenders, Double>> run(int size, int rounds, int batch) throws IOException {
+    /** The median over the counted rounds of {@code c}'s time divided by the reference's time in the same round. */
+    private static double roundRatio(Map<FixedCostContenders, List<Double>> rounds, FixedCostContenders c,
+            FixedCostContenders reference) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < rounds.get(c).size(); i++) {
+            ratios.add(rounds.get(c).get(i) / rounds.get(reference).get(i));
+        }
+        return median(ratios);
+    }
+
+    /** Per-transfer microseconds for every contender at one size, one entry per counted round: wall-clock, then CPU. */
+    private static List<Map<FixedCostContenders, List<Double>>> run(List<FixedCostContenders> contenders, int size,
+            int rounds, int batch) throws IOException {
         Path path = Data.source(Data.dir(), size);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<FixedCostContenders, List<Double>> times = new EnumMap<>(FixedCostContenders.class);
         Map<FixedCostContenders, List<Double>> cpuTimes = new EnumMap<>(FixedCostContenders.class);
-        List<FixedCostContenders> order = new ArrayList<>(Arrays.asList(FixedCostContenders.values()));
+        List<FixedCostContenders> order = new ArrayList<>(contenders);
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
              DrainedSocket socket = new DrainedSocket()) {
@@ -134,16 +192,19 @@ public final class FixedCostRun {
                 }
             }
         }
-        return List.of(medians(times), medians(cpuTimes));
+        return List.of(times, cpuTimes);
     }
 
     private static Map<FixedCostContenders, Double> medians(Map<FixedCostContenders, List<Double>> times) {
         Map<FixedCostContenders, Double> medians = new EnumMap<>(FixedCostContenders.class);
-        times.forEach((c, list) -> {
-            Collections.sort(list);
-            int n = list.size();
-            medians.put(c, n % 2 == 1 ? list.get(n / 2) : (list.get(n / 2 - 1) + list.get(n / 2)) / 2);
-        });
+        times.forEach((c, list) -> medians.put(c, median(list)));
         return medians;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> list = new ArrayList<>(values);
+        Collections.sort(list);
+        int n = list.size();
+        return n % 2 == 1 ? list.get(n / 2) : (list.get(n / 2 - 1) + list.get(n / 2)) / 2;
     }
 }

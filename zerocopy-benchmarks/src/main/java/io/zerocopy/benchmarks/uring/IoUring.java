@@ -1,0 +1,75 @@
+package io.zerocopy.benchmarks.uring;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Whether the io_uring prototype can run here, and the way to it. The prototype lives in the Java 22
+ * part of the benchmarks jar ({@code META-INF/versions/22}); on an older JDK, without the JVM flags
+ * it needs, or where the kernel refuses io_uring, {@link #refusal()} says why and nothing is loaded.
+ */
+public final class IoUring {
+    /** The kernel's switch: 0 allows io_uring, 1 allows it to one group only, 2 refuses it. */
+    static final Path DISABLED_SETTING = Path.of("/proc/sys/kernel/io_uring_disabled");
+
+    private static final String IMPLEMENTATION = "io.zerocopy.benchmarks.uring.RingSender";
+
+    private IoUring() {
+    }
+
+    /** Why the prototype cannot run in this JVM, or {@code null} when it can. */
+    public static String refusal() {
+        String setting;
+        try {
+            setting = Files.readString(DISABLED_SETTING, StandardCharsets.US_ASCII).trim();
+        } catch (NoSuchFileException e) {
+            setting = null;
+        } catch (IOException e) {
+            return "cannot read " + DISABLED_SETTING + ": " + e.getMessage();
+        }
+        return refusal(System.getProperty("os.name"), Runtime.version().feature(), setting,
+                Object.class.getModule().isExported("sun.nio.ch", IoUring.class.getModule()));
+    }
+
+    /**
+     * The same answer from the facts it is made of: the system, the Java feature version, the
+     * content of {@code io_uring_disabled} ({@code null} when the kernel has no such file), and
+     * whether {@code sun.nio.ch} is exported to this code.
+     */
+    static String refusal(String os, int javaFeature, String disabledSetting, boolean socketsReadable) {
+        if (!os.startsWith("Linux")) {
+            return "io_uring is Linux only; this is " + os;
+        }
+        if (javaFeature < 22) {
+            return "the prototype calls the kernel through java.lang.foreign (Java 22+); this is Java " + javaFeature;
+        }
+        if (disabledSetting != null && !disabledSetting.equals("0")) {
+            return "the kernel refuses io_uring to this process (" + DISABLED_SETTING + " is " + disabledSetting + ")";
+        }
+        if (!socketsReadable) {
+            return "a socket's descriptor needs --add-exports java.base/sun.nio.ch=ALL-UNNAMED";
+        }
+        return null;
+    }
+
+    /**
+     * A sender; only after {@link #refusal()} said {@code null}. Opens no ring yet: the first
+     * {@code send} of each thread does, and fails if the kernel has no io_uring after all.
+     *
+     * @throws UnsupportedOperationException with the reason when the prototype cannot run here
+     */
+    public static UringSender sender() {
+        String refusal = refusal();
+        if (refusal != null) {
+            throw new UnsupportedOperationException(refusal);
+        }
+        try {
+            return (UringSender) Class.forName(IMPLEMENTATION).getConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new UnsupportedOperationException("the Java 22 part of the benchmarks jar is missing: " + e, e);
+        }
+    }
+}
