@@ -4,6 +4,7 @@ def path = "io/zerocopy/zerocopy-core/${zerocopyVersion}/zerocopy-core-${zerocop
 def jar = new File(localRepositoryPath, path)
 assert jar.isFile() : "zerocopy-core ${zerocopyVersion} is not in ${localRepositoryPath}"
 def origin = new File(jar.parentFile, "_remote.repositories").text
-assert origin.contains("zerocopy-core-${zerocopyVersion}.jar>zerocopy-staging=") : "not from zerocopy-staging: ${origin}"
+assert origin.contains("zerocopy-core-${zerocopyVersion}.jar>zerocopy-staging=") :
+        "not from zerocopy-staging: ${origin}"
 def staged = new File(zerocopyStagingDir, path)
 assert jar.bytes == staged.bytes : "${jar} differs from ${staged}, which this build deployed"
