@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ({@link CountingTestStrategyContractTest} gives it one). The listener of every case is a mock,
  * checked against the listener contract.
  */
+// Experimental in JUnit 5.14 but kept: one class runs the whole contract for every registered strategy, none left out
 @ParameterizedClass(name = "{0}")
 @MethodSource("registry")
 class StrategyContractTest extends TransferStrategyContract {

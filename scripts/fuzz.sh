@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes one Jazzer target for a while (docs/fuzzing.md):
-#   ./fuzz.sh TARGET [SECONDS]     e.g. ./fuzz.sh RequestParserFuzzTest 600
+#   scripts/fuzz.sh TARGET [SECONDS]     e.g. scripts/fuzz.sh RequestParserFuzzTest 600
 # TARGET is one of: RequestParserFuzzTest TargetResolverFuzzTest ResponseRangeFuzzTest TransfersFuzzTest
 # Builds the module's tests once with Maven, then runs Jazzer's own command line (not Maven), niced.
 # New coverage goes to MODULE/.cifuzz-corpus (not committed); a finding is written next to the
 # committed inputs, src/test/resources/<package>/<Class>Inputs/<method>/crash-*, and fails the run.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 target=${1:?usage: $0 TARGET [SECONDS]}
 seconds=${2:-600}
