@@ -28,9 +28,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ThreadsEngine implements HttpServer {
 
-    /** Refused connections being answered 503 at once; beyond this they are closed without a word. */
-    static final int MAX_REFUSING = 64;
-
     private final ServerConfig config;
     private final ResponsePlanner planner;
     private final ServerSocketChannel server;
@@ -38,8 +35,7 @@ final class ThreadsEngine implements HttpServer {
     private final String threadKind;
     private final ScheduledExecutorService reaper;
     private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger refusing = new AtomicInteger();
+    private final Admission admission;
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final Thread acceptor;
     private volatile boolean closing;
@@ -49,6 +45,7 @@ final class ThreadsEngine implements HttpServer {
         this.config = config;
         this.planner = planner;
         this.server = server;
+        this.admission = new Admission(config.maxConnections());
         ExecutorService virtual = virtualThreads();
         this.workers = virtual != null ? virtual : platformThreads();
         this.threadKind = virtual != null ? "virtual threads" : "platform threads";
@@ -107,16 +104,12 @@ final class ThreadsEngine implements HttpServer {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
                 continue;
             }
-            boolean refused = active.incrementAndGet() > config.maxConnections();
-            if (refused) {
-                active.decrementAndGet();
-                if (refusing.incrementAndGet() > MAX_REFUSING) {
-                    refusing.decrementAndGet();
-                    BlockingConnection.closeQuietly(channel);
-                    continue;
-                }
+            Admission.Verdict verdict = admission.admit();
+            if (verdict == Admission.Verdict.DROP) {
+                BlockingConnection.closeQuietly(channel);
+                continue;
             }
-            BlockingConnection connection = new BlockingConnection(this, channel, refused);
+            BlockingConnection connection = new BlockingConnection(this, channel, verdict == Admission.Verdict.REFUSE);
             open.add(connection);
             try {
                 workers.execute(connection);
@@ -130,7 +123,7 @@ final class ThreadsEngine implements HttpServer {
     /** Called once by each connection as its thread ends. */
     void ended(BlockingConnection connection) {
         if (open.remove(connection)) {
-            (connection.refused() ? refusing : active).decrementAndGet();
+            admission.release(connection.refused());
         }
     }
 
