@@ -188,7 +188,8 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void register(SocketChannel channel, boolean refused) {
+    /** Takes a connection into this loop; on the loop's thread (or before it starts). */
+    void register(SocketChannel channel, boolean refused) {
         LoopConnection c;
         try {
             channel.configureBlocking(false);
@@ -211,7 +212,8 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void sweep(long now) {
+    /** Times out the connections past their deadline at {@code now}; on the loop's thread (or before it starts). */
+    void sweep(long now) {
         for (LoopConnection c : new ArrayList<>(connections)) {
             if (now - c.deadline() > 0) {
                 c.timedOut();

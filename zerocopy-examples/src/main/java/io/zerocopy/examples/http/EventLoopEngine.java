@@ -27,7 +27,8 @@ final class EventLoopEngine implements HttpServer {
     private int next;
     private volatile boolean closing;
 
-    private EventLoopEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server, int loops)
+    /** An engine with {@code loops} selector threads, not started: {@link #start} starts them. */
+    EventLoopEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server, int loops)
             throws IOException {
         this.config = config;
         this.planner = planner;

@@ -91,8 +91,28 @@ final class LoopConnection {
         }
     }
 
-    /** The deadline passed: a partial request gets a 408 if the socket takes it; then close. */
+    /**
+     * The deadline passed. While reading, what the socket holds is read first: a whole request that
+     * arrived after the loop last looked is answered as if it had been seen in time. Otherwise a
+     * partial request gets a 408 if the socket takes it; then close.
+     */
     void timedOut() {
+        if (state == State.READ) {
+            try {
+                int n = channel.read(in);
+                if (n < 0) {
+                    close();
+                    return;
+                }
+                if (!in.hasRemaining() || !RequestParser.parse(bytes, 0, in.position()).incomplete()) {
+                    serve();
+                    return;
+                }
+            } catch (IOException e) {
+                close();
+                return;
+            }
+        }
         if (state == State.READ && in.position() > 0) {
             try (Response timeout = loop.engine().planner().reject(408, "request head not received in time")) {
                 channel.write(timeout.head);

@@ -41,7 +41,8 @@ final class ThreadsEngine implements HttpServer {
     private volatile boolean closing;
     private volatile boolean closed;
 
-    private ThreadsEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server) {
+    /** An engine on {@code server} whose reaper runs; it accepts once {@link #start} starts its acceptor. */
+    ThreadsEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server) {
         this.config = config;
         this.planner = planner;
         this.server = server;
@@ -51,7 +52,7 @@ final class ThreadsEngine implements HttpServer {
         this.threadKind = virtual != null ? "virtual threads" : "platform threads";
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "http-reaper"));
         long period = Math.max(10, Math.min(250, config.idleTimeout().toMillis() / 4));
-        reaper.scheduleAtFixedRate(this::reap, period, period, TimeUnit.MILLISECONDS);
+        reaper.scheduleAtFixedRate(() -> reap(System.nanoTime()), period, period, TimeUnit.MILLISECONDS);
         this.acceptor = daemon(this::acceptLoop, "http-accept");
     }
 
@@ -127,12 +128,10 @@ final class ThreadsEngine implements HttpServer {
         }
     }
 
-    private void reap() {
-        long now = System.nanoTime();
+    /** The reaper's round at {@code now} ({@code System.nanoTime()}): see {@link BlockingConnection#reap}. */
+    void reap(long now) {
         for (BlockingConnection c : open) {
-            if (now - c.deadline() > 0) {
-                c.cut();
-            }
+            c.reap(now);
         }
     }
 
