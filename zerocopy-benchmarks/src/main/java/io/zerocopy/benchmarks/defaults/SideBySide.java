@@ -105,7 +105,7 @@ public final class SideBySide {
         return (bytesAndEnd[1] - start) / 1e6;
     }
 
-    /** Accepts one connection and reads it to its end on a new thread; completes with the bytes and the end's nanoTime. */
+    /** Accepts one connection and reads it to its end on a new thread: the bytes, then the end's nanoTime. */
     private static CompletableFuture<long[]> drainOne(ServerSocketChannel receiver) {
         CompletableFuture<long[]> result = new CompletableFuture<>();
         Thread t = new Thread(() -> {
