@@ -33,9 +33,6 @@ final class BlockingConnection implements Runnable {
      */
     static final long SLICE = 1 << 20;
 
-    /** How long a closing connection reads and discards what the client still sends. */
-    static final long LINGER_NANOS = 2_000_000_000L;
-
     /** Where the connection stands for the idle rule; only the reaper moves WAITING to EXPIRED. */
     private enum Phase {
         /** Reading a request head, no whole one in hand. */
@@ -105,7 +102,7 @@ final class BlockingConnection implements Runnable {
 
     /** Closes the socket: a read or write blocked on it fails, and the thread ends. */
     void cut() {
-        closeQuietly(channel);
+        HttpServer.closeQuietly(channel);
     }
 
     @Override
@@ -216,18 +213,10 @@ final class BlockingConnection implements Runnable {
      * destroys the response before the client has read it.
      */
     private void linger(ByteBuffer scratch) throws IOException {
-        deadline = System.nanoTime() + Math.min(idleNanos, LINGER_NANOS);
+        deadline = System.nanoTime() + engine.config().lingerNanos();
         channel.shutdownOutput();
         while (channel.read(scratch.clear()) >= 0) {
             // discard
-        }
-    }
-
-    static void closeQuietly(SocketChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing a socket we are dropping: nothing else to do
         }
     }
 

@@ -196,7 +196,7 @@ final class EventLoop implements Runnable {
             SelectionKey key = channel.register(selector, 0);
             c = new LoopConnection(this, channel, key, refused);
         } catch (IOException | RuntimeException e) {
-            BlockingConnection.closeQuietly(channel);
+            HttpServer.closeQuietly(channel);
             engine.ended(refused);
             return;
         }

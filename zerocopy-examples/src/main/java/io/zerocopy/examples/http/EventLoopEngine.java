@@ -100,12 +100,12 @@ final class EventLoopEngine implements HttpServer {
     /** A new connection from the accepting loop: admitted (or refused, or dropped) and given to a loop. */
     void accepted(SocketChannel channel) {
         if (closing) {
-            BlockingConnection.closeQuietly(channel);
+            HttpServer.closeQuietly(channel);
             return;
         }
         Admission.Verdict verdict = admission.admit();
         if (verdict == Admission.Verdict.DROP) {
-            BlockingConnection.closeQuietly(channel);
+            HttpServer.closeQuietly(channel);
             return;
         }
         open.incrementAndGet();

@@ -196,7 +196,7 @@ final class LoopConnection {
 
     private void linger() throws IOException {
         state = State.LINGER;
-        deadline = System.nanoTime() + Math.min(idleNanos, BlockingConnection.LINGER_NANOS);
+        deadline = System.nanoTime() + loop.engine().config().lingerNanos();
         channel.shutdownOutput();
         interest(SelectionKey.OP_READ);
     }
@@ -225,7 +225,7 @@ final class LoopConnection {
         }
         state = State.CLOSED;
         key.cancel();
-        BlockingConnection.closeQuietly(channel);
+        HttpServer.closeQuietly(channel);
         if (transfer != null) {
             loop.engine().config().accessLog().log(remote, response, transfer.bodyTransferred(), started);
             transfer.close();

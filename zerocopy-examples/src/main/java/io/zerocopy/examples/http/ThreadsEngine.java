@@ -107,7 +107,7 @@ final class ThreadsEngine implements HttpServer {
             }
             Admission.Verdict verdict = admission.admit();
             if (verdict == Admission.Verdict.DROP) {
-                BlockingConnection.closeQuietly(channel);
+                HttpServer.closeQuietly(channel);
                 continue;
             }
             BlockingConnection connection = new BlockingConnection(this, channel, verdict == Admission.Verdict.REFUSE);
