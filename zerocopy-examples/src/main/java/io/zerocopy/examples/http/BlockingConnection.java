@@ -39,7 +39,11 @@ final class BlockingConnection implements Runnable {
         WAITING,
         /** A whole request (or a head to reject) in hand, or a 503: answering it, then maybe lingering. */
         ANSWERING,
-        /** Past its deadline while waiting, with nothing unread in the socket: input shut by the reaper. */
+        /**
+         * Past its deadline while waiting, with nothing unread in the socket: input shut by the reaper,
+         * which leaves the rest to the connection's thread (it answers a whole request it holds, or
+         * reads the end of the stream and closes).
+         */
         EXPIRED
     }
 
@@ -69,13 +73,14 @@ final class BlockingConnection implements Runnable {
      * The reaper's check at {@code now} ({@code System.nanoTime()}). Past the deadline a connection
      * answering or lingering is closed; a waiting one has its input shut, unless the client's bytes
      * are still unread in the socket: its thread judges those first, and the next check looks again.
+     * An expired one is left to its thread, which may hold a whole request it read just before.
      */
     void reap(long now) {
         Phase seen = phase.get(); // before the deadline: the thread sets the deadline, then the phase
-        if (now - deadline <= 0) {
+        if (seen == Phase.EXPIRED || now - deadline <= 0) {
             return;
         }
-        if (seen != Phase.WAITING) {
+        if (seen == Phase.ANSWERING) {
             cut();
         } else if (unread() == 0 && phase.compareAndSet(Phase.WAITING, Phase.EXPIRED)) {
             try {
@@ -148,8 +153,10 @@ final class BlockingConnection implements Runnable {
             idle = false;
             long start = System.nanoTime();
             deadline = start + idleNanos;
-            // lost to the reaper: its input is shut, so this answer is the connection's last
             boolean expired = !phase.compareAndSet(Phase.WAITING, Phase.ANSWERING);
+            if (expired) {
+                phase.set(Phase.ANSWERING); // its input is shut: this answer is its last, cut if it stalls
+            }
             Response response;
             if (parsed.request() == null) {
                 response = engine.planner().reject(parsed.status(), parsed.reason());

@@ -104,6 +104,23 @@ class IdleRuleTest {
         });
     }
 
+    @Test
+    void threads_expiredConnection_leftToItsThread() throws Exception {
+        withThreads((listening, engine) -> {
+            try (RawClient client = new RawClient(engine.address())) {
+                SocketChannel accepted = listening.accept();
+                BlockingConnection connection = new BlockingConnection(engine, accepted, false);
+                connection.reap(pastTheDeadline()); // nothing received: its input is shut
+                connection.reap(pastTheDeadline()); // its thread may hold a whole request read just before
+                assertThat(accepted.isOpen()).as("left for its thread to answer or close").isTrue();
+                Thread thread = start(connection);
+                assertThat(client.readToClose()).as("closed without an answer").isEmpty();
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+                assertThat(thread.isAlive()).as("the connection's thread ended").isFalse();
+            }
+        });
+    }
+
     interface WithLoop {
         void run(ServerSocketChannel listening, EventLoop loop) throws Exception;
     }
