@@ -50,8 +50,8 @@ class IdleRuleTest {
                 RawClient.Reply reply = client.read(false);
                 assertThat(reply.status()).isEqualTo(200);
                 assertThat(reply.text()).isEqualTo(SMALL);
-                client.close();
-                loop.sweep(pastTheDeadline()); // reads the end of the stream and closes
+                client.shutdownOutput();
+                loop.sweep(pastTheDeadline()); // the connection reads the end of the stream and closes
             }
         });
     }
@@ -80,7 +80,7 @@ class IdleRuleTest {
                 RawClient.Reply reply = client.read(false);
                 assertThat(reply.status()).isEqualTo(200);
                 assertThat(reply.text()).isEqualTo(SMALL);
-                client.close();
+                client.shutdownOutput(); // its thread reads the end of the stream and ends
                 thread.join(TimeUnit.SECONDS.toMillis(30));
                 assertThat(thread.isAlive()).as("the connection's thread ended").isFalse();
             }
