@@ -9,15 +9,20 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One connection of the threads engine, served on its own thread: read a request head, send the
  * response, repeat while the connection is kept alive. Pipelined requests are read from what is
  * already buffered before the socket is read again.
  *
- * <p>Its {@link #deadline()} is what the engine's reaper checks: the idle timeout after the
- * connection became ready for a request (reads do not extend it, so a slowloris client is cut), or
- * after the last write progress while a response goes out; a short linger at the end.
+ * <p>The engine's reaper calls {@link #reap} a few times per idle timeout. While the connection
+ * waits for a request, the deadline is the idle timeout after it became ready for one (reads do
+ * not extend it, so a slowloris client is cut); once a whole request is in hand, it is the idle
+ * timeout after the last write progress; a short linger at the end. A waiting connection past its
+ * deadline is not closed by the reaper: its input is shut, so that its own thread, the only one
+ * that reads, sees the end of the stream after everything received, and answers a whole request
+ * that is there (then closes) rather than dropping it.
  */
 final class BlockingConnection implements Runnable {
 
@@ -28,13 +33,25 @@ final class BlockingConnection implements Runnable {
      */
     static final long SLICE = 1 << 20;
 
-    /** How long a closing connection reads and discards what the client still sends. */
-    static final long LINGER_NANOS = 2_000_000_000L;
+    /** Where the connection stands for the idle rule; only the reaper moves WAITING to EXPIRED. */
+    private enum Phase {
+        /** Reading a request head, no whole one in hand. */
+        WAITING,
+        /** A whole request (or a head to reject) in hand, or a 503: answering it, then maybe lingering. */
+        ANSWERING,
+        /**
+         * Past its deadline while waiting, with nothing unread in the socket: input shut by the reaper,
+         * which leaves the rest to the connection's thread (it answers a whole request it holds, or
+         * reads the end of the stream and closes).
+         */
+        EXPIRED
+    }
 
     private final ThreadsEngine engine;
     private final SocketChannel channel;
     private final boolean refused;
     private final long idleNanos;
+    private final AtomicReference<Phase> phase;
     private volatile long deadline;
     private volatile boolean idle;
     private SocketAddress remote;
@@ -45,15 +62,42 @@ final class BlockingConnection implements Runnable {
         this.refused = refused;
         this.idleNanos = engine.config().idleTimeout().toNanos();
         this.deadline = System.nanoTime() + idleNanos;
+        this.phase = new AtomicReference<>(refused ? Phase.ANSWERING : Phase.WAITING);
     }
 
     boolean refused() {
         return refused;
     }
 
-    /** {@code System.nanoTime()} after which the reaper cuts this connection. */
-    long deadline() {
-        return deadline;
+    /**
+     * The reaper's check at {@code now} ({@code System.nanoTime()}). Past the deadline a connection
+     * answering or lingering is closed; a waiting one has its input shut, unless the client's bytes
+     * are still unread in the socket: its thread judges those first, and the next check looks again.
+     * An expired one is left to its thread, which may hold a whole request it read just before.
+     */
+    void reap(long now) {
+        Phase seen = phase.get(); // before the deadline: the thread sets the deadline, then the phase
+        if (seen == Phase.EXPIRED || now - deadline <= 0) {
+            return;
+        }
+        if (seen == Phase.ANSWERING) {
+            cut();
+        } else if (unread() == 0 && phase.compareAndSet(Phase.WAITING, Phase.EXPIRED)) {
+            try {
+                channel.shutdownInput(); // a read blocked on it, or the next one, sees the end of the stream
+            } catch (IOException e) {
+                cut();
+            }
+        }
+    }
+
+    /** Bytes received and not read yet; 0 once the socket is closed or its input shut. */
+    private int unread() {
+        try {
+            return channel.socket().getInputStream().available();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** Whether it waits for a request with no byte of one received: safe to close at shutdown. */
@@ -63,7 +107,7 @@ final class BlockingConnection implements Runnable {
 
     /** Closes the socket: a read or write blocked on it fails, and the thread ends. */
     void cut() {
-        closeQuietly(channel);
+        HttpServer.closeQuietly(channel);
     }
 
     @Override
@@ -90,6 +134,7 @@ final class BlockingConnection implements Runnable {
         ByteBuffer in = ByteBuffer.wrap(bytes);
         while (true) {
             deadline = System.nanoTime() + idleNanos;
+            phase.compareAndSet(Phase.ANSWERING, Phase.WAITING); // after the deadline: see reap
             idle = in.position() == 0;
             if (idle && engine.closing()) {
                 return;
@@ -107,11 +152,16 @@ final class BlockingConnection implements Runnable {
             }
             idle = false;
             long start = System.nanoTime();
+            deadline = start + idleNanos;
+            boolean expired = !phase.compareAndSet(Phase.WAITING, Phase.ANSWERING);
+            if (expired) {
+                phase.set(Phase.ANSWERING); // its input is shut: this answer is its last, cut if it stalls
+            }
             Response response;
             if (parsed.request() == null) {
                 response = engine.planner().reject(parsed.status(), parsed.reason());
             } else {
-                response = engine.planner().plan(parsed.request(), engine.closing());
+                response = engine.planner().plan(parsed.request(), engine.closing() || expired);
                 int rest = in.position() - parsed.consumed();
                 System.arraycopy(bytes, parsed.consumed(), bytes, 0, rest);
                 in.position(rest);
@@ -170,18 +220,10 @@ final class BlockingConnection implements Runnable {
      * destroys the response before the client has read it.
      */
     private void linger(ByteBuffer scratch) throws IOException {
-        deadline = System.nanoTime() + Math.min(idleNanos, LINGER_NANOS);
+        deadline = System.nanoTime() + engine.config().lingerNanos();
         channel.shutdownOutput();
         while (channel.read(scratch.clear()) >= 0) {
             // discard
-        }
-    }
-
-    static void closeQuietly(SocketChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing a socket we are dropping: nothing else to do
         }
     }
 

@@ -188,14 +188,15 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void register(SocketChannel channel, boolean refused) {
+    /** Takes a connection into this loop; on the loop's thread (or before it starts). */
+    void register(SocketChannel channel, boolean refused) {
         LoopConnection c;
         try {
             channel.configureBlocking(false);
             SelectionKey key = channel.register(selector, 0);
             c = new LoopConnection(this, channel, key, refused);
         } catch (IOException | RuntimeException e) {
-            BlockingConnection.closeQuietly(channel);
+            HttpServer.closeQuietly(channel);
             engine.ended(refused);
             return;
         }
@@ -211,7 +212,8 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void sweep(long now) {
+    /** Times out the connections past their deadline at {@code now}; on the loop's thread (or before it starts). */
+    void sweep(long now) {
         for (LoopConnection c : new ArrayList<>(connections)) {
             if (now - c.deadline() > 0) {
                 c.timedOut();

@@ -21,18 +21,19 @@ final class EventLoopEngine implements HttpServer {
     private final ResponsePlanner planner;
     private final ServerSocketChannel server;
     private final EventLoop[] loops;
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger refusing = new AtomicInteger();
+    private final Admission admission;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private int next;
     private volatile boolean closing;
 
-    private EventLoopEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server, int loops)
+    /** An engine with {@code loops} selector threads, not started: {@link #start} starts them. */
+    EventLoopEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server, int loops)
             throws IOException {
         this.config = config;
         this.planner = planner;
         this.server = server;
+        this.admission = new Admission(config.maxConnections());
         this.loops = new EventLoop[loops];
         try {
             for (int i = 0; i < loops; i++) {
@@ -96,30 +97,26 @@ final class EventLoopEngine implements HttpServer {
         return open.get();
     }
 
-    /** A new connection from the accepting loop: counted, refused if over the limit, given to a loop. */
+    /** A new connection from the accepting loop: admitted (or refused, or dropped) and given to a loop. */
     void accepted(SocketChannel channel) {
         if (closing) {
-            BlockingConnection.closeQuietly(channel);
+            HttpServer.closeQuietly(channel);
             return;
         }
-        boolean refused = active.incrementAndGet() > config.maxConnections();
-        if (refused) {
-            active.decrementAndGet();
-            if (refusing.incrementAndGet() > ThreadsEngine.MAX_REFUSING) {
-                refusing.decrementAndGet();
-                BlockingConnection.closeQuietly(channel);
-                return;
-            }
+        Admission.Verdict verdict = admission.admit();
+        if (verdict == Admission.Verdict.DROP) {
+            HttpServer.closeQuietly(channel);
+            return;
         }
         open.incrementAndGet();
         EventLoop loop = loops[next];
         next = (next + 1) % loops.length;
-        loop.adopt(channel, refused);
+        loop.adopt(channel, verdict == Admission.Verdict.REFUSE);
     }
 
     /** Called once for every connection {@link #accepted} counted, when it closes. */
     void ended(boolean refused) {
-        (refused ? refusing : active).decrementAndGet();
+        admission.release(refused);
         open.decrementAndGet();
     }
 

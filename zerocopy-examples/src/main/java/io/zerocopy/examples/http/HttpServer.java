@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 
 /**
@@ -37,6 +38,15 @@ interface HttpServer extends AutoCloseable {
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
+        }
+    }
+
+    /** Closes a connection being dropped; a failure to close it changes nothing. */
+    static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing a socket we are dropping: nothing else to do
         }
     }
 

@@ -91,8 +91,28 @@ final class LoopConnection {
         }
     }
 
-    /** The deadline passed: a partial request gets a 408 if the socket takes it; then close. */
+    /**
+     * The deadline passed. While reading, what the socket holds is read first: a whole request that
+     * arrived after the loop last looked is answered as if it had been seen in time. Otherwise a
+     * partial request gets a 408 if the socket takes it; then close.
+     */
     void timedOut() {
+        if (state == State.READ) {
+            try {
+                int n = channel.read(in);
+                if (n < 0) {
+                    close();
+                    return;
+                }
+                if (!in.hasRemaining() || !RequestParser.parse(bytes, 0, in.position()).incomplete()) {
+                    serve();
+                    return;
+                }
+            } catch (IOException e) {
+                close();
+                return;
+            }
+        }
         if (state == State.READ && in.position() > 0) {
             try (Response timeout = loop.engine().planner().reject(408, "request head not received in time")) {
                 channel.write(timeout.head);
@@ -176,7 +196,7 @@ final class LoopConnection {
 
     private void linger() throws IOException {
         state = State.LINGER;
-        deadline = System.nanoTime() + Math.min(idleNanos, BlockingConnection.LINGER_NANOS);
+        deadline = System.nanoTime() + loop.engine().config().lingerNanos();
         channel.shutdownOutput();
         interest(SelectionKey.OP_READ);
     }
@@ -205,7 +225,7 @@ final class LoopConnection {
         }
         state = State.CLOSED;
         key.cancel();
-        BlockingConnection.closeQuietly(channel);
+        HttpServer.closeQuietly(channel);
         if (transfer != null) {
             loop.engine().config().accessLog().log(remote, response, transfer.bodyTransferred(), started);
             transfer.close();

@@ -42,7 +42,8 @@ final class ResponsePlanner {
     /**
      * The response to a parsed request.
      *
-     * @param closing whether the server is shutting down (the response then closes the connection)
+     * @param closing whether this is the connection's last response (the server is shutting down, or the
+     *     connection timed out while its thread was reading the request): it then closes the connection
      */
     Response plan(Request request, boolean closing) {
         boolean keepAlive = request.keepAlive() && !closing;

@@ -52,6 +52,9 @@ record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int ma
         }
     }
 
+    /** How long a closing connection at most reads and discards what the client still sends. */
+    private static final Duration LINGER = Duration.ofSeconds(2);
+
     ServerConfig {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(root, "root");
@@ -68,5 +71,14 @@ record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int ma
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
         }
+    }
+
+    /**
+     * How long, in nanoseconds, a connection that sent its last response reads and discards what the
+     * client still sends, so that unread request bytes do not turn the close into a reset that
+     * destroys the response: two seconds, or the idle timeout if that is shorter.
+     */
+    long lingerNanos() {
+        return Math.min(idleTimeout.toNanos(), LINGER.toNanos());
     }
 }

@@ -28,9 +28,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ThreadsEngine implements HttpServer {
 
-    /** Refused connections being answered 503 at once; beyond this they are closed without a word. */
-    static final int MAX_REFUSING = 64;
-
     private final ServerConfig config;
     private final ResponsePlanner planner;
     private final ServerSocketChannel server;
@@ -38,23 +35,24 @@ final class ThreadsEngine implements HttpServer {
     private final String threadKind;
     private final ScheduledExecutorService reaper;
     private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger refusing = new AtomicInteger();
+    private final Admission admission;
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final Thread acceptor;
     private volatile boolean closing;
     private volatile boolean closed;
 
-    private ThreadsEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server) {
+    /** An engine on {@code server} whose reaper runs; it accepts once {@link #start} starts its acceptor. */
+    ThreadsEngine(ServerConfig config, ResponsePlanner planner, ServerSocketChannel server) {
         this.config = config;
         this.planner = planner;
         this.server = server;
+        this.admission = new Admission(config.maxConnections());
         ExecutorService virtual = virtualThreads();
         this.workers = virtual != null ? virtual : platformThreads();
         this.threadKind = virtual != null ? "virtual threads" : "platform threads";
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "http-reaper"));
         long period = Math.max(10, Math.min(250, config.idleTimeout().toMillis() / 4));
-        reaper.scheduleAtFixedRate(this::reap, period, period, TimeUnit.MILLISECONDS);
+        reaper.scheduleAtFixedRate(() -> reap(System.nanoTime()), period, period, TimeUnit.MILLISECONDS);
         this.acceptor = daemon(this::acceptLoop, "http-accept");
     }
 
@@ -107,16 +105,12 @@ final class ThreadsEngine implements HttpServer {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
                 continue;
             }
-            boolean refused = active.incrementAndGet() > config.maxConnections();
-            if (refused) {
-                active.decrementAndGet();
-                if (refusing.incrementAndGet() > MAX_REFUSING) {
-                    refusing.decrementAndGet();
-                    BlockingConnection.closeQuietly(channel);
-                    continue;
-                }
+            Admission.Verdict verdict = admission.admit();
+            if (verdict == Admission.Verdict.DROP) {
+                HttpServer.closeQuietly(channel);
+                continue;
             }
-            BlockingConnection connection = new BlockingConnection(this, channel, refused);
+            BlockingConnection connection = new BlockingConnection(this, channel, verdict == Admission.Verdict.REFUSE);
             open.add(connection);
             try {
                 workers.execute(connection);
@@ -130,16 +124,14 @@ final class ThreadsEngine implements HttpServer {
     /** Called once by each connection as its thread ends. */
     void ended(BlockingConnection connection) {
         if (open.remove(connection)) {
-            (connection.refused() ? refusing : active).decrementAndGet();
+            admission.release(connection.refused());
         }
     }
 
-    private void reap() {
-        long now = System.nanoTime();
+    /** The reaper's round at {@code now} ({@code System.nanoTime()}): see {@link BlockingConnection#reap}. */
+    void reap(long now) {
         for (BlockingConnection c : open) {
-            if (now - c.deadline() > 0) {
-                c.cut();
-            }
+            c.reap(now);
         }
     }
 

@@ -70,13 +70,14 @@ abstract class SoakContract extends ServerFixture {
                     for (int i = 0; i < share; i++) {
                         Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
                         counts[kind.ordinal()].incrementAndGet();
+                        Timeline timeline = new Timeline();
                         try {
-                            if (connect(kind, random)) {
+                            if (connect(kind, random, timeline)) {
                                 good.incrementAndGet();
                             }
                         } catch (IOException | RuntimeException | AssertionError e) {
                             if (kind == Kind.GOOD || kind == Kind.SLOW) {
-                                wrong.add(kind + ": " + e);
+                                wrong.add(kind + ": " + e + " (" + timeline.describe() + ")");
                             }
                         }
                     }
@@ -106,9 +107,40 @@ abstract class SoakContract extends ServerFixture {
         assertThat(raw().get("/small.txt").text()).isEqualTo(SMALL);
     }
 
+    /**
+     * When a well-behaved client's connection became ready for a request (connected, or the previous
+     * response read) and when its request was complete, so that a failure tells an idle timeout the
+     * client earned (its request complete later than the timeout after ready) from one it did not.
+     */
+    static final class Timeline {
+        private long ready = System.nanoTime();
+        private long sent;
+
+        void ready() {
+            ready = System.nanoTime();
+            sent = 0;
+        }
+
+        void sent() {
+            sent = System.nanoTime();
+        }
+
+        String describe() {
+            long now = System.nanoTime();
+            return sent == 0 ? "request not complete, ready " + millis(now - ready) + " ms before the failure"
+                    : "request complete " + millis(sent - ready) + " ms after the connection was ready for it, "
+                    + millis(now - sent) + " ms before the failure";
+        }
+
+        private static long millis(long nanos) {
+            return TimeUnit.NANOSECONDS.toMillis(nanos);
+        }
+    }
+
     /** One connection of this kind; returns whether it was a well-behaved request served correctly. */
-    private boolean connect(Kind kind, Random random) throws IOException {
+    private boolean connect(Kind kind, Random random, Timeline timeline) throws IOException {
         try (RawClient c = new RawClient(server.address())) {
+            timeline.ready();
             switch (kind) {
                 case MALFORMED -> {
                     c.send(HostileRequests.hostile(random).bytes());
@@ -135,6 +167,9 @@ abstract class SoakContract extends ServerFixture {
                         int n = piece == 3 ? head.length - at : 1 + random.nextInt(head.length - at);
                         c.send(Arrays.copyOfRange(head, at, at + n));
                         at += n;
+                        if (at == head.length) {
+                            timeline.sent();
+                        }
                         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1 + random.nextInt(5))); // the client is slow
                     }
                     RawClient.Reply reply = c.read(false);
@@ -154,11 +189,15 @@ abstract class SoakContract extends ServerFixture {
                     long first = random.nextInt(BIG_SIZE);
                     long last = first + random.nextInt(64 * 1024);
                     c.send("GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=" + first + "-" + last + "\r\n\r\n");
+                    timeline.sent();
                     RawClient.Reply range = c.read(false);
+                    timeline.ready();
                     assertThat(range.status()).isEqualTo(206);
                     byte[] expected = Arrays.copyOfRange(big, (int) first, (int) Math.min(last + 1, BIG_SIZE));
                     assertThat(range.body()).isEqualTo(expected);
-                    assertThat(c.get("/small.txt").text()).isEqualTo(SMALL); // the same connection, kept alive
+                    c.send("GET /small.txt HTTP/1.1\r\nHost: localhost\r\n\r\n"); // the same connection, kept alive
+                    timeline.sent();
+                    assertThat(c.read(false).text()).isEqualTo(SMALL);
                     return true;
                 }
                 default -> throw new AssertionError(kind);

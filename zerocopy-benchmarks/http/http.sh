@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures http-server (both engines) against nginx and jwebserver with wrk, in interleaved rounds.
 #
-#   zerocopy-examples/bench/http.sh            (from the repository root; takes the CPU lock itself)
+#   zerocopy-benchmarks/http/http.sh            (from the repository root; takes the CPU lock itself)
 #
 # Installs nginx-light and wrk with apt-get if they are missing, builds the examples jar if it is
 # missing, generates a directory of 4 KiB, 1 MiB and 64 MiB files, starts nginx (sendfile on;
@@ -78,7 +78,7 @@ for port in $PORT_NGINX $PORT_JWEB $PORT_THREADS $PORT_LOOP $PORT_THREADS_B $POR
   if ss -ltn "sport = :$port" | grep -q LISTEN; then echo "port $port is taken" >&2; exit 1; fi
 done
 
-zerocopy-examples/bench/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
+zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
 "$JDK25/bin/jwebserver" -b 127.0.0.1 -p $PORT_JWEB -d "$ROOT" -o none >"$WORK/jwebserver.log" 2>&1 &
@@ -137,7 +137,7 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-python3 zerocopy-examples/bench/http-summary.py "$CSV" "$OUT/summary.md" "$OUT/http-server.svg"
+python3 zerocopy-benchmarks/http/http-summary.py "$CSV" "$OUT/summary.md" "$OUT/http-server.svg"
 {
   echo
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p')), Linux $(uname -r)"

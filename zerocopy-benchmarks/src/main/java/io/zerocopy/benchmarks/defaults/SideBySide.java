@@ -1,12 +1,17 @@
-package io.zerocopy.examples;
+package io.zerocopy.benchmarks.defaults;
 
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
+import io.zerocopy.benchmarks.Data;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +31,7 @@ import java.util.concurrent.CompletableFuture;
  * median of its paired ratios to the raw loop (the ratio within each round, so that a slow moment
  * of the machine weighs on both sides of it). This is a sanity check for the README, not the benchmark suite.
  *
- * <p>Usage: {@code java -cp zerocopy-examples.jar io.zerocopy.examples.SideBySide
+ * <p>Usage: {@code java -cp zerocopy-benchmarks/target/benchmarks.jar io.zerocopy.benchmarks.defaults.SideBySide
  * [size MiB, default 1024] [runs, default 5] [nodelay]}
  */
 public final class SideBySide {
@@ -54,9 +59,9 @@ public final class SideBySide {
         names.forEach(n -> times.put(n, new double[runs]));
 
         Path dir = Files.createTempDirectory("zerocopy-sbs");
-        Path file = dir.resolve("data.bin");
-        try (LoopbackReceiver receiver = new LoopbackReceiver()) {
-            GeneratedFile.create(file, mib << 20, 7);
+        Path file = Data.source(dir, mib << 20);
+        try (ServerSocketChannel receiver = ServerSocketChannel.open()) {
+            receiver.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             System.out.printf(Locale.ROOT, "%d MiB over loopback, %d runs, TCP_NODELAY %s, Java %s%n",
                     mib, runs, noDelay ? "on" : "off", Runtime.version());
             for (int run = -1; run < runs; run++) {          // run -1 warms up every method
@@ -75,29 +80,49 @@ public final class SideBySide {
         double[] base = times.get("raw transferTo loop");
         System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s   %s%n", "method", "median ms", "GB/s", "time vs raw", "runs (ms)");
         for (String name : names) {
-            double m = Stats.median(times.get(name));
+            double m = Median.of(times.get(name));
             double[] ratios = new double[runs];
             for (int run = 0; run < runs; run++) {
                 ratios[run] = times.get(name)[run] / base[run];
             }
-            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, Stats.median(ratios),
+            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, Median.of(ratios),
                     Arrays.toString(Arrays.stream(times.get(name)).mapToLong(Math::round).toArray()));
         }
     }
 
-    private static double once(LoopbackReceiver receiver, Path file, Sender sender, boolean noDelay, long size)
+    private static double once(ServerSocketChannel receiver, Path file, Sender sender, boolean noDelay, long size)
             throws Exception {
-        CompletableFuture<LoopbackReceiver.Received> received = receiver.receiveOne(false);
+        CompletableFuture<long[]> received = drainOne(receiver);
         long start = System.nanoTime();
-        try (SocketChannel socket = SocketChannel.open(receiver.address())) {
+        try (SocketChannel socket = SocketChannel.open(receiver.getLocalAddress())) {
             socket.socket().setTcpNoDelay(noDelay);
             sender.send(file, socket);
         }
-        LoopbackReceiver.Received r = received.get();
-        if (r.bytes != size) {
-            throw new IllegalStateException("receiver got " + r.bytes + " bytes, expected " + size);
+        long[] bytesAndEnd = received.get();
+        if (bytesAndEnd[0] != size) {
+            throw new IllegalStateException("receiver got " + bytesAndEnd[0] + " bytes, expected " + size);
         }
-        return (r.endNanos - start) / 1e6;
+        return (bytesAndEnd[1] - start) / 1e6;
+    }
+
+    /** Accepts one connection and reads it to its end on a new thread: the bytes, then the end's nanoTime. */
+    private static CompletableFuture<long[]> drainOne(ServerSocketChannel receiver) {
+        CompletableFuture<long[]> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try (SocketChannel peer = receiver.accept()) {
+                ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+                long total = 0;
+                for (int n; (n = peer.read(buffer)) >= 0; buffer.clear()) {
+                    total += n;
+                }
+                result.complete(new long[] {total, System.nanoTime()});
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "side-by-side-receiver");
+        t.setDaemon(true);
+        t.start();
+        return result;
     }
 
     /** The JDK alone: transferTo with the largest count, looping over short counts. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # System calls per request: http-server (both engines) and nginx serving one file (docs/fixed-cost.md).
 #
-#   zerocopy-examples/bench/http-syscalls.sh [FILE_BYTES] [SECONDS]     (defaults: 4096, 4)
+#   zerocopy-benchmarks/http/http-syscalls.sh [FILE_BYTES] [SECONDS]     (defaults: 4096, 4)
 #
 # Starts each server on 127.0.0.1, attaches strace -c -f to it (nginx: to its workers) while wrk
 # sends keep-alive GETs of one file over 64 connections, and divides each call's count by the
@@ -33,7 +33,7 @@ trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/nginx/logs"
 chmod 755 "$WORK" "$WORK/root"
 head -c "$BYTES" /dev/urandom >"$WORK/root/f.bin"
-zerocopy-examples/bench/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
+zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
 
 # count SERVER_NAME PORT PID...: strace the PIDs during one wrk run, print calls per request
 count() {

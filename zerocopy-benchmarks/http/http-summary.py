@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarises bench/http.sh's CSV: medians per server, file and connections, ratios to nginx and
+"""Summarises http.sh's CSV: medians per server, file and connections, ratios to nginx and
 jwebserver, the issue's goals, and an SVG chart. Usage: http-summary.py CSV SUMMARY.md CHART.svg"""
 import csv
 import statistics

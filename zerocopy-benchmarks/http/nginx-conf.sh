@@ -2,7 +2,7 @@
 # Prints the nginx configuration the HTTP benchmarks run nginx with: sendfile on, tcp_nopush on,
 # 2 workers, keep-alive without a request limit, no access log, listening on 127.0.0.1 only.
 #
-#   zerocopy-examples/bench/nginx-conf.sh WORK ROOT PORT > WORK/nginx/nginx.conf
+#   zerocopy-benchmarks/http/nginx-conf.sh WORK ROOT PORT > WORK/nginx/nginx.conf
 #
 # WORK holds the pid file, the logs and nginx's temporary directories; ROOT is served.
 set -euo pipefail

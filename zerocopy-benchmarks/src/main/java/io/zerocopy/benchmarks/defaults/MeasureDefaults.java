@@ -1,7 +1,8 @@
-package io.zerocopy.examples;
+package io.zerocopy.benchmarks.defaults;
 
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
+import io.zerocopy.benchmarks.Data;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * buffer size, the size from which mmap is chosen when the kernel has no path, and buffered
  * against {@code transferFrom} for socket to file. Every comparison is interleaved and reports
  * medians. Run it on a quiet machine:
- * {@code java -cp zerocopy-examples.jar io.zerocopy.examples.MeasureDefaults}
+ * {@code java -cp zerocopy-benchmarks/target/benchmarks.jar io.zerocopy.benchmarks.defaults.MeasureDefaults}
  */
 public final class MeasureDefaults {
     private static final int RUNS = 7;
@@ -95,9 +96,8 @@ public final class MeasureDefaults {
     }
 
     private static void bufferSizes(Path dir, ServerSocketChannel server) throws Exception {
-        Path file = dir.resolve("256m");
+        Path file = Data.source(dir, 256L << 20);
         Path copy = dir.resolve("copy");
-        GeneratedFile.create(file, 256L << 20, 1);
         String[] names = {"buffered 64 KiB", "buffered 128 KiB", "buffered 256 KiB", "buffered 1 MiB", "transferFrom"};
         int[] sizes = {64 << 10, 128 << 10, 256 << 10, 1 << 20, 0};
         double[][] send = new double[names.length][RUNS];
@@ -123,7 +123,7 @@ public final class MeasureDefaults {
         System.out.printf(Locale.ROOT, "%-18s %16s %16s%n", "", "file->socket ms", "socket->file ms");
         for (int k = 0; k < names.length; k++) {
             System.out.printf(Locale.ROOT, "%-18s %16s %16.1f%n", names[k],
-                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", Stats.median(send[k])), Stats.median(receive[k]));
+                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", Median.of(send[k])), Median.of(receive[k]));
         }
     }
 
@@ -176,8 +176,7 @@ public final class MeasureDefaults {
             System.out.printf(Locale.ROOT, "%-20s %9s %12s %12s %14s%n", "target", "size", "mmap us", "buffered us",
                     "mmap/buffered");
             for (long size : new long[] {64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20}) {
-                Path file = dir.resolve("t" + size);
-                GeneratedFile.create(file, size, size);
+                Path file = Data.source(dir, size);
                 int iterations = (int) Math.max(5, (256L << 20) / size);
                 for (int t = 0; t < targets.length; t++) {
                     double[] m = new double[RUNS];
@@ -191,7 +190,7 @@ public final class MeasureDefaults {
                         }
                     }
                     System.out.printf(Locale.ROOT, "%-20s %6d KiB %12.1f %12.1f %14.2f%n", labels[t], size >> 10,
-                            Stats.median(m), Stats.median(b), Stats.median(m) / Stats.median(b));
+                            Median.of(m), Median.of(b), Median.of(m) / Median.of(b));
                 }
                 Files.delete(file);
             }
