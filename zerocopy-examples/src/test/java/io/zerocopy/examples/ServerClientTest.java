@@ -43,7 +43,7 @@ class ServerClientTest {
                 Arguments.of("transferto-server", "transferto-client", List.of(), "transferTo (forced)"),
                 Arguments.of("traditional-server", "traditional-client", List.of("--strategy", "auto", "--nodelay"),
                         // the library's pick, with its reason
-                        "transferTo (sendfile(2) from a file to a socket, to a peer on this host"),
+                        "transferTo (sendfile(2) from a file to a SOCKET, to a peer on this host"),
                 Arguments.of("transferto-server", "transferto-client", List.of("--strategy", "mmap"), "mmap (forced)"));
     }
 
