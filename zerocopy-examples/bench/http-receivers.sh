@@ -160,7 +160,7 @@ diag() { # setting server file connections
   local setting=$1 server=$2 file=$3 c=$4 port=${PORT[$2]}
   local target=$port
   [ "$setting" = proxy ] && target=$((port + 50))
-  wrk -t2 -c"$c" -d4s --timeout 30s "http://127.0.0.1:$target/$file" >/dev/null &
+  wrk -t$((c < 2 ? 1 : 2)) -c"$c" -d4s --timeout 30s "http://127.0.0.1:$target/$file" >/dev/null &
   local w=$!
   sleep 2
   {
