@@ -5,7 +5,9 @@
 #
 # Starts each server on 127.0.0.1, attaches strace -c -f to it (nginx: to its workers) while wrk
 # sends keep-alive GETs of one file over 64 connections, and divides each call's count by the
-# requests wrk completed. strace slows the server; the counts per request are what matter. Installs
+# requests wrk completed. strace slows the server; the counts per request are what matter. Before
+# that, where perf is installed, one run without strace under `perf stat` gives the server's CPU
+# and context switches per request. Installs
 # nginx-light, wrk and strace with apt-get if missing; needs the examples jar (README's demo
 # command) and JDK 25 (JDK25, default: Temurin's).
 set -euo pipefail
@@ -43,6 +45,20 @@ count() {
   wrk -t2 -c64 -d2s "http://127.0.0.1:$port/f.bin" >/dev/null # warm up
   local args=()
   for pid in "$@"; do args+=(-p "$pid"); done
+  if command -v perf >/dev/null; then
+    # without strace, which slows the server: CPU and context switches per request
+    local list
+    list=$(IFS=,; echo "$*")
+    perf stat -x, -e task-clock,context-switches -p "$list" -o "$WORK/$name.perf" -- sleep "$SECONDS_" &
+    local perfpid=$!
+    local n
+    n=$(wrk -t2 -c64 -d"${SECONDS_}"s "http://127.0.0.1:$port/f.bin" | awk '/requests in/ {print $1}')
+    wait $perfpid || true
+    awk -F, -v n="$n" -v name="$name" '$3 == "task-clock" || $3 ~ /^task-clock/ { cpu = $1 }
+      $3 ~ /^context-switches/ { cs = $1 }
+      END { printf "%-12s %7d requests: %.2f us of CPU and %.2f context switches per request (perf stat)\n",
+            name, n, cpu * 1000 / n, cs / n }' "$WORK/$name.perf"
+  fi
   strace -c -f -o "$WORK/$name.strace" "${args[@]}" &
   local tracer=$!
   sleep 1 # strace attaches

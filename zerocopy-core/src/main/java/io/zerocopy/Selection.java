@@ -30,20 +30,12 @@ final class Selection {
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
     /**
-     * Largest file to a socket on this host that goes by {@code sendfile}: 64 KiB. Up to it one
-     * system call with no buffer beats a read and a write through one, at every number of
-     * transfers at once measured (docs/fixed-cost.md, and the 64 KiB tables of docs/scale.md);
-     * larger ones take the buffered copy, which the scale benchmark found fastest at 8 MiB.
-     */
-    static final long LOCAL_SENDFILE_MAX_BYTES = 64 * 1024;
-
-    /**
      * Largest file to a socket on this host that goes by a read and a write instead, on a JDK where
      * they cost less than its {@code transferTo} ({@link Platform#smallReadBeatsTransferTo()}): 8 KiB,
      * two pages. The read takes the whole file before the transfer starts and is also the check that
      * it can be read, so the transfer makes a read and a write where {@code sendfile} makes the
      * check, the JDK's size call, its {@code copy_file_range} try and the send (docs/fixed-cost.md);
-     * at 16 KiB {@code sendfile} wins.
+     * at 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
@@ -78,13 +70,14 @@ final class Selection {
      *
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
-     * and holds no buffer. To a peer on this host, where the receiver's copy runs on the same CPUs,
-     * a small file goes by {@code sendfile} too (see {@link #LOCAL_SENDFILE_MAX_BYTES}); for larger
-     * ones the scale benchmark decides (docs/scale.md): a read/write loop was the fastest or within a few
-     * percent of it at every N, on platform and virtual threads, so the buffered strategy runs while
-     * the direct memory budget lasts; past it, mapped windows, which need no buffer and came close
-     * behind, where {@code sendfile} lost a third. A virtual thread takes the same rows as a
-     * platform thread: to a blocking socket, which the JDK runs non-blocking underneath, the
+     * and holds no buffer. To a peer on this host {@code sendfile} too, at every size above the
+     * smallest: which strategy moves the most bytes per second there depends on the receiver (a
+     * client reading straight from the server, or a proxy on the same host), but {@code sendfile}
+     * costs the sender the least CPU per byte before either, and a loaded server runs short of CPU
+     * first (docs/scale.md). With {@code transferTo} excluded, the buffered strategy runs while the
+     * direct memory budget lasts, then mapped windows, which need no buffer. A virtual thread takes
+     * the same rows as a platform thread: to a blocking socket, which the JDK runs non-blocking
+     * underneath, the
      * {@code transferTo} step waits for room by parking in the socket's own write rather than
      * polling (see {@link TransferToStrategy}, docs/virtual-threads.md). Other systems keep their
      * kernel path: they were not measured.
@@ -117,12 +110,11 @@ final class Selection {
                             && f.platform().smallReadBeatsTransferTo(), true,
                     (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write, where this JDK's transferTo makes a failing"
-                            + " copy_file_range before its sendfile (docs/fixed-cost.md); " + how, true),
+                            + " copy_file_range before its sendfile; " + how, true),
             new Row(TransferToStrategy.INSTANCE,
-                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_SENDFILE_MAX_BYTES, false,
-                    (f, how, spent) -> how + ", a file of at most " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a peer on"
-                            + " this host: one system call and no buffer, faster than a read/write loop at any number"
-                            + " of transfers at once (docs/fixed-cost.md)"),
+                    TransferFacts::fileToSocketOnLinux, false,
+                    (f, how, spent) -> how + ", to a peer on this host: no copy and no buffer in the sender, the"
+                            + " least sender CPU per byte, which a loaded server runs short of first"),
             new Row(BufferedStrategy.INSTANCE,
                     TransferFacts::fileToSocketOnLinux, true,
                     (f, how, spent) -> noSendfileReason(f) + "; " + how),
@@ -146,11 +138,7 @@ final class Selection {
 
     /** Why a file to a socket on Linux (on this host) does not go to sendfile. */
     private static String noSendfileReason(TransferFacts f) {
-        if (f.request().count() <= LOCAL_SENDFILE_MAX_BYTES) {
-            return "a file to a socket on this host, and transferTo is excluded";
-        }
-        return "a file of over " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a socket on this host, where a read/write"
-                + " loop measured fastest at any number of transfers at once (docs/scale.md)";
+        return "a file to a socket on this host, and transferTo is excluded";
     }
 
     private final List<TransferStrategy> registered;

@@ -98,10 +98,10 @@ class BufferedStrategyTest {
     }
 
     @Test
-    void defaultSelection_fileToLoopbackSocketOnLinux_reasonNamesTheSegments() throws IOException {
+    void defaultSelectionWithoutTransferTo_fileToLoopbackSocketOnLinux_reasonNamesTheSegments() throws IOException {
         TransferFacts request = toSocket(connectedTo("127.0.0.1"), LINUX, TransferOptions.DEFAULT_BUFFER_SIZE);
 
-        Choice choice = Selections.choose(List.of(), request, null, Set.of(), null, null);
+        Choice choice = Selections.choose(List.of(), request, null, Set.of(TransferToStrategy.NAME), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
         assertThat(choice.reason()).contains("buffer of 261932 bytes", "4 loopback segments");

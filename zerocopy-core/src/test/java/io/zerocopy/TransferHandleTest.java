@@ -39,8 +39,8 @@ import org.mockito.ArgumentCaptor;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TransferHandleTest {
-    /** The default for a file to a socket on this host while the direct memory budget lasts (Selection). */
-    private static final String AUTO_TO_LOOPBACK = BufferedStrategy.NAME;
+    /** The default for a file of more than a few pages to a socket on this host (Selection). */
+    private static final String AUTO_TO_LOOPBACK = TransferToStrategy.NAME;
 
     static final long SEED = Long.getLong("zerocopy.seed", 0x7A4E5L);
 

@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
@@ -63,16 +62,16 @@ class VirtualThreadSelectionTest {
     }
 
     @Test
-    void choose_loopbackPeerLargeFile_isBufferedToo() throws Exception {
-        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+    void choose_loopbackPeerLargeFile_isSendfileToo() throws Exception {
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES + 1)
+                .source(file, ChannelKind.FILE).slice(0, 8L << 20)
                 .target(pair.sender, ChannelKind.SOCKET)
                 .build());
 
         Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
 
-        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+        assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
+        assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "parks the thread");
     }
 
     @Test

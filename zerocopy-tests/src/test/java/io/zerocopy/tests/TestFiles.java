@@ -14,19 +14,18 @@ import java.util.zip.CRC32C;
 final class TestFiles {
 
     /**
-     * What the default selection picks for a file sent to a loopback socket on Linux while the
-     * direct memory budget lasts (Selection's table): for more than 64 KiB the buffered loop, which
-     * measured fastest to a peer on this host at any number of transfers at once (docs/scale.md).
+     * What the default selection picks for a file sent to a loopback socket on Linux above the
+     * read-ahead size (Selection's table): sendfile, the least sender CPU per byte (docs/scale.md).
      */
-    static final String DEFAULT_FILE_TO_SOCKET = "buffered";
+    static final String DEFAULT_FILE_TO_SOCKET = "transferTo";
 
     /**
      * The default for {@code count} bytes of a file to a loopback socket: a read and a write up to
-     * 8 KiB on JDK 20 and later, sendfile up to 64 KiB (docs/fixed-cost.md), the buffered loop above.
+     * 8 KiB on JDK 20 and later (docs/fixed-cost.md), sendfile above.
      */
     static String defaultFileToSocket(long count) {
         boolean readAhead = count <= 8 * 1024 && Runtime.version().feature() >= 20;
-        return count <= 64 * 1024 && !readAhead ? "transferTo" : DEFAULT_FILE_TO_SOCKET;
+        return readAhead ? "buffered" : DEFAULT_FILE_TO_SOCKET;
     }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */

@@ -8,6 +8,7 @@ import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -105,8 +106,18 @@ final class BlockingConnection implements Runnable {
         return idle;
     }
 
-    /** Closes the socket: a read or write blocked on it fails, and the thread ends. */
+    /**
+     * Shuts the socket's output and closes it: a read or write blocked on it fails, and the thread
+     * ends. The shutdown is for a {@code sendfile} blocked on a full socket (a platform thread's
+     * {@code transferTo}): the JDK does not count it as the socket's writer, so a close alone neither
+     * wakes it nor ends the connection until the peer reads again; a shutdown does.
+     */
     void cut() {
+        try {
+            channel.shutdownOutput();
+        } catch (IOException | NotYetConnectedException e) {
+            // already closed or never connected: the close below is all there is to do
+        }
         HttpServer.closeQuietly(channel);
     }
 
