@@ -82,38 +82,6 @@ final class ChannelKinds {
     }
 
     /**
-     * The source as a JDK file with a known size, or null: a {@code FileChannel} whose position and
-     * size can be read and whose size is not 0 (a FileChannel over a pipe or a procfs file is read
-     * as a stream).
-     */
-    static FileChannel asSizedFile(ReadableByteChannel source) {
-        if (!(source instanceof FileChannel) || of(source) != ChannelKind.FILE) {
-            return null;
-        }
-        FileChannel file = (FileChannel) source;
-        try {
-            file.position();
-            return file.size() > 0 || isEmpty(file) ? file : null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
-     * of 0 bytes, rather than a procfs-style file that has content anyway or a channel that cannot
-     * be read by position (a FIFO). A channel opened for direct I/O is taken at its size: procfs,
-     * sysfs and FIFOs refuse O_DIRECT, and the one-byte read would fail on its alignment.
-     */
-    static boolean isEmpty(FileChannel file) {
-        try {
-            return isDirectIo(file) || probe(file, 0) < 0;
-        } catch (IOException | NonReadableChannelException e) {
-            return false;
-        }
-    }
-
-    /**
      * Reads the byte at {@code position} of {@code file} and drops it: 1 if there is one, -1 at the
      * end of the file (0 only for a channel that reads nothing now).
      */

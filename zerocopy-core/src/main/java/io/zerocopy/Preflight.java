@@ -38,19 +38,14 @@ final class Preflight {
     }
 
     /**
-     * Makes a JDK file channel opened in the wrong mode throw the JDK's own
-     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, with calls of
-     * zero bytes that check the mode and make no system call. A FILE source was checked when its
-     * request was built (the direct I/O probe, see {@link ChannelKinds#isDirectIo}); a JDK file
-     * channel read as a stream (procfs, a FIFO) is checked here the same way.
+     * Checks that both ends are open, and makes a JDK file target opened in the wrong mode throw the
+     * JDK's own {@code NonWritableChannelException} now, with a write of zero bytes that checks the
+     * mode and makes no system call. A JDK file source was checked the same way when
+     * {@link SourceFile} asked whether it was opened for direct I/O.
      */
     static void requireModes(TransferRequest request) throws IOException {
         requireOpen(request.source());
         requireOpen(request.target());
-        if (request.sourceKind() != ChannelKind.FILE && request.source() instanceof FileChannel
-                && ChannelKinds.of(request.source()) == ChannelKind.FILE) {
-            ChannelKinds.isDirectIo((FileChannel) request.source());
-        }
         if (request.targetKind() == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
             request.targetFile().write(ChannelKinds.NOTHING);
