@@ -91,14 +91,18 @@ final class BufferedStrategy extends BuiltInStrategy {
         return new Step(facts, lent, filled);
     }
 
-    /** The whole slice of a FILE source into the pooled buffer, when it fits in one read (see the superclass). */
+    /** A FILE source whose whole slice fits in the pooled buffer (see the superclass). */
+    @Override
+    boolean canReadAhead(TransferFacts facts, ByteBuffer lent) {
+        long count = facts.request().count();
+        return lent != null && facts.sourceKind() == ChannelKind.FILE && count > 0
+                && count <= bufferSize(facts, writeSize(facts));
+    }
+
+    /** The whole slice of a FILE source into the pooled buffer (see the superclass). */
     @Override
     int readAhead(TransferFacts facts, ByteBuffer lent) throws IOException {
         long count = facts.request().count();
-        if (lent == null || facts.sourceKind() != ChannelKind.FILE || count <= 0
-                || count > bufferSize(facts, writeSize(facts))) {
-            return NO_READ_AHEAD;
-        }
         FileChannel file = facts.request().sourceFile();
         long start = facts.request().position();
         lent.clear().limit((int) count);

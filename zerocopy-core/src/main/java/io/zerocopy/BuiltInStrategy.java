@@ -32,17 +32,21 @@ abstract class BuiltInStrategy implements TransferStrategy {
     /** The per-transfer step, owning {@code lent} from now on (it gives it back when it closes). */
     abstract TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException;
 
-    /** What {@link #readAhead} returns when the strategy reads no source bytes ahead. */
-    static final int NO_READ_AHEAD = -2;
+    /**
+     * Whether {@link #readAhead} can read the whole transfer from its FILE source into
+     * {@code lent} in one go, so that this read is also the check that the slice can be read.
+     */
+    boolean canReadAhead(TransferFacts facts, ByteBuffer lent) {
+        return false;
+    }
 
     /**
-     * Reads the whole transfer from its FILE source into {@code lent} before it starts, when one read
-     * takes it all, so that this read is also the check that the slice can be read; returns the
-     * bytes read (fewer than the count if the file ended first), or {@link #NO_READ_AHEAD}. The step
-     * is then opened with {@link #open(TransferFacts, ByteBuffer, boolean)}.
+     * Reads the whole transfer into {@code lent} before it starts; only after
+     * {@link #canReadAhead} said yes. Returns the bytes read, fewer than the count if the file ended
+     * first. The step is then opened with {@link #open(TransferFacts, ByteBuffer, boolean)}.
      */
     int readAhead(TransferFacts facts, ByteBuffer lent) throws IOException {
-        return NO_READ_AHEAD;
+        throw new UnsupportedOperationException(name() + " reads nothing ahead");
     }
 
     /** As {@link #open(TransferFacts, ByteBuffer)}, with {@code lent} holding what {@link #readAhead} read if {@code filled}. */

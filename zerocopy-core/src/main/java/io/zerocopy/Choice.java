@@ -12,40 +12,44 @@ import java.nio.ByteBuffer;
  * {@link #release} it if no step will run.
  */
 final class Choice {
-    /**
-     * Puts a row's reason into words, given the strategy's own account of how it serves the
-     * transfer and whether an earlier row was passed over because the direct memory budget is spent.
-     */
-    interface Why {
-        String of(TransferFacts facts, String how, boolean budgetSpent);
-    }
-
     final TransferStrategy strategy;
     private final TransferFacts facts;
+    /** The situation the choice was made in, which its reason is put into words from; null for a registered strategy. */
+    private final Selection.Situation situation;
     private final ByteBuffer lent;
-    private final Why why;
+    private final Selection.Reason why;
+    /** A registered strategy's own answer, which says how it serves the transfer; else null. */
     private final Support support;
-    private final boolean budgetSpent;
-    /** Whether the row that chose reads the transfer ahead, as its check (see {@link #readAhead}). */
-    private final boolean readsAhead;
+    private final Selection.Check check;
     private String reason;
     private boolean handedOver;
     private boolean filled;
 
-    Choice(TransferStrategy strategy, TransferFacts facts, ByteBuffer lent, Why why, Support support,
-            boolean budgetSpent, boolean readsAhead) {
+    private Choice(TransferStrategy strategy, TransferFacts facts, Selection.Situation situation, ByteBuffer lent,
+            Selection.Reason why, Support support, Selection.Check check) {
         this.strategy = strategy;
         this.facts = facts;
+        this.situation = situation;
         this.lent = lent;
         this.why = why;
         this.support = support;
-        this.budgetSpent = budgetSpent;
-        this.readsAhead = readsAhead;
+        this.check = check;
+    }
+
+    /** A built-in strategy chosen in {@code situation}, taking what its step needs now. */
+    static Choice ofRow(BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why,
+            Selection.Check check) {
+        return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy), why, null, check);
+    }
+
+    /** A registered strategy that said it supports the transfer. */
+    static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Selection.Reason why) {
+        return new Choice(strategy, facts, null, null, why, support, Selection.Check.LAST_BYTE);
     }
 
     /** A choice made by hand (tests), with its reason in words. */
     Choice(TransferStrategy strategy, String reason) {
-        this(strategy, null, null, null, null, false, false);
+        this(strategy, null, null, null, null, null, Selection.Check.LAST_BYTE);
         this.reason = reason;
     }
 
@@ -53,20 +57,21 @@ final class Choice {
     String reason() {
         if (reason == null) {
             String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, lent);
-            reason = why.of(facts, how, budgetSpent);
+            reason = why.words(situation, how);
         }
         return reason;
     }
 
+    /** Whether the transfer's slice is checked by reading it whole into what the choice took (see {@link #readAhead}). */
+    boolean readsAhead() {
+        return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, lent);
+    }
+
     /**
-     * Reads the transfer's bytes ahead into what the choice took, when its strategy reads so
-     * (see {@link BuiltInStrategy#readAhead}); the bytes read, or
-     * {@link BuiltInStrategy#NO_READ_AHEAD}.
+     * Reads the transfer's bytes ahead into what the choice took; only when {@link #readsAhead()}.
+     * Returns the bytes read, fewer than the count if the file ended first.
      */
     int readAhead() throws IOException {
-        if (!readsAhead || !(strategy instanceof BuiltInStrategy)) {
-            return BuiltInStrategy.NO_READ_AHEAD;
-        }
         int n = ((BuiltInStrategy) strategy).readAhead(facts, lent);
         filled = n > 0;
         return n;

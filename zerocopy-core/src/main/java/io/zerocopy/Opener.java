@@ -182,12 +182,9 @@ final class Opener {
             throw e;
         }
         try {
-            Preflight.requireSlice(channel, position, count, () -> {
-                int read = choice.readAhead();
-                return read == BuiltInStrategy.NO_READ_AHEAD
-                        ? Preflight.lastByte(channel, position, count).readsLastByte()
-                        : read == count;
-            });
+            Preflight.requireSlice(channel, position, count, choice.readsAhead()
+                    ? () -> choice.readAhead() == count
+                    : Preflight.lastByte(channel, position, count));
         } catch (IOException | RuntimeException | Error e) {
             choice.release();
             throw e;

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The file-to-socket rows of the default policy on Linux, with real sockets: where the peer is. The
@@ -151,6 +153,22 @@ class SocketPeerSelectionTest {
 
         assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
         assertThat(choice.reason()).contains("sendfile(2)", "another host");
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(longs = {1, Selection.LOCAL_READ_MAX_BYTES, Selection.LOCAL_SENDFILE_MAX_BYTES, LARGE})
+    void choose_peerOnAnotherHostWithoutTransferTo_saysAnotherHost(long count) {
+        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        TransferFacts request = Selections.on(Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0"),
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE).slice(0, count)
+                        .target(new NowhereSocket(), ChannelKind.SOCKET)
+                        .build());
+
+        Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
+
+        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+        assertThat(choice.reason()).contains("another host", "transferTo is excluded").doesNotContain("this host");
     }
 
     @Test
