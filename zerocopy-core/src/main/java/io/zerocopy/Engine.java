@@ -89,9 +89,6 @@ final class Engine {
                 }
             }
             return transfer.bytesTransferred();
-        } catch (InternalError e) {
-            // A fault on a mapped page the file lost can surface anywhere after the step that touched it.
-            throw transfer.fail(e);
         } finally {
             closeSelector();
             transfer.abandon(); // only if something escaped the transfer (a listener's exception)

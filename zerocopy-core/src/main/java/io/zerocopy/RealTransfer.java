@@ -114,8 +114,9 @@ final class RealTransfer implements Transfer {
         try {
             run();
         } catch (InternalError e) {
-            // A fault on a mapped page the file lost can surface after the step that touched it,
-            // in the listener's code say.
+            // The one guard for a fault on a mapped page the file lost that HotSpot delivers after
+            // the step that touched it returned (MappedStrategy converts the ones it sees): in the
+            // listener's code, say, or while the step is released. It is a truncation.
             throw fail(e);
         }
         return moved - before;
@@ -183,12 +184,7 @@ final class RealTransfer implements Transfer {
     }
 
     private void complete() throws TransferException {
-        try {
-            releaseQuietly(null);
-        } catch (InternalError e) {
-            // a late fault of the last mapped window: the file was cut under it after all
-            throw fail(e);
-        }
+        releaseQuietly(null);
         state = State.DONE;
         interestOps = 0;
         long now = System.nanoTime();
@@ -228,8 +224,8 @@ final class RealTransfer implements Transfer {
 
     /**
      * Closes the step (or gives back what the choice took, if no step opened) and what the library
-     * opened; a failure to do so is added to {@code failure}, or logged (an {@code InternalError}
-     * without a failure is thrown, see {@link #complete()}).
+     * opened; a failure to do so is added to {@code failure}, or logged (an {@code Error} without a
+     * failure is thrown).
      */
     private void releaseQuietly(TransferException failure) {
         TransferStep s = step;
@@ -247,11 +243,11 @@ final class RealTransfer implements Transfer {
         }
         try {
             c.close();
-        } catch (IOException | RuntimeException | InternalError e) {
+        } catch (IOException | RuntimeException | Error e) {
             if (failure != null) {
                 failure.addSuppressed(e);
-            } else if (e instanceof InternalError) {
-                throw (InternalError) e; // a late mapping fault while unmapping: complete() reports it
+            } else if (e instanceof Error) {
+                throw (Error) e;
             } else {
                 log.debug("could not release {} after the transfer", c, e);
             }
