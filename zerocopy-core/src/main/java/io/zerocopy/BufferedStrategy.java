@@ -113,22 +113,6 @@ final class BufferedStrategy extends BuiltInStrategy {
         return lent.remaining();
     }
 
-    /**
-     * One write of at most {@code maxBytes} of what {@code buffer} holds (drain mode); the buffer
-     * keeps the rest for the next step. Short counts are normal.
-     */
-    static int writeAtMost(WritableByteChannel target, ByteBuffer buffer, long maxBytes) throws IOException {
-        int limit = buffer.limit();
-        if (buffer.remaining() > maxBytes) {
-            buffer.limit(buffer.position() + (int) maxBytes);
-        }
-        try {
-            return target.write(buffer);
-        } finally {
-            buffer.limit(limit);
-        }
-    }
-
     private static boolean usesHeap(TransferFacts facts) {
         return facts.sourceIsStream() || facts.targetIsStream();
     }
@@ -199,7 +183,7 @@ final class BufferedStrategy extends BuiltInStrategy {
                 }
             }
             stalledOn = Side.TARGET;
-            return writeAtMost(target, buffer, maxBytes);
+            return Writes.atMost(target, buffer, maxBytes);
         }
 
         @Override

@@ -75,7 +75,7 @@ final class SpliceStrategy extends BuiltInStrategy {
                 + (facts.targetKind() == ChannelKind.FILE ? "file" : "socket") + ", no copy in user space";
         return facts.callerVirtual()
                 ? how + "; on this virtual thread a blocking socket that is not ready is waited for by moving the next "
-                        + SpliceStep.BRIDGE_BYTES + " bytes through its own read or write, which parks the thread"
+                        + ParkingBridge.BYTES + " bytes through its own read or write, which parks the thread"
                 : how;
     }
 
