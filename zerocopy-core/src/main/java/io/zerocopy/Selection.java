@@ -116,13 +116,13 @@ final class Selection {
                     Check.READ_AHEAD,
                     (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write, where this JDK's transferTo makes a"
-                            + " failing copy_file_range before its sendfile (docs/fixed-cost.md); " + how),
+                            + " failing copy_file_range before its sendfile; " + how),
             new Row(TransferToStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost() && sendfileToThisHost(s.facts),
                     Check.LAST_BYTE,
                     (s, how) -> how + ", a file of at most " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a peer on"
                             + " this host: one system call and no buffer, faster than a read/write loop at any"
-                            + " number of transfers at once (docs/fixed-cost.md)"),
+                            + " number of transfers at once"),
             new Row(BufferedStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && notBySendfile(s) && s.hasPooledBuffer(),
                     Check.LAST_BYTE,
@@ -173,7 +173,7 @@ final class Selection {
     private static String notBySendfileReason(Situation s) {
         if (s.facts.peerOnThisHost() && !sendfileToThisHost(s.facts)) {
             return "a file of over " + LOCAL_SENDFILE_MAX_BYTES + " bytes to a socket on this host, where a read/write"
-                    + " loop measured fastest at any number of transfers at once (docs/scale.md)";
+                    + " loop measured fastest at any number of transfers at once";
         }
         return "a file to a socket on " + (s.facts.peerOnThisHost() ? "this" : "another") + " host, and transferTo"
                 + " is excluded";
