@@ -16,21 +16,21 @@ final class Choice {
     private final TransferFacts facts;
     /** The situation the choice was made in, which its reason is put into words from; null for a registered strategy. */
     private final Selection.Situation situation;
-    private final ByteBuffer lent;
+    private final ByteBuffer pooled;
     private final Selection.Reason why;
     /** A registered strategy's own answer, which says how it serves the transfer; else null. */
     private final Support support;
     private final Selection.Check check;
     private String reason;
-    private boolean handedOver;
-    private boolean filled;
+    private boolean pooledPassedOn;
+    private boolean firstBytesRead;
 
-    private Choice(TransferStrategy strategy, TransferFacts facts, Selection.Situation situation, ByteBuffer lent,
+    private Choice(TransferStrategy strategy, TransferFacts facts, Selection.Situation situation, ByteBuffer pooled,
             Selection.Reason why, Support support, Selection.Check check) {
         this.strategy = strategy;
         this.facts = facts;
         this.situation = situation;
-        this.lent = lent;
+        this.pooled = pooled;
         this.why = why;
         this.support = support;
         this.check = check;
@@ -56,7 +56,7 @@ final class Choice {
     /** Why this strategy runs, in words; worked out on first use. */
     String reason() {
         if (reason == null) {
-            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, lent);
+            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
             reason = why.words(situation, how);
         }
         return reason;
@@ -64,7 +64,7 @@ final class Choice {
 
     /** Whether the transfer's slice is checked by reading it whole into what the choice took (see {@link #readAhead}). */
     boolean readsAhead() {
-        return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, lent);
+        return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, pooled);
     }
 
     /**
@@ -72,30 +72,30 @@ final class Choice {
      * Returns the bytes read, fewer than the count if the file ended first.
      */
     int readAhead() throws IOException {
-        int n = ((BuiltInStrategy) strategy).readAhead(facts, lent);
-        filled = n > 0;
+        int n = ((BuiltInStrategy) strategy).readAhead(facts, pooled);
+        firstBytesRead = n > 0;
         return n;
     }
 
     /** Opens the step; from now on the step owns what the choice took. */
     TransferStep open(TransferFacts facts) throws IOException {
-        handedOver = true;
+        pooledPassedOn = true;
         if (!(strategy instanceof BuiltInStrategy)) {
             return strategy.open(facts.request());
         }
         try {
-            return ((BuiltInStrategy) strategy).open(facts, lent, filled);
+            return ((BuiltInStrategy) strategy).open(facts, pooled, firstBytesRead);
         } catch (IOException | RuntimeException | Error e) {
-            DirectBuffers.giveBack(lent);
+            DirectBuffers.giveBack(pooled);
             throw e;
         }
     }
 
     /** Gives back what the choice took when no step was opened (a transfer of nothing). */
     void release() {
-        if (!handedOver) {
-            handedOver = true;
-            DirectBuffers.giveBack(lent);
+        if (!pooledPassedOn) {
+            pooledPassedOn = true;
+            DirectBuffers.giveBack(pooled);
         }
     }
 

@@ -52,12 +52,12 @@ final class MappedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         return "read-only mapped windows of up to " + facts.mappedWindow() + " bytes, one write each";
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
         return new Step(facts.request(), facts.mappedWindow());
     }
 

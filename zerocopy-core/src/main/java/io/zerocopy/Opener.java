@@ -86,12 +86,12 @@ final class Opener {
         }
         long position = region.position();
         long count = region.count();
-        ByteBuffer[] header = region.prefixBuffers();
+        ByteBuffer[] prefixBuffers = region.prefixBuffers();
         Preflight.checkSliceArguments(region.file(), position, count, target);
         SourceFile source = SourceFile.callers(region.file());
         boolean probes = source.jdk && !source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
-        HeaderPrefix prefix = new HeaderPrefix(header, HeaderPrefix.headerBytes(header), source.channel, position,
+        PrefixWrite prefix = new PrefixWrite(prefixBuffers, PrefixWrite.prefixBytes(prefixBuffers), source.channel, position,
                 source.directIo() ? 0 : count, peer.segmentSize);
         int chunk = prefix.chunkBytes();
         // a body gathered whole is read now, and that read is the check
@@ -210,7 +210,7 @@ final class Opener {
      * @param owned a file the library opened, closed with the transfer; or null
      */
     private RealTransfer start(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target,
-            Peers.Peer peer, HeaderPrefix prefix, Closeable owned) throws IOException {
+            Peers.Peer peer, PrefixWrite prefix, Closeable owned) throws IOException {
         TransferFacts facts = facts(builder, directIo, target, peer);
         return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
     }

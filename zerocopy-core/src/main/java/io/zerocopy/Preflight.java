@@ -69,13 +69,13 @@ final class Preflight {
         requireOpen(target);
     }
 
-    /** A read of a slice that also checks it: true if it read the slice's last byte, false if the file ended first. */
-    interface SliceRead {
-        boolean readsLastByte() throws IOException;
+    /** A read of a slice that also checks it: whether the file holds the slice's last byte (false: it ended first). */
+    interface SliceCheck {
+        boolean holdsLastByte() throws IOException;
     }
 
     /** The cheapest such read: one byte, the slice's last, a page the transfer reads anyway. */
-    static SliceRead lastByte(FileChannel file, long position, long count) {
+    static SliceCheck lastByte(FileChannel file, long position, long count) {
         return () -> ChannelKinds.probe(file, position + count - 1) > 0;
     }
 
@@ -87,14 +87,14 @@ final class Preflight {
      * fails, to say why. Without one (another provider's channel, or one opened for direct I/O,
      * which cannot be a directory) the size is compared.
      */
-    static void requireSlice(FileChannel file, long position, long count, SliceRead read) throws IOException {
+    static void requireSlice(FileChannel file, long position, long count, SliceCheck read) throws IOException {
         if (read == null || count == 0 || count > Long.MAX_VALUE - position) {
             requireWithinSize(file, position, count);
             return;
         }
         boolean complete;
         try {
-            complete = read.readsLastByte();
+            complete = read.holdsLastByte();
         } catch (IOException e) {
             requireWithinSize(file, position, count); // a slice past the end is the caller's mistake to name first
             throw e;

@@ -320,7 +320,7 @@ final class Selection {
         boolean hasPooledBuffer() {
             if (!askedPool) {
                 askedPool = true;
-                pooledBuffer = BufferedStrategy.INSTANCE.lend(facts);
+                pooledBuffer = BufferedStrategy.INSTANCE.takeFromPool(facts);
             }
             return pooledBuffer != null;
         }
@@ -332,7 +332,7 @@ final class Selection {
                 return pooledBuffer;
             }
             givePooledBufferBack();
-            return strategy.lend(facts);
+            return strategy.takeFromPool(facts);
         }
 
         void givePooledBufferBack() {

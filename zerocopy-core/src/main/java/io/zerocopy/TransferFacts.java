@@ -2,6 +2,9 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.channels.FileChannel;
 
 /**
@@ -13,6 +16,8 @@ import java.nio.channels.FileChannel;
  * truncation. No other class re-derives any of these. Immutable; one per transfer.
  */
 final class TransferFacts {
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
     private final TransferRequest request;
     private final Peers.Peer peer;
     private final Platform platform;
@@ -45,7 +50,7 @@ final class TransferFacts {
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
         this.targetNonBlocking = request.targetNonBlocking();
-        this.callerVirtual = Peers.callerIsVirtual();
+        this.callerVirtual = TransferFacts.currentThreadIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
                 ? platform.directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
                 : null;
@@ -195,6 +200,26 @@ final class TransferFacts {
     /** Where the bytes of {@link #truncatableFile()} this transfer reads end. */
     long truncatableEnd() {
         return sourceEnd;
+    }
+
+    /** Whether the calling thread is a virtual thread (Java 21 and later). */
+    static boolean currentThreadIsVirtual() {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null; // before Java 21 every thread is a platform thread
+        }
     }
 
     @Override

@@ -54,7 +54,7 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         String how = facts.directPath() != null
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
@@ -70,7 +70,7 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
         if (parks(facts)) {
             return new ParkingStep(facts);
         }

@@ -262,7 +262,7 @@ final class SpliceStep implements TransferStep {
     public void close() throws IOException {
         closeDescriptors();
         if (targetFile != null && targetFile.isOpen()) {
-            FileChannels.restorePosition(targetFile, targetStart + written);
+            FileChannels.setPosition(targetFile, targetStart + written);
         }
     }
 

@@ -176,8 +176,8 @@ class SocketPeerSelectionTest {
     }
 
     @Test
-    void peers_callerIsNotVirtualOnAPlatformThread() {
-        assertThat(Peers.callerIsVirtual()).isFalse();
+    void facts_currentThreadIsNotVirtualOnAPlatformThread() {
+        assertThat(TransferFacts.currentThreadIsVirtual()).isFalse();
     }
 
     @Test
