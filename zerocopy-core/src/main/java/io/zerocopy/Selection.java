@@ -196,11 +196,6 @@ final class Selection {
         this.exclusions = new Exclusions(null, this.excludedByOptions);
     }
 
-    /** A selection with nothing forced or excluded by options. */
-    Selection(List<TransferStrategy> registered) {
-        this(registered, null, Set.of());
-    }
-
     /**
      * Picks the strategy for a transfer and takes what its step will need, reading the operators'
      * system properties {@value TransferOptions#STRATEGY_PROPERTY} and

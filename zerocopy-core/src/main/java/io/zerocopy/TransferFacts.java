@@ -148,10 +148,6 @@ final class TransferFacts {
         return peer.segmentSize;
     }
 
-    Peers.Peer peer() {
-        return peer;
-    }
-
     /** The kernel path {@code transferTo} takes from this FILE source to this target, or null for none. */
     String directPath() {
         return directPath;
