@@ -49,7 +49,10 @@ abstract class BuiltInStrategy implements TransferStrategy {
         throw new UnsupportedOperationException(name() + " reads nothing ahead");
     }
 
-    /** As {@link #open(TransferFacts, ByteBuffer)}, with {@code pooled} holding what {@link #readAhead} read if {@code firstBytesRead}. */
+    /**
+     * As {@link #open(TransferFacts, ByteBuffer)}, with {@code pooled} holding what
+     * {@link #readAhead} read if {@code firstBytesRead}.
+     */
     TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         return open(facts, pooled);
     }

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
 final class Choice {
     final TransferStrategy strategy;
     private final TransferFacts facts;
-    /** The situation the choice was made in, which its reason is put into words from; null for a registered strategy. */
+    /** The situation the choice was made in, its reason's words come from it; null for a registered strategy. */
     private final Selection.Situation situation;
     private final ByteBuffer pooled;
     private final Selection.Reason why;
@@ -62,7 +62,7 @@ final class Choice {
         return reason;
     }
 
-    /** Whether the transfer's slice is checked by reading it whole into what the choice took (see {@link #readAhead}). */
+    /** Whether the transfer's slice is checked by reading it whole into what the choice took ({@link #readAhead}). */
     boolean readsAhead() {
         return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, pooled);
     }

@@ -21,11 +21,11 @@ import io.zerocopy.spi.TransferRequest;
  * {@code IOException}, and the engine, finding the file shorter, reports a
  * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
  * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()}
- * guards against one that surfaces later in the transfer's code. Such a late fault also means that a target copying in Java may
- * have received zeros for the lost pages before the error surfaced. And the page that holds the new
- * end of file stays mapped, reading as zeros past that end, so up to one page of zeros can reach any
- * target before the next window finds the file short. Both are counted in
- * {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
+ * guards against one that surfaces later in the transfer's code. Such a late fault also means that
+ * a target copying in Java may have received zeros for the lost pages before the error surfaced.
+ * And the page that holds the new end of file stays mapped, reading as zeros past that end, so up to
+ * one page of zeros can reach any target before the next window finds the file short. Both are
+ * counted in {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
  */
 final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();

@@ -91,13 +91,14 @@ final class Opener {
         SourceFile source = SourceFile.callers(region.file());
         boolean probes = source.jdk && !source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
-        PrefixWrite prefix = new PrefixWrite(prefixBuffers, PrefixWrite.prefixBytes(prefixBuffers), source.channel, position,
-                source.directIo() ? 0 : count, peer.segmentSize);
+        PrefixWrite prefix = new PrefixWrite(prefixBuffers, PrefixWrite.prefixBytes(prefixBuffers), source.channel,
+                position, source.directIo() ? 0 : count, peer.segmentSize);
         int chunk = prefix.chunkBytes();
         // a body gathered whole is read now, and that read is the check
         Preflight.requireSlice(source.channel, position, count, !probes ? null
                 : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
-        return start(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix, null);
+        return start(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix,
+                null);
     }
 
     /**
@@ -195,8 +196,8 @@ final class Opener {
     /** A JDK file as a FILE slice, another provider's through a positional view. */
     private static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
         if (!file.jdk) {
-            return TransferRequest.builder().source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER)
-                    .count(count);
+            return TransferRequest.builder()
+                    .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER).count(count);
         }
         return TransferRequest.builder().source(file.channel, ChannelKind.FILE).slice(position, count);
     }

@@ -286,7 +286,7 @@ final class Selection {
         return e.names;
     }
 
-    /** Puts a row's reason into words from the situation it matched and the strategy's own account of how it serves it. */
+    /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */
     interface Reason {
         String words(Situation situation, String how);
     }

@@ -212,7 +212,8 @@ final class TransferFacts {
 
     private static MethodHandle isVirtualHandle() {
         try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+            return MethodHandles.publicLookup()
+                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
         } catch (NoSuchMethodException | IllegalAccessException e) {
             return null; // before Java 21 every thread is a platform thread
         }

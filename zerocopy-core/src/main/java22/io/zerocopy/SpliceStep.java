@@ -182,7 +182,7 @@ final class SpliceStep implements TransferStep {
         return writeBridge(maxBytes);
     }
 
-    /** Writes what the bridge holds, at most {@code maxBytes}: through the target's own write, or into the file target. */
+    /** Writes what the bridge holds, at most {@code maxBytes}: through the target's own write, or into the file. */
     private long writeBridge(long maxBytes) throws IOException {
         int n;
         if (targetFile != null) {

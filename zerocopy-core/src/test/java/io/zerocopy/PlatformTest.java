@@ -219,7 +219,8 @@ class PlatformTest {
         assertThat(Platform.of(OperatingSystem.LINUX, 25, "garbage").maxBytesPerCall()).isEqualTo(0x7ffff000L);
         assertThat(Platform.of(OperatingSystem.WINDOWS, 21, "10.0").maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
-        assertThat(Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 21, "10.0"), true).maxBytesPerCall())
+        assertThat(Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 21, "10.0"), true)
+                .maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
         assertThat(Platform.of(OperatingSystem.MACOS, 21, "14.5").maxBytesPerCall()).isEqualTo(Integer.MAX_VALUE);
         assertThat(Platform.of(OperatingSystem.OTHER, 21, "14.0-RELEASE").maxBytesPerCall())

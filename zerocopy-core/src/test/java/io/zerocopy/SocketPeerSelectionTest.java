@@ -85,10 +85,12 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteFromJdk20() throws IOException {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-            assertThat(choice.reason()).contains("peer on this host", "which is also the check", "failing copy_file_range")
+            assertThat(choice.reason())
+                    .contains("peer on this host", "which is also the check", "failing copy_file_range")
                     .doesNotContain("docs/");
             choice.release();
         }
@@ -118,7 +120,8 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerSmallFileWithoutTransferTo_isBuffered() {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES)
                 .target(client, ChannelKind.SOCKET)
@@ -132,7 +135,8 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerLargeFile_isBufferedBlockingOrNot() throws IOException {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
 
         Choice blocking = choose(false);
         client.configureBlocking(false);
@@ -162,7 +166,8 @@ class SocketPeerSelectionTest {
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(longs = {1, Selection.LOCAL_READ_MAX_BYTES, Selection.LOCAL_SENDFILE_MAX_BYTES, LARGE})
     void choose_peerOnAnotherHostWithoutTransferTo_saysAnotherHost(long count) {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         TransferFacts request = Selections.on(Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0"),
                 TransferRequest.builder()
                         .source(file, ChannelKind.FILE).slice(0, count)

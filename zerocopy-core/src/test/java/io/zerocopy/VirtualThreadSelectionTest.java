@@ -64,7 +64,8 @@ class VirtualThreadSelectionTest {
 
     @Test
     void choose_loopbackPeerLargeFile_isBufferedToo() throws Exception {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, Selection.LOCAL_SENDFILE_MAX_BYTES + 1)
                 .target(pair.sender, ChannelKind.SOCKET)
