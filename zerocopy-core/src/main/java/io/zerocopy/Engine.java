@@ -89,6 +89,9 @@ final class Engine {
                 }
             }
             return transfer.bytesTransferred();
+        } catch (InternalError e) {
+            // The late mapping fault of RealTransfer.advance, delivered in this loop between two advances.
+            throw transfer.fail(e);
         } finally {
             closeSelector();
             transfer.abandon(); // only if something escaped the transfer (a listener's exception)

@@ -20,9 +20,10 @@ import io.zerocopy.spi.TransferRequest;
  * {@code EFAULT} ("Bad address") when a system call reads it. The step turns both into an
  * {@code IOException}, and the engine, finding the file shorter, reports a
  * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
- * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()}
- * guards against one that surfaces later in the transfer's code. Such a late fault also means that
- * a target copying in Java may have received zeros for the lost pages before the error surfaced.
+ * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()},
+ * and the blocking loop between two advances, guard against one that surfaces later. Such a late
+ * fault also means that a target copying in Java may have received zeros for the lost pages before
+ * the error surfaced.
  * And the page that holds the new end of file stays mapped, reading as zeros past that end, so up to
  * one page of zeros can reach any target before the next window finds the file short. Both are
  * counted in {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.

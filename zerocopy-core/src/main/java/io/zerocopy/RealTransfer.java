@@ -103,23 +103,23 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long advance() throws IOException {
-        if (state == State.DONE) {
-            return 0;
-        }
-        if (state != State.RUNNING) {
-            throw new IllegalStateException("transfer is " + (state == State.FAILED ? "failed" : "closed")
-                    + " after " + moved + " bytes", failure);
-        }
-        long before = moved;
         try {
+            if (state == State.DONE) {
+                return 0;
+            }
+            if (state != State.RUNNING) {
+                throw new IllegalStateException("transfer is " + (state == State.FAILED ? "failed" : "closed")
+                        + " after " + moved + " bytes", failure);
+            }
+            long before = moved;
             run();
+            return moved - before;
         } catch (InternalError e) {
-            // The one guard for a fault on a mapped page the file lost that HotSpot delivers after
-            // the step that touched it returned (MappedStrategy converts the ones it sees): in the
-            // listener's code, say, or while the step is released. It is a truncation.
+            // A fault on a mapped page the file lost that HotSpot delivers after the step that
+            // touched it returned (MappedStrategy converts the ones it sees): anywhere in this
+            // call, the listener's code or the release of the step included. It is a truncation.
             throw fail(e);
         }
-        return moved - before;
     }
 
     /** Steps until the transfer is over, the channel would block, or (on a blocking channel) after one step. */

@@ -12,12 +12,12 @@ import java.util.stream.Collectors;
 
 /**
  * Chooses the strategy for a transfer from its {@link TransferFacts}: a forced one if there is one,
- * else the first registered strategy that supports the request, else the first row of
+ * else the first registered strategy that supports the request, else the most preferred row of
  * {@link #TABLE} that applies. A choice takes what its step will need (a pooled buffer) in the same
  * act, so that {@link Choice#reason()} is always true of what runs.
  *
- * <p>The table is the whole default policy in one place, in order; the README's strategy table is
- * this list in words. The reason of each row ends up in the debug log and in
+ * <p>The table is the whole default policy in one place, each row's condition complete on its own;
+ * the README's strategy table is this list in words. The reason of each row ends up in the debug log and in
  * {@link TransferResult#reason()}; it is put into words only when one of them reads it.
  */
 final class Selection {

@@ -13,7 +13,9 @@ import java.nio.channels.FileChannel;
  * the platform, whether the source was opened for direct I/O, which end is an adapted stream, the
  * blocking modes, where the peer is and its segment size, which kernel path
  * {@code transferTo} would take, whether the caller is a virtual thread, and which file tells a
- * truncation. No other class re-derives any of these. Immutable; one per transfer.
+ * truncation. No other class re-derives any of these: the peer is read once by {@link Peers}, and a
+ * source file's kind and direct I/O once by {@link SourceFile}, before the facts are made.
+ * Immutable; one per transfer.
  */
 final class TransferFacts {
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
