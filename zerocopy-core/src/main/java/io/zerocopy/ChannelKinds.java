@@ -25,8 +25,11 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /** Zero bytes, for checks that must touch nothing: never written to, so one instance serves every thread. */
-    static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+    /**
+     * Zero bytes, for checks that must touch nothing: never written to, so one instance serves every
+     * thread. Direct, so that the JDK takes no temporary buffer for it.
+     */
+    static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
     /**
      * Where the one-byte reads that only look for a byte put it; nobody reads it back. Direct, so the

@@ -157,10 +157,12 @@ final class Opener {
     /**
      * Starts a transfer of {@code count} bytes of {@code file} from {@code position}, checked first
      * ({@link Preflight#requireSlice}) with one read before the listener hears of it. When the chosen
-     * strategy reads the whole slice ahead (a small file to this host), that read is the check;
-     * otherwise a one-byte read of the slice's last byte. A file opened for direct I/O, which cannot
-     * be a directory and whose reads must be aligned, and another provider's file, read through a
-     * positional view, have their size compared instead.
+     * strategy may read the whole slice ahead (a small file to this host), that read is the check,
+     * made once the strategy is chosen; otherwise a one-byte read of the slice's last byte, made
+     * first, since it also tells whether the file was opened for direct I/O
+     * ({@link SourceFile#checkByLastByte}). A file opened for direct I/O, which cannot be a directory
+     * and whose reads must be aligned, and another provider's file, read through a positional view,
+     * have their size compared instead.
      *
      * @param owned a file the library opened, closed with the transfer; or null
      */
@@ -168,7 +170,10 @@ final class Opener {
             Closeable owned) throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
         FileChannel channel = file.channel;
-        boolean directIo = file.directIo();
+        boolean checked = file.jdk && count > 0
+                && !Selection.readsAheadToThisHost(platform, peer.onThisHost, count)
+                && file.checkByLastByte(position, count);
+        boolean directIo = file.directIo(); // known by now, unless the check is still to come
         if (!file.jdk || count == 0 || directIo) {
             Preflight.requireSlice(channel, position, count, null);
             return start(fileSource(file, position, count), directIo, target, peer, null, owned);
@@ -178,17 +183,21 @@ final class Opener {
         try {
             choice = selection.choose(facts);
         } catch (IllegalArgumentException e) {
-            // what is wrong with the slice or the channel is said first
-            Preflight.requireSlice(channel, position, count, Preflight.lastByte(channel, position, count));
+            if (!checked) {
+                // what is wrong with the slice or the channel is said first
+                Preflight.requireSlice(channel, position, count, Preflight.lastByte(channel, position, count));
+            }
             throw e;
         }
-        try {
-            Preflight.requireSlice(channel, position, count, choice.readsAhead()
-                    ? () -> choice.readAhead() == count
-                    : Preflight.lastByte(channel, position, count));
-        } catch (IOException | RuntimeException | Error e) {
-            choice.release();
-            throw e;
+        if (!checked) {
+            try {
+                Preflight.requireSlice(channel, position, count, choice.readsAhead()
+                        ? () -> choice.readAhead() == count
+                        : Preflight.lastByte(channel, position, count));
+            } catch (IOException | RuntimeException | Error e) {
+                choice.release();
+                throw e;
+            }
         }
         return RealTransfer.start(facts, choice, options, null, owned);
     }

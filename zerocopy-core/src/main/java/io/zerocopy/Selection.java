@@ -110,9 +110,8 @@ final class Selection {
                     (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
             new Row(BufferedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost()
-                            && s.facts.request().count() <= LOCAL_READ_MAX_BYTES
-                            && s.facts.platform().smallReadBeatsTransferTo() && s.hasPooledBuffer(),
+                    s -> s.facts.fileToSocketOnLinux() && readsAheadToThisHost(s.facts.platform(),
+                            s.facts.peerOnThisHost(), s.facts.request().count()) && s.hasPooledBuffer(),
                     Check.READ_AHEAD,
                     (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write, where this JDK's transferTo makes a"
@@ -152,6 +151,15 @@ final class Selection {
                     Check.LAST_BYTE,
                     // the buffer it took, which says when the direct memory budget is spent
                     (s, how) -> bufferedReason(s) + "; " + how));
+
+    /**
+     * The rule for a small file to a socket on this host: whether it goes by one read, which is also
+     * its check, and one write (see {@link #LOCAL_READ_MAX_BYTES}). {@code Opener} asks it too, to
+     * make the check read before the choice when no step will read the slice ahead.
+     */
+    static boolean readsAheadToThisHost(Platform platform, boolean peerOnThisHost, long count) {
+        return peerOnThisHost && platform.smallReadBeatsTransferTo() && count <= LOCAL_READ_MAX_BYTES;
+    }
 
     /**
      * The rule for a file to a socket on this host: whether {@code sendfile} serves it (see
@@ -241,8 +249,8 @@ final class Selection {
         }
         Situation situation = new Situation(facts, excluded);
         for (Row row : TABLE) {
-            if (!situation.excludes(row.strategy.name()) && row.strategy.refusal(facts) == null
-                    && row.when.test(situation)) {
+            if (!situation.excludes(row.strategy.name()) && row.when.test(situation)
+                    && row.strategy.refusal(facts) == null) {
                 return Choice.ofRow(row.strategy, situation, row.reason, row.check);
             }
         }
