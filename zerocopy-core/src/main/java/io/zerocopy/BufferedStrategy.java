@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -20,7 +19,7 @@ import java.nio.channels.WritableByteChannel;
  * direct I/O is declined: its reads would have to be block-aligned. Stateless; one shared instance.
  *
  * <p>The buffer is taken from the pool when the strategy is chosen and handed to the step (see
- * {@link BuiltInStrategy#lend}), so the reason a choice gives names the buffer that runs. To a TCP
+ * {@link BuiltInStrategy#takeFromPool}), so the reason a choice gives names the buffer that runs. To a TCP
  * socket whose peer is on this host on Linux, the buffer (and with it every full write) is cut down
  * to whole loopback segments, see {@link #writeSize}.
  *
@@ -60,15 +59,15 @@ final class BufferedStrategy extends BuiltInStrategy {
 
     /** A direct buffer from the pool, unless either end is a stream (which takes arrays) or the budget is spent. */
     @Override
-    ByteBuffer lend(TransferFacts facts) {
+    ByteBuffer takeFromPool(TransferFacts facts) {
         return usesHeap(facts) || facts.sourceDirectIo() ? null : DirectBuffers.SHARED.acquire(poolSize(facts));
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         int writeSize = writeSize(facts);
         int size = bufferSize(facts, writeSize);
-        if (!usesHeap(facts) && lent == null) {
+        if (!usesHeap(facts) && pooled == null) {
             return "a heap buffer of " + Math.min(size, HEAP_FALLBACK_BYTES) + " bytes: the direct memory budget ("
                     + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent";
         }
@@ -82,47 +81,35 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) {
-        return new Step(facts, lent, false);
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
+        return new Step(facts, pooled, false);
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent, boolean filled) {
-        return new Step(facts, lent, filled);
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
+        return new Step(facts, pooled, firstBytesRead);
     }
 
-    /** The whole slice of a FILE source into the pooled buffer, when it fits in one read (see the superclass). */
+    /** A FILE source whose whole slice fits in the pooled buffer (see the superclass). */
     @Override
-    int readAhead(TransferFacts facts, ByteBuffer lent) throws IOException {
+    boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
         long count = facts.request().count();
-        if (lent == null || facts.sourceKind() != ChannelKind.FILE || count <= 0
-                || count > bufferSize(facts, writeSize(facts))) {
-            return NO_READ_AHEAD;
-        }
+        return pooled != null && facts.sourceKind() == ChannelKind.FILE && count > 0
+                && count <= bufferSize(facts, writeSize(facts));
+    }
+
+    /** The whole slice of a FILE source into the pooled buffer (see the superclass). */
+    @Override
+    int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
+        long count = facts.request().count();
         FileChannel file = facts.request().sourceFile();
         long start = facts.request().position();
-        lent.clear().limit((int) count);
-        while (lent.hasRemaining() && file.read(lent, start + lent.position()) >= 0) {
+        pooled.clear().limit((int) count);
+        while (pooled.hasRemaining() && file.read(pooled, start + pooled.position()) >= 0) {
             // a positional read of a regular file returns what it has
         }
-        lent.flip();
-        return lent.remaining();
-    }
-
-    /**
-     * One write of at most {@code maxBytes} of what {@code buffer} holds (drain mode); the buffer
-     * keeps the rest for the next step. Short counts are normal.
-     */
-    static int writeAtMost(WritableByteChannel target, ByteBuffer buffer, long maxBytes) throws IOException {
-        int limit = buffer.limit();
-        if (buffer.remaining() > maxBytes) {
-            buffer.limit(buffer.position() + (int) maxBytes);
-        }
-        try {
-            return target.write(buffer);
-        } finally {
-            buffer.limit(limit);
-        }
+        pooled.flip();
+        return pooled.remaining();
     }
 
     private static boolean usesHeap(TransferFacts facts) {
@@ -168,17 +155,17 @@ final class BufferedStrategy extends BuiltInStrategy {
         private final int size;
         private Side stalledOn = Side.TARGET;
 
-        /** {@code filled}: {@code lent} holds the transfer's first bytes, read ahead (drain mode). */
-        Step(TransferFacts facts, ByteBuffer lent, boolean filled) {
+        /** {@code firstBytesRead}: {@code pooled} holds the transfer's first bytes, read ahead (drain mode). */
+        Step(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
             TransferRequest request = facts.request();
             this.source = request.source();
             this.sourceFile = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
             this.start = request.position();
             this.target = request.target();
             int wanted = bufferSize(facts, writeSize(facts));
-            this.size = usesHeap(facts) || lent != null ? wanted : Math.min(wanted, HEAP_FALLBACK_BYTES);
-            this.buffer = lent != null ? lent : ByteBuffer.allocate(size);
-            if (!filled) {
+            this.size = usesHeap(facts) || pooled != null ? wanted : Math.min(wanted, HEAP_FALLBACK_BYTES);
+            this.buffer = pooled != null ? pooled : ByteBuffer.allocate(size);
+            if (!firstBytesRead) {
                 buffer.limit(0);
             }
         }
@@ -195,7 +182,7 @@ final class BufferedStrategy extends BuiltInStrategy {
                 }
             }
             stalledOn = Side.TARGET;
-            return writeAtMost(target, buffer, maxBytes);
+            return Writes.atMost(target, buffer, maxBytes);
         }
 
         @Override

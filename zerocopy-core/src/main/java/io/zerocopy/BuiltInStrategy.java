@@ -18,36 +18,43 @@ abstract class BuiltInStrategy implements TransferStrategy {
     /** Null when the strategy can serve the transfer; else why not, in words. Cheap: no I/O. */
     abstract String refusal(TransferFacts facts);
 
-    /** How the strategy serves the transfer with {@code lent}, in words; built only when a reason is read. */
-    abstract String how(TransferFacts facts, ByteBuffer lent);
+    /** How the strategy serves the transfer with {@code pooled}, in words; built only when a reason is read. */
+    abstract String how(TransferFacts facts, ByteBuffer pooled);
 
     /**
      * Takes what a step will need, as part of being chosen; null for nothing. Only the buffered
      * strategy takes anything: a direct buffer from the pool, while the budget lasts.
      */
-    ByteBuffer lend(TransferFacts facts) {
+    ByteBuffer takeFromPool(TransferFacts facts) {
         return null;
     }
 
-    /** The per-transfer step, owning {@code lent} from now on (it gives it back when it closes). */
-    abstract TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException;
-
-    /** What {@link #readAhead} returns when the strategy reads no source bytes ahead. */
-    static final int NO_READ_AHEAD = -2;
+    /** The per-transfer step, owning {@code pooled} from now on (it gives it back when it closes). */
+    abstract TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException;
 
     /**
-     * Reads the whole transfer from its FILE source into {@code lent} before it starts, when one read
-     * takes it all, so that this read is also the check that the slice can be read; returns the
-     * bytes read (fewer than the count if the file ended first), or {@link #NO_READ_AHEAD}. The step
-     * is then opened with {@link #open(TransferFacts, ByteBuffer, boolean)}.
+     * Whether {@link #readAhead} can read the whole transfer from its FILE source into
+     * {@code pooled} in one go, so that this read is also the check that the slice can be read.
      */
-    int readAhead(TransferFacts facts, ByteBuffer lent) throws IOException {
-        return NO_READ_AHEAD;
+    boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
+        return false;
     }
 
-    /** As {@link #open(TransferFacts, ByteBuffer)}, with {@code lent} holding what {@link #readAhead} read if {@code filled}. */
-    TransferStep open(TransferFacts facts, ByteBuffer lent, boolean filled) throws IOException {
-        return open(facts, lent);
+    /**
+     * Reads the whole transfer into {@code pooled} before it starts; only after
+     * {@link #canReadAhead} said yes. Returns the bytes read, fewer than the count if the file ended
+     * first. The step is then opened with {@link #open(TransferFacts, ByteBuffer, boolean)}.
+     */
+    int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
+        throw new UnsupportedOperationException(name() + " reads nothing ahead");
+    }
+
+    /**
+     * As {@link #open(TransferFacts, ByteBuffer)}, with {@code pooled} holding what
+     * {@link #readAhead} read if {@code firstBytesRead}.
+     */
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
+        return open(facts, pooled);
     }
 
     @Override
@@ -61,11 +68,11 @@ abstract class BuiltInStrategy implements TransferStrategy {
         if (refusal != null) {
             return Support.no(refusal);
         }
-        ByteBuffer lent = lend(facts);
+        ByteBuffer pooled = takeFromPool(facts);
         try {
-            return Support.yes(how(facts, lent));
+            return Support.yes(how(facts, pooled));
         } finally {
-            DirectBuffers.giveBack(lent);
+            DirectBuffers.giveBack(pooled);
         }
     }
 
@@ -76,11 +83,11 @@ abstract class BuiltInStrategy implements TransferStrategy {
 
     /** As the SPI's {@code open}, for facts already worked out. */
     final TransferStep open(TransferFacts facts) throws IOException {
-        ByteBuffer lent = lend(facts);
+        ByteBuffer pooled = takeFromPool(facts);
         try {
-            return open(facts, lent);
+            return open(facts, pooled);
         } catch (IOException | RuntimeException | Error e) {
-            DirectBuffers.giveBack(lent);
+            DirectBuffers.giveBack(pooled);
             throw e;
         }
     }

@@ -25,8 +25,11 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /** Zero bytes, for checks that must touch nothing: never written to, so one instance serves every thread. */
-    static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+    /**
+     * Zero bytes, for checks that must touch nothing: never written to, so one instance serves every
+     * thread. Direct, so that the JDK takes no temporary buffer for it.
+     */
+    static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
     /**
      * Where the one-byte reads that only look for a byte put it; nobody reads it back. Direct, so the
@@ -78,38 +81,6 @@ final class ChannelKinds {
             return false;
         } catch (IOException e) {
             return true;
-        }
-    }
-
-    /**
-     * The source as a JDK file with a known size, or null: a {@code FileChannel} whose position and
-     * size can be read and whose size is not 0 (a FileChannel over a pipe or a procfs file is read
-     * as a stream).
-     */
-    static FileChannel asSizedFile(ReadableByteChannel source) {
-        if (!(source instanceof FileChannel) || of(source) != ChannelKind.FILE) {
-            return null;
-        }
-        FileChannel file = (FileChannel) source;
-        try {
-            file.position();
-            return file.size() > 0 || isEmpty(file) ? file : null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Whether a file whose size reads as 0 really is empty, so that it can be sent as a FILE slice
-     * of 0 bytes, rather than a procfs-style file that has content anyway or a channel that cannot
-     * be read by position (a FIFO). A channel opened for direct I/O is taken at its size: procfs,
-     * sysfs and FIFOs refuse O_DIRECT, and the one-byte read would fail on its alignment.
-     */
-    static boolean isEmpty(FileChannel file) {
-        try {
-            return isDirectIo(file) || probe(file, 0) < 0;
-        } catch (IOException | NonReadableChannelException e) {
-            return false;
         }
     }
 

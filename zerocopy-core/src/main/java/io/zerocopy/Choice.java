@@ -12,85 +12,90 @@ import java.nio.ByteBuffer;
  * {@link #release} it if no step will run.
  */
 final class Choice {
-    /**
-     * Puts a row's reason into words, given the strategy's own account of how it serves the
-     * transfer and whether an earlier row was passed over because the direct memory budget is spent.
-     */
-    interface Why {
-        String of(TransferFacts facts, String how, boolean budgetSpent);
-    }
-
     final TransferStrategy strategy;
     private final TransferFacts facts;
-    private final ByteBuffer lent;
-    private final Why why;
+    /** The situation the choice was made in, its reason's words come from it; null for a registered strategy. */
+    private final Selection.Situation situation;
+    private final ByteBuffer pooled;
+    private final Selection.Reason why;
+    /** A registered strategy's own answer, which says how it serves the transfer; else null. */
     private final Support support;
-    private final boolean budgetSpent;
-    /** Whether the row that chose reads the transfer ahead, as its check (see {@link #readAhead}). */
-    private final boolean readsAhead;
+    private final Selection.Check check;
     private String reason;
-    private boolean handedOver;
-    private boolean filled;
+    private boolean pooledPassedOn;
+    private boolean firstBytesRead;
 
-    Choice(TransferStrategy strategy, TransferFacts facts, ByteBuffer lent, Why why, Support support,
-            boolean budgetSpent, boolean readsAhead) {
+    private Choice(TransferStrategy strategy, TransferFacts facts, Selection.Situation situation, ByteBuffer pooled,
+            Selection.Reason why, Support support, Selection.Check check) {
         this.strategy = strategy;
         this.facts = facts;
-        this.lent = lent;
+        this.situation = situation;
+        this.pooled = pooled;
         this.why = why;
         this.support = support;
-        this.budgetSpent = budgetSpent;
-        this.readsAhead = readsAhead;
+        this.check = check;
+    }
+
+    /** A built-in strategy chosen in {@code situation}, taking what its step needs now. */
+    static Choice ofRow(BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why,
+            Selection.Check check) {
+        return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy), why, null, check);
+    }
+
+    /** A registered strategy that said it supports the transfer. */
+    static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Selection.Reason why) {
+        return new Choice(strategy, facts, null, null, why, support, Selection.Check.LAST_BYTE);
     }
 
     /** A choice made by hand (tests), with its reason in words. */
     Choice(TransferStrategy strategy, String reason) {
-        this(strategy, null, null, null, null, false, false);
+        this(strategy, null, null, null, null, null, Selection.Check.LAST_BYTE);
         this.reason = reason;
     }
 
     /** Why this strategy runs, in words; worked out on first use. */
     String reason() {
         if (reason == null) {
-            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, lent);
-            reason = why.of(facts, how, budgetSpent);
+            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
+            reason = why.words(situation, how);
         }
         return reason;
     }
 
+    /** Whether the transfer's slice is checked by reading it whole into what the choice took ({@link #readAhead}). */
+    boolean readsAhead() {
+        return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, pooled);
+    }
+
     /**
-     * Reads the transfer's bytes ahead into what the choice took, when its strategy reads so
-     * (see {@link BuiltInStrategy#readAhead}); the bytes read, or
-     * {@link BuiltInStrategy#NO_READ_AHEAD}.
+     * Reads the transfer's bytes ahead into what the choice took; only when {@link #readsAhead()}.
+     * Returns the bytes read, fewer than the count if the file ended first.
      */
     int readAhead() throws IOException {
-        if (!readsAhead || !(strategy instanceof BuiltInStrategy)) {
-            return BuiltInStrategy.NO_READ_AHEAD;
-        }
-        int n = ((BuiltInStrategy) strategy).readAhead(facts, lent);
-        filled = n > 0;
+        int n = ((BuiltInStrategy) strategy).readAhead(facts, pooled);
+        firstBytesRead = n > 0;
         return n;
     }
 
     /** Opens the step; from now on the step owns what the choice took. */
     TransferStep open(TransferFacts facts) throws IOException {
-        handedOver = true;
+        pooledPassedOn = true;
         if (!(strategy instanceof BuiltInStrategy)) {
             return strategy.open(facts.request());
         }
         try {
-            return ((BuiltInStrategy) strategy).open(facts, lent, filled);
+            return ((BuiltInStrategy) strategy).open(facts, pooled, firstBytesRead);
         } catch (IOException | RuntimeException | Error e) {
-            DirectBuffers.giveBack(lent);
+            DirectBuffers.giveBack(pooled);
             throw e;
         }
     }
 
     /** Gives back what the choice took when no step was opened (a transfer of nothing). */
     void release() {
-        if (!handedOver) {
-            handedOver = true;
-            DirectBuffers.giveBack(lent);
+        if (!pooledPassedOn) {
+            pooledPassedOn = true;
+            DirectBuffers.giveBack(pooled);
         }
     }
 

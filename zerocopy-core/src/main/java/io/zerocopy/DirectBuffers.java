@@ -58,22 +58,6 @@ final class DirectBuffers {
     }
 
     /**
-     * Whether {@link #acquire} would now find a buffer of {@code size} bytes. Other threads may take
-     * it first: a hint for tests and tools; a transfer takes its buffer when it is chosen instead.
-     */
-    synchronized boolean canLend(int size) {
-        if (allocated + size <= budget) {
-            return true;
-        }
-        for (ByteBuffer b : idle) {
-            if (b.capacity() >= size) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
      * A cleared direct buffer of at least {@code size} bytes, idle or new, or null if the budget is
      * spent. A new one has exactly {@code size} bytes, so callers should ask for their usual size
      * rather than the size of one small transfer, or the pool fills with buffers too small for the next.

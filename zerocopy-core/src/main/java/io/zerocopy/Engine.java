@@ -90,7 +90,7 @@ final class Engine {
             }
             return transfer.bytesTransferred();
         } catch (InternalError e) {
-            // A fault on a mapped page the file lost can surface anywhere after the step that touched it.
+            // The late mapping fault of RealTransfer.advance, delivered in this loop between two advances.
             throw transfer.fail(e);
         } finally {
             closeSelector();

@@ -15,7 +15,7 @@ final class FileChannels {
     }
 
     /** Sets {@code channel}'s position; the thread's interrupt status is the same afterwards. */
-    static void restorePosition(FileChannel channel, long position) throws IOException {
+    static void setPosition(FileChannel channel, long position) throws IOException {
         boolean interrupted = Thread.interrupted();
         try {
             channel.position(position);
@@ -69,7 +69,7 @@ final class FileChannels {
             return;
         }
         try {
-            restorePosition(file, start + moved);
+            setPosition(file, start + moved);
         } catch (IOException e) {
             if (failure != null) {
                 failure.addSuppressed(e);

@@ -20,12 +20,13 @@ import io.zerocopy.spi.TransferRequest;
  * {@code EFAULT} ("Bad address") when a system call reads it. The step turns both into an
  * {@code IOException}, and the engine, finding the file shorter, reports a
  * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
- * compiled code only after the copy that faulted has returned, so the engine also translates one
- * that surfaces later in the loop. Such a late fault also means that a target copying in Java may
- * have received zeros for the lost pages before the error surfaced. And the page that holds the new
- * end of file stays mapped, reading as zeros past that end, so up to one page of zeros can reach any
- * target before the next window finds the file short. Both are counted in
- * {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
+ * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()},
+ * and the blocking loop between two advances, guard against one that surfaces later. Such a late
+ * fault also means that a target copying in Java may have received zeros for the lost pages before
+ * the error surfaced.
+ * And the page that holds the new end of file stays mapped, reading as zeros past that end, so up to
+ * one page of zeros can reach any target before the next window finds the file short. Both are
+ * counted in {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
  */
 final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();
@@ -52,12 +53,12 @@ final class MappedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         return "read-only mapped windows of up to " + facts.mappedWindow() + " bytes, one write each";
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
         return new Step(facts.request(), facts.mappedWindow());
     }
 

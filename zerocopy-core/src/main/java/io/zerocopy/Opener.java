@@ -43,9 +43,9 @@ final class Opener {
                 if (Files.isDirectory(source)) {
                     throw new IOException(source + ": Is a directory");
                 }
-                return wholeFile(file, 0, target, file);
+                return wholeFile(SourceFile.opened(file), 0, target, file);
             }
-            return checkedStart(file, 0, size, target, file);
+            return checkedStart(SourceFile.opened(file), 0, size, target, file);
         } catch (IOException | RuntimeException | Error e) {
             try {
                 file.close();
@@ -58,30 +58,24 @@ final class Opener {
 
     /** The whole of a file the library opened for reading, whose path said it is no directory. */
     RealTransfer wholeFile(FileChannel file, WritableByteChannel target) throws IOException {
-        return wholeFile(file, file.size(), target, null);
+        return wholeFile(SourceFile.opened(file), file.size(), target, null);
     }
 
     /** {@code owned} is closed with the transfer, if not null. */
-    private RealTransfer wholeFile(FileChannel file, long size, WritableByteChannel target, Closeable owned)
+    private RealTransfer wholeFile(SourceFile file, long size, WritableByteChannel target, Closeable owned)
             throws IOException {
-        ChannelKind kind = ChannelKinds.of(file);
-        TransferRequest.Builder request;
-        if (size == 0 && kind == ChannelKind.FILE && !ChannelKinds.isEmpty(file)) {
+        if (size == 0 && file.jdk && !file.isEmpty()) {
             // procfs, sysfs and friends report 0 and still have content: read to end of stream.
-            request = TransferRequest.builder().source(file, ChannelKind.OTHER);
-        } else if (kind == ChannelKind.FILE) {
-            // opened here for reading, without direct I/O: nothing to probe
-            request = TransferRequest.builder().source(file, ChannelKind.FILE).slice(0, size);
-        } else {
-            request = sliceView(file, 0, size);
+            return stream(file.channel, file, -1, target, owned);
         }
-        return start(request, false, target, Peers.of(target, platform), null, owned);
+        // opened here for reading, without direct I/O: nothing to check
+        return start(fileSource(file, 0, size), false, target, Peers.of(target, platform), null, owned);
     }
 
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Preflight.checkSliceArguments(source, position, count, target);
-        return checkedStart(source, position, count, target, null);
+        return checkedStart(SourceFile.callers(source), position, count, target, null);
     }
 
     /** A caller's file region, its prefix first if it has one, arguments checked first. */
@@ -90,55 +84,98 @@ final class Opener {
         if (!region.hasPrefix()) {
             return slice(region.file(), region.position(), region.count(), target);
         }
-        FileChannel source = region.file();
         long position = region.position();
         long count = region.count();
-        ByteBuffer[] header = region.prefixBuffers();
-        Preflight.checkSliceArguments(source, position, count, target);
-        boolean directIo = directIo(source);
+        ByteBuffer[] prefixBuffers = region.prefixBuffers();
+        Preflight.checkSliceArguments(region.file(), position, count, target);
+        SourceFile source = SourceFile.callers(region.file());
+        boolean probes = source.jdk && !source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
-        HeaderPrefix prefix = new HeaderPrefix(header, HeaderPrefix.headerBytes(header), source, position,
-                directIo ? 0 : count, peer.segmentSize);
+        PrefixWrite prefix = new PrefixWrite(prefixBuffers, PrefixWrite.prefixBytes(prefixBuffers), source.channel,
+                position, source.directIo() ? 0 : count, peer.segmentSize);
         int chunk = prefix.chunkBytes();
         // a body gathered whole is read now, and that read is the check
-        Preflight.requireSlice(source, position, count, !probes(source, directIo) ? null
-                : chunk == count ? prefix::readChunk : Preflight.lastByte(source, position, count));
-        return start(fileSource(source, position + chunk, count - chunk), directIo, target, peer, prefix, null);
-    }
-
-    /** A caller's JDK file from {@code start}, its position to be moved past what the transfer moves. */
-    RealTransfer fileAt(FileChannel file, long start, long count, WritableByteChannel target) throws IOException {
-        return checkedStart(file, start, count, target, null);
+        Preflight.requireSlice(source.channel, position, count, !probes ? null
+                : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
+        return start(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix,
+                null);
     }
 
     /**
-     * A source read as a stream, to its end ({@code count} -1) or for exactly {@code count} bytes;
-     * a JDK file channel without a usable size counts as OTHER.
+     * Copies from a caller's channel, exactly {@code count} bytes or to its end ({@code count} -1):
+     * a JDK file with a usable size from its position, which then advances past what moved (also
+     * when the copy fails part-way); any other channel (procfs, a FIFO, a socket) as a stream, since
+     * a FILE request needs a count. Returns the bytes moved.
+     *
+     * @throws IllegalArgumentException if the source is a file with fewer than {@code count} bytes
+     *     after its position
      */
-    RealTransfer stream(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
-        ChannelKind kind = ChannelKinds.of(source);
-        TransferRequest.Builder request = TransferRequest.builder()
-                .source(source, kind == ChannelKind.FILE ? ChannelKind.OTHER : kind).count(count);
-        return start(request, false, target, Peers.of(target, platform), null, null);
+    long copyChannel(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
+        if (ChannelKinds.of(source) != ChannelKind.FILE) {
+            return run(stream(source, null, count, target, null));
+        }
+        SourceFile file = SourceFile.callers((FileChannel) source);
+        long start;
+        long size;
+        try {
+            start = file.channel.position();
+            size = file.channel.size();
+        } catch (IOException e) {
+            return run(stream(source, file, count, target, null)); // a FileChannel over a pipe cannot seek
+        }
+        if (size == 0 && !file.isEmpty()) {
+            return run(stream(source, file, count, target, null));
+        }
+        long left = Math.max(0, size - start);
+        if (count > left) {
+            throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
+                    + ", the bytes from the channel's position " + start + " to the end of the file)");
+        }
+        long slice = count < 0 ? left : count;
+        return FileChannels.copyAndAdvance(file.channel, start,
+                () -> run(checkedStart(file, start, slice, target, null)));
+    }
+
+    /**
+     * A source read as a stream, to its end ({@code count} -1) or for exactly {@code count} bytes.
+     * A JDK file channel without a usable size ({@code file}) counts as OTHER; it is checked for its
+     * mode here, as a FILE source is when its transfer is checked.
+     *
+     * @param file the source as a JDK file channel, or null when it is none
+     * @param owned a file the library opened, closed with the transfer; or null
+     */
+    private RealTransfer stream(ReadableByteChannel source, SourceFile file, long count, WritableByteChannel target,
+            Closeable owned) throws IOException {
+        ChannelKind kind = file != null ? ChannelKind.OTHER : ChannelKinds.of(source);
+        if (file != null) {
+            file.directIo(); // a channel open for writing only throws the JDK's own exception now
+        }
+        TransferRequest.Builder request = TransferRequest.builder().source(source, kind).count(count);
+        return start(request, false, target, Peers.of(target, platform), null, owned);
     }
 
     /**
      * Starts a transfer of {@code count} bytes of {@code file} from {@code position}, checked first
      * ({@link Preflight#requireSlice}) with one read before the listener hears of it. When the chosen
-     * strategy reads the whole slice ahead (a small file to this host), that read is the check;
-     * otherwise a one-byte read of the slice's last byte. Either read also tells direct I/O apart: it
-     * always fails the JDK's alignment check on a channel opened for it, before any system call, and
-     * such a channel is then chosen for again as what it is. Another provider's file is read through
-     * a positional view, its size compared.
+     * strategy may read the whole slice ahead (a small file to this host), that read is the check,
+     * made once the strategy is chosen; otherwise a one-byte read of the slice's last byte, made
+     * first, since it also tells whether the file was opened for direct I/O
+     * ({@link SourceFile#checkByLastByte}). A file opened for direct I/O, which cannot be a directory
+     * and whose reads must be aligned, and another provider's file, read through a positional view,
+     * have their size compared instead.
      *
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer checkedStart(FileChannel file, long position, long count, WritableByteChannel target,
+    private RealTransfer checkedStart(SourceFile file, long position, long count, WritableByteChannel target,
             Closeable owned) throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
-        if (ChannelKinds.of(file) != ChannelKind.FILE || count == 0) {
-            boolean directIo = directIo(file);
-            Preflight.requireSlice(file, position, count, null);
+        FileChannel channel = file.channel;
+        boolean checked = file.jdk && count > 0
+                && !Selection.readsAheadToThisHost(platform, peer.onThisHost, count)
+                && file.checkByLastByte(position, count);
+        boolean directIo = file.directIo(); // known by now, unless the check is still to come
+        if (!file.jdk || count == 0 || directIo) {
+            Preflight.requireSlice(channel, position, count, null);
             return start(fileSource(file, position, count), directIo, target, peer, null, owned);
         }
         TransferFacts facts = facts(fileSource(file, position, count), false, target, peer);
@@ -146,70 +183,51 @@ final class Opener {
         try {
             choice = selection.choose(facts);
         } catch (IllegalArgumentException e) {
-            // what is wrong with the slice or the channel is said first
-            Preflight.requireSlice(file, position, count, Preflight.lastByte(file, position, count));
+            if (!checked) {
+                // what is wrong with the slice or the channel is said first
+                Preflight.requireSlice(channel, position, count, Preflight.lastByte(channel, position, count));
+            }
             throw e;
         }
-        try {
-            Preflight.requireSlice(file, position, count, () -> {
-                int read = choice.readAhead();
-                return read == BuiltInStrategy.NO_READ_AHEAD ? Preflight.lastByte(file, position, count).readsLastByte()
-                        : read == count;
-            });
-        } catch (IOException e) {
-            choice.release();
-            if (!ChannelKinds.isDirectIo(file)) {
+        if (!checked) {
+            try {
+                Preflight.requireSlice(channel, position, count, choice.readsAhead()
+                        ? () -> choice.readAhead() == count
+                        : Preflight.lastByte(channel, position, count));
+            } catch (IOException | RuntimeException | Error e) {
+                choice.release();
                 throw e;
             }
-            Preflight.requireSlice(file, position, count, null);
-            return start(fileSource(file, position, count), true, target, peer, null, owned);
-        } catch (RuntimeException | Error e) {
-            choice.release();
-            throw e;
         }
         return RealTransfer.start(facts, choice, options, null, owned);
     }
 
-    /**
-     * Whether a caller's file is a JDK file opened for direct I/O; the probe also makes one opened
-     * for writing only throw the JDK's own exception now.
-     */
-    private static boolean directIo(FileChannel file) {
-        return ChannelKinds.of(file) == ChannelKind.FILE && ChannelKinds.isDirectIo(file);
-    }
-
-    /** Whether a one-byte read may check a caller's file: a JDK file not opened for direct I/O. */
-    private static boolean probes(FileChannel file, boolean directIo) {
-        return !directIo && ChannelKinds.of(file) == ChannelKind.FILE;
-    }
-
-    private static TransferRequest.Builder fileSource(FileChannel file, long position, long count) {
-        return ChannelKinds.of(file) == ChannelKind.FILE
-                ? TransferRequest.builder().source(file, ChannelKind.FILE).slice(position, count)
-                : sliceView(file, position, count);
-    }
-
-    private static TransferRequest.Builder sliceView(FileChannel file, long position, long count) {
-        return TransferRequest.builder().source(new FileSliceChannel(file, position, count), ChannelKind.OTHER)
-                .count(count);
+    /** A JDK file as a FILE slice, another provider's through a positional view. */
+    private static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
+        if (!file.jdk) {
+            return TransferRequest.builder()
+                    .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER).count(count);
+        }
+        return TransferRequest.builder().source(file.channel, ChannelKind.FILE).slice(position, count);
     }
 
     /**
      * Checks the request, works out its facts, chooses its strategy and starts it (the listener
      * hears {@code onStart}).
      *
+     * @param directIo whether the FILE source was opened for direct I/O, as {@link SourceFile} found
      * @param peer where the target's peer is, read once by the caller
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer start(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer,
-            HeaderPrefix prefix, Closeable owned) throws IOException {
+    private RealTransfer start(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target,
+            Peers.Peer peer, PrefixWrite prefix, Closeable owned) throws IOException {
         TransferFacts facts = facts(builder, directIo, target, peer);
         return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
     }
 
     /** Completes and checks the request, and works out its facts. */
-    private TransferFacts facts(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer)
-            throws IOException {
+    private TransferFacts facts(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target,
+            Peers.Peer peer) throws IOException {
         TransferRequest request = builder
                 .target(target, ChannelKinds.of(target))
                 .build();

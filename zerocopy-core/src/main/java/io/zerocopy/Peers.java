@@ -1,9 +1,6 @@
 package io.zerocopy;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,7 +15,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one place that decides where a socket's peer is, and whether the caller is a virtual thread.
+ * The one place that decides where a socket's peer is.
  * A peer is on this host when its address is a loopback address or one of this host's own: Linux
  * routes both through the loopback device, so the receiver's copy runs on the same CPUs as the
  * sender's and the connection's segments are loopback-sized.
@@ -58,8 +55,6 @@ final class Peers {
 
     /** How long the list of this host's addresses is trusted before it is read again: interfaces come and go. */
     private static final long ADDRESSES_TTL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     private static volatile Set<InetAddress> hostAddresses = Set.of();
     private static volatile long addressesReadAt = System.nanoTime() - ADDRESSES_TTL_NANOS;
@@ -118,25 +113,5 @@ final class Peers {
         hostAddresses = Set.copyOf(addresses);
         addressesReadAt = now;
         return hostAddresses;
-    }
-
-    /** Whether the calling thread is a virtual thread (Java 21 and later). */
-    static boolean callerIsVirtual() {
-        if (IS_VIRTUAL == null) {
-            return false;
-        }
-        try {
-            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
-        } catch (Throwable t) {
-            return false;
-        }
-    }
-
-    private static MethodHandle isVirtualHandle() {
-        try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null; // before Java 21 every thread is a platform thread
-        }
     }
 }

@@ -58,7 +58,7 @@ final class Platform {
         }
     }
 
-    private static final Platform CURRENT = new Platform(
+    private static final Platform CURRENT = of(
             OperatingSystem.fromName(System.getProperty("os.name", "")),
             Runtime.version().feature(),
             System.getProperty("os.version", ""),
@@ -101,15 +101,15 @@ final class Platform {
      *     the portable paths are chosen
      */
     static Platform of(OperatingSystem os, int javaFeature, String osVersion) {
-        return new Platform(os, javaFeature, osVersion, false);
+        return of(os, javaFeature, osVersion, false);
     }
 
     /**
-     * This platform with Windows' {@code jdk.nio.enableFastFileTransfer} switched on or off;
-     * the setting matters only on Windows.
+     * As {@link #of(OperatingSystem, int, String)}, with Windows' {@code jdk.nio.enableFastFileTransfer}
+     * on or off; the setting matters only on Windows.
      */
-    Platform withFastFileTransfer(boolean enabled) {
-        return new Platform(os, javaFeature, osVersion, enabled);
+    static Platform of(OperatingSystem os, int javaFeature, String osVersion, boolean fastFileTransfer) {
+        return new Platform(os, javaFeature, osVersion, fastFileTransfer);
     }
 
     OperatingSystem os() {

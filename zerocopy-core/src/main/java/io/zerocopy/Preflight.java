@@ -38,19 +38,14 @@ final class Preflight {
     }
 
     /**
-     * Makes a JDK file channel opened in the wrong mode throw the JDK's own
-     * {@code NonReadableChannelException} or {@code NonWritableChannelException} now, with calls of
-     * zero bytes that check the mode and make no system call. A FILE source was checked when its
-     * request was built (the direct I/O probe, see {@link ChannelKinds#isDirectIo}); a JDK file
-     * channel read as a stream (procfs, a FIFO) is checked here the same way.
+     * Checks that both ends are open, and makes a JDK file target opened in the wrong mode throw the
+     * JDK's own {@code NonWritableChannelException} now, with a write of zero bytes that checks the
+     * mode and makes no system call. A JDK file source was checked the same way when
+     * {@link SourceFile} asked whether it was opened for direct I/O.
      */
     static void requireModes(TransferRequest request) throws IOException {
         requireOpen(request.source());
         requireOpen(request.target());
-        if (request.sourceKind() != ChannelKind.FILE && request.source() instanceof FileChannel
-                && ChannelKinds.of(request.source()) == ChannelKind.FILE) {
-            ChannelKinds.isDirectIo((FileChannel) request.source());
-        }
         if (request.targetKind() == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
             request.targetFile().write(ChannelKinds.NOTHING);
@@ -74,13 +69,13 @@ final class Preflight {
         requireOpen(target);
     }
 
-    /** A read of a slice that also checks it: true if it read the slice's last byte, false if the file ended first. */
-    interface SliceRead {
-        boolean readsLastByte() throws IOException;
+    /** A read of a slice that also checks it: whether the file holds the slice's last byte (false: it ended first). */
+    interface SliceCheck {
+        boolean holdsLastByte() throws IOException;
     }
 
     /** The cheapest such read: one byte, the slice's last, a page the transfer reads anyway. */
-    static SliceRead lastByte(FileChannel file, long position, long count) {
+    static SliceCheck lastByte(FileChannel file, long position, long count) {
         return () -> ChannelKinds.probe(file, position + count - 1) > 0;
     }
 
@@ -92,14 +87,14 @@ final class Preflight {
      * fails, to say why. Without one (another provider's channel, or one opened for direct I/O,
      * which cannot be a directory) the size is compared.
      */
-    static void requireSlice(FileChannel file, long position, long count, SliceRead read) throws IOException {
+    static void requireSlice(FileChannel file, long position, long count, SliceCheck read) throws IOException {
         if (read == null || count == 0 || count > Long.MAX_VALUE - position) {
             requireWithinSize(file, position, count);
             return;
         }
         boolean complete;
         try {
-            complete = read.readsLastByte();
+            complete = read.holdsLastByte();
         } catch (IOException e) {
             requireWithinSize(file, position, count); // a slice past the end is the caller's mistake to name first
             throw e;

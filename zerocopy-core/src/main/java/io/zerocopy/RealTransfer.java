@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one transfer state machine of the library: runs a strategy's steps (after a header prefix,
+ * The one transfer state machine of the library: runs a strategy's steps (after a prefix write,
  * if any), counts, reports to the listener, and turns every failure into a
  * {@link TransferException} with the count. What a step that moved nothing means is {@link Stall}'s
  * to say, keeping to a rate limit {@link RatePacer}'s. It never waits: the blocking verbs wait
@@ -34,9 +34,9 @@ final class RealTransfer implements Transfer {
     private final TransferListener listener;
     private final RatePacer pacer;
     private final long maxStep;
-    private final HeaderPrefix prefix;
+    private final PrefixWrite prefix;
     private final long prefixBytes;
-    private final long total;
+    private final long count;
     private final Closeable owned;
     private final TransferFailures failures;
     private final Stall stall;
@@ -53,7 +53,7 @@ final class RealTransfer implements Transfer {
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
 
-    private RealTransfer(TransferFacts facts, Choice choice, TransferOptions options, HeaderPrefix prefix,
+    private RealTransfer(TransferFacts facts, Choice choice, TransferOptions options, PrefixWrite prefix,
             Closeable owned) {
         this.facts = facts;
         this.choice = choice;
@@ -63,9 +63,9 @@ final class RealTransfer implements Transfer {
         this.maxStep = pacer == null ? cap : pacer.maxStep(cap);
         this.prefix = prefix;
         this.prefixBytes = prefix == null ? 0 : prefix.size();
-        this.total = facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
+        this.count = facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
         this.owned = owned;
-        this.failures = new TransferFailures(facts, choice.strategy.name(), total);
+        this.failures = new TransferFailures(facts, choice.strategy.name(), count);
         this.stall = new Stall(facts, failures);
     }
 
@@ -77,19 +77,19 @@ final class RealTransfer implements Transfer {
      *     with it; or null
      */
     static RealTransfer start(TransferFacts facts, Choice choice, TransferOptions options,
-            HeaderPrefix prefix, Closeable owned) throws TransferException {
+            PrefixWrite prefix, Closeable owned) throws TransferException {
         RealTransfer t = new RealTransfer(facts, choice, options, prefix, owned);
         if (log.isDebugEnabled()) {
             log.debug("{}{} via {}: {}", facts, prefix == null ? "" : ", after a " + prefix, choice.strategy.name(),
                     choice.reason());
         }
-        t.listener.onStart(choice.strategy.name(), t.total);
+        t.listener.onStart(choice.strategy.name(), t.count);
         t.event = TransferEvents.begin();
         t.started = System.nanoTime();
         if (t.pacer != null) {
             t.pacer.start(t.started);
         }
-        if (t.total == 0) {
+        if (t.count == 0) {
             t.complete();
         } else if (facts.request().count() != 0) {
             try {
@@ -103,22 +103,23 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long advance() throws IOException {
-        if (state == State.DONE) {
-            return 0;
-        }
-        if (state != State.RUNNING) {
-            throw new IllegalStateException("transfer is " + (state == State.FAILED ? "failed" : "closed")
-                    + " after " + moved + " bytes", failure);
-        }
-        long before = moved;
         try {
+            if (state == State.DONE) {
+                return 0;
+            }
+            if (state != State.RUNNING) {
+                throw new IllegalStateException("transfer is " + (state == State.FAILED ? "failed" : "closed")
+                        + " after " + moved + " bytes", failure);
+            }
+            long before = moved;
             run();
+            return moved - before;
         } catch (InternalError e) {
-            // A fault on a mapped page the file lost can surface after the step that touched it,
-            // in the listener's code say.
+            // A fault on a mapped page the file lost that HotSpot delivers after the step that
+            // touched it returned (MappedStrategy converts the ones it sees): anywhere in this
+            // call, the listener's code or the release of the step included. It is a truncation.
             throw fail(e);
         }
-        return moved - before;
     }
 
     /** Steps until the transfer is over, the channel would block, or (on a blocking channel) after one step. */
@@ -144,13 +145,13 @@ final class RealTransfer implements Transfer {
                 stall.progressed();
                 interestOps = SelectionKey.OP_WRITE;
                 listener.onProgress(moved);
-                if (moved == total) {
+                if (moved == count) {
                     complete();
                 } else if (!mayLoop) {
                     break;
                 }
             } else if (n < 0) {
-                if (total >= 0) {
+                if (count >= 0) {
                     throw fail(failures.endedEarly(null, moved));
                 }
                 complete();
@@ -171,7 +172,7 @@ final class RealTransfer implements Transfer {
             interestOps = SelectionKey.OP_WRITE;
             return prefix.write(facts.request().target());
         }
-        long ask = total < 0 ? maxStep : Math.min(maxStep, total - moved);
+        long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
         long n = step.move(moved - prefixBytes, ask);
         if (n > ask) {
             throw new IllegalStateException(choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);
@@ -183,12 +184,7 @@ final class RealTransfer implements Transfer {
     }
 
     private void complete() throws TransferException {
-        try {
-            releaseQuietly(null);
-        } catch (InternalError e) {
-            // a late fault of the last mapped window: the file was cut under it after all
-            throw fail(e);
-        }
+        releaseQuietly(null);
         state = State.DONE;
         interestOps = 0;
         long now = System.nanoTime();
@@ -228,8 +224,8 @@ final class RealTransfer implements Transfer {
 
     /**
      * Closes the step (or gives back what the choice took, if no step opened) and what the library
-     * opened; a failure to do so is added to {@code failure}, or logged (an {@code InternalError}
-     * without a failure is thrown, see {@link #complete()}).
+     * opened; a failure to do so is added to {@code failure}, or logged (an {@code Error} without a
+     * failure is thrown).
      */
     private void releaseQuietly(TransferException failure) {
         TransferStep s = step;
@@ -247,11 +243,11 @@ final class RealTransfer implements Transfer {
         }
         try {
             c.close();
-        } catch (IOException | RuntimeException | InternalError e) {
+        } catch (IOException | RuntimeException | Error e) {
             if (failure != null) {
                 failure.addSuppressed(e);
-            } else if (e instanceof InternalError) {
-                throw (InternalError) e; // a late mapping fault while unmapping: complete() reports it
+            } else if (e instanceof Error) {
+                throw (Error) e;
             } else {
                 log.debug("could not release {} after the transfer", c, e);
             }
@@ -279,7 +275,7 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long count() {
-        return total;
+        return count;
     }
 
     @Override
@@ -296,7 +292,7 @@ final class RealTransfer implements Transfer {
     public TransferResult result() {
         if (state != State.DONE) {
             throw new IllegalStateException("transfer is not done: " + moved + " of "
-                    + (total < 0 ? "all" : Long.toString(total)) + " bytes moved");
+                    + (count < 0 ? "all" : Long.toString(count)) + " bytes moved");
         }
         if (result == null) {
             result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
@@ -317,7 +313,7 @@ final class RealTransfer implements Transfer {
     /** Ends the transfer's flight recorder event, if a recording wanted one. */
     private void record(String outcome, long now) {
         if (event != null) {
-            TransferEvents.end(event, facts, choice, moved, total, stall.stalledInAll(now), outcome);
+            TransferEvents.end(event, facts, choice, moved, count, stall.stalledInAll(now), outcome);
             event = null;
         }
     }
@@ -328,7 +324,7 @@ final class RealTransfer implements Transfer {
             return;
         }
         TransferException abandoned = new TransferException("transfer closed after " + moved + " of "
-                + (total < 0 ? "all" : Long.toString(total)) + " bytes, before it was done", moved, null);
+                + (count < 0 ? "all" : Long.toString(count)) + " bytes, before it was done", moved, null);
         state = State.CLOSED;
         interestOps = 0;
         failure = abandoned;
@@ -340,7 +336,7 @@ final class RealTransfer implements Transfer {
     @Override
     public String toString() {
         return "Transfer{" + facts.request() + (prefix == null ? "" : " after a " + prefix) + " via "
-                + choice.strategy.name() + ", " + moved + " of " + (total < 0 ? "all" : Long.toString(total))
+                + choice.strategy.name() + ", " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
                 + " bytes, " + state + "}";
     }
 }

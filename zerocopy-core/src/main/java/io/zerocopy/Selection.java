@@ -12,12 +12,12 @@ import java.util.stream.Collectors;
 
 /**
  * Chooses the strategy for a transfer from its {@link TransferFacts}: a forced one if there is one,
- * else the first registered strategy that supports the request, else the first row of
+ * else the first registered strategy that supports the request, else the most preferred row of
  * {@link #TABLE} that applies. A choice takes what its step will need (a pooled buffer) in the same
  * act, so that {@link Choice#reason()} is always true of what runs.
  *
- * <p>The table is the whole default policy in one place, in order; the README's strategy table is
- * this list in words. The reason of each row ends up in the debug log and in
+ * <p>The table is the whole default policy in one place, each row's condition complete on its own;
+ * the README's strategy table is this list in words. The reason of each row ends up in the debug log and in
  * {@link TransferResult#reason()}; it is put into words only when one of them reads it.
  */
 final class Selection {
@@ -39,30 +39,25 @@ final class Selection {
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
-    private static final class Row {
-        final BuiltInStrategy strategy;
-        final Predicate<TransferFacts> when;
-        /** Whether the row applies only while the strategy's step gets its buffer from the pool. */
-        final boolean needsLent;
-        final Choice.Why why;
-        /** Whether the step reads the whole transfer before it starts, the read being the check. */
-        final boolean readsAhead;
-
-        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Choice.Why why) {
-            this(strategy, when, needsLent, why, false);
-        }
-
-        Row(BuiltInStrategy strategy, Predicate<TransferFacts> when, boolean needsLent, Choice.Why why, boolean readsAhead) {
-            this.strategy = strategy;
-            this.when = when;
-            this.needsLent = needsLent;
-            this.why = why;
-            this.readsAhead = readsAhead;
-        }
+    /** How a transfer's slice is checked before it starts (see {@code Opener}). */
+    enum Check {
+        /** A one-byte read of the slice's last byte. */
+        LAST_BYTE,
+        /** The step's read of the whole slice into its buffer, when the buffer holds it: that read is the check. */
+        READ_AHEAD
     }
 
     /**
-     * The default policy, first match wins.
+     * One row of the default policy: {@code strategy} serves a transfer when {@code when} holds,
+     * checked as {@code check} says, for {@code reason}. {@code when} is complete on its own: it
+     * names every fact the reason relies on, so that the rows can be read, and reordered, one by
+     * one; their order only says which of several true rows is preferred.
+     */
+    private record Row(BuiltInStrategy strategy, Predicate<Situation> when, Check check, Reason reason) {
+    }
+
+    /**
+     * The default policy, the most preferred row first.
      *
      * <p>A source opened for direct I/O goes to a mapping, which its alignment rules do not bind;
      * {@code sendfile} and {@code copy_file_range} are bound (EINVAL at an unaligned offset), and
@@ -99,46 +94,74 @@ final class Selection {
      */
     private static final List<Row> TABLE = List.of(
             new Row(MappedStrategy.INSTANCE,
-                    TransferFacts::sourceDirectIo, false,
-                    (f, how, spent) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
+                    s -> s.facts.sourceDirectIo(),
+                    Check.LAST_BYTE,
+                    (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
             new Row(TransferToStrategy.INSTANCE,
-                    f -> f.fileToSocketOnLinux() && !f.peerOnThisHost(), false,
-                    (f, how, spent) -> how + ", to a peer on another host: the network card reads the page cache,"
+                    s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
+                    Check.LAST_BYTE,
+                    (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
             new Row(BufferedStrategy.INSTANCE,
-                    f -> f.fileToSocketOnLinux() && f.request().count() <= LOCAL_READ_MAX_BYTES
-                            && f.platform().smallReadBeatsTransferTo(), true,
-                    (f, how, spent) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
-                            + " read, which is also the check, and one write, where this JDK's transferTo makes a failing"
-                            + " copy_file_range before its sendfile; " + how, true),
+                    s -> s.facts.fileToSocketOnLinux() && readsAheadToThisHost(s.facts.platform(),
+                            s.facts.peerOnThisHost(), s.facts.request().count()) && s.hasPooledBuffer(),
+                    Check.READ_AHEAD,
+                    (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
+                            + " read, which is also the check, and one write, where this JDK's transferTo makes a"
+                            + " failing copy_file_range before its sendfile; " + how),
             new Row(TransferToStrategy.INSTANCE,
-                    TransferFacts::fileToSocketOnLinux, false,
-                    (f, how, spent) -> how + ", to a peer on this host: no copy and no buffer in the sender, the"
-                            + " least sender CPU per byte, which a loaded server runs short of first"),
+                    s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
+                    Check.LAST_BYTE,
+                    (s, how) -> how + ", to a peer on this host: no copy and no buffer in the sender, the least"
+                            + " sender CPU per byte, which a loaded server runs short of first"),
             new Row(BufferedStrategy.INSTANCE,
-                    TransferFacts::fileToSocketOnLinux, true,
-                    (f, how, spent) -> noSendfileReason(f) + "; " + how),
+                    s -> s.facts.fileToSocketOnLinux() && notBySendfile(s) && s.hasPooledBuffer(),
+                    Check.LAST_BYTE,
+                    (s, how) -> notBySendfileReason(s) + "; " + how),
             new Row(MappedStrategy.INSTANCE,
-                    TransferFacts::fileToSocketOnLinux, false,
-                    (f, how, spent) -> noSendfileReason(f) + (spent
-                            ? "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
-                                    + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows need no buffer"
-                            : "; buffered is excluded, and mapped windows need no buffer")),
+                    s -> s.facts.fileToSocketOnLinux() && notBySendfile(s)
+                            && (s.excludes(BufferedStrategy.NAME) || !s.hasPooledBuffer()),
+                    Check.LAST_BYTE,
+                    (s, how) -> notBySendfileReason(s) + (s.excludes(BufferedStrategy.NAME)
+                            ? "; buffered is excluded, and mapped windows need no buffer"
+                            : "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
+                                    + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
+                                    + " need no buffer")),
             new Row(TransferToStrategy.INSTANCE,
-                    f -> f.sourceKind() == ChannelKind.FILE && f.directPath() != null, false,
-                    (f, how, spent) -> f.directPath() + " from a file to a " + f.targetKind()),
+                    s -> s.facts.sourceKind() == ChannelKind.FILE && s.facts.directPath() != null,
+                    Check.LAST_BYTE,
+                    (s, how) -> s.facts.directPath() + " from a file to a " + s.facts.targetKind()),
             new Row(MappedStrategy.INSTANCE,
-                    f -> f.sourceKind() == ChannelKind.FILE && kernelReadsTarget(f.targetKind())
-                            && f.request().count() >= MMAP_MIN_BYTES, false,
-                    (f, how, spent) -> noKernelPath(f) + "; mapped windows save a copy at " + f.request().count() + " bytes"),
+                    s -> s.facts.sourceKind() == ChannelKind.FILE && kernelReadsTarget(s.facts.targetKind())
+                            && s.facts.request().count() >= MMAP_MIN_BYTES
+                            && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
+                    Check.LAST_BYTE,
+                    (s, how) -> noKernelPath(s) + "; mapped windows save a copy at " + s.facts.request().count()
+                            + " bytes"),
             new Row(BufferedStrategy.INSTANCE,
-                    f -> true, false,
+                    s -> true,
+                    Check.LAST_BYTE,
                     // the buffer it took, which says when the direct memory budget is spent
-                    (f, how, spent) -> bufferedReason(f) + "; " + how));
+                    (s, how) -> bufferedReason(s) + "; " + how));
 
-    /** Why a file to a socket on Linux (on this host) does not go to sendfile. */
-    private static String noSendfileReason(TransferFacts f) {
-        return "a file to a socket on this host, and transferTo is excluded";
+    /**
+     * The rule for a small file to a socket on this host: whether it goes by one read, which is also
+     * its check, and one write (see {@link #LOCAL_READ_MAX_BYTES}). {@code Opener} asks it too, to
+     * make the check read before the choice when no step will read the slice ahead.
+     */
+    static boolean readsAheadToThisHost(Platform platform, boolean peerOnThisHost, long count) {
+        return peerOnThisHost && platform.smallReadBeatsTransferTo() && count <= LOCAL_READ_MAX_BYTES;
+    }
+
+    /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */
+    private static boolean notBySendfile(Situation s) {
+        return s.excludes(TransferToStrategy.NAME);
+    }
+
+    /** Why a file to a socket on Linux does not go by sendfile, in the terms {@link #notBySendfile} matched. */
+    private static String notBySendfileReason(Situation s) {
+        return "a file to a socket on " + (s.facts.peerOnThisHost() ? "this" : "another") + " host, and transferTo"
+                + " is excluded";
     }
 
     private final List<TransferStrategy> registered;
@@ -156,11 +179,6 @@ final class Selection {
         this.forced = forced;
         this.excludedByOptions = Set.copyOf(excludedByOptions);
         this.exclusions = new Exclusions(null, this.excludedByOptions);
-    }
-
-    /** A selection with nothing forced or excluded by options. */
-    Selection(List<TransferStrategy> registered) {
-        this(registered, null, Set.of());
     }
 
     /**
@@ -182,7 +200,7 @@ final class Selection {
         if (forcedByProperty != null && !forcedByProperty.isBlank()) {
             TransferStrategy s = Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
             if (!excluded.contains(s.name())) {
-                Choice choice = tryStrategy(s, facts, (f, how, spent) -> "forced by system property "
+                Choice choice = tryStrategy(s, facts, (situation, how) -> "forced by system property "
                         + TransferOptions.STRATEGY_PROPERTY + ": " + how);
                 if (choice != null) {
                     return choice;
@@ -191,7 +209,7 @@ final class Selection {
         }
         if (forced != null && !excluded.contains(forced)) {
             TransferStrategy s = Strategies.require(forced, "strategy");
-            Choice choice = tryStrategy(s, facts, (f, how, spent) -> "forced: " + how);
+            Choice choice = tryStrategy(s, facts, (situation, how) -> "forced: " + how);
             if (choice == null) {
                 throw new IllegalArgumentException("strategy: " + forced + " (cannot serve " + facts.request() + ": "
                         + refusal(s, facts) + ")");
@@ -200,36 +218,34 @@ final class Selection {
         }
         for (TransferStrategy s : registered) {
             if (!excluded.contains(s.name())) {
-                Choice choice = tryStrategy(s, facts, (f, how, spent) -> "registered strategy: " + how);
+                Choice choice = tryStrategy(s, facts, (situation, how) -> "registered strategy: " + how);
                 if (choice != null) {
                     return choice;
                 }
             }
         }
-        boolean budgetSpent = false;
+        Situation situation = new Situation(facts, excluded);
         for (Row row : TABLE) {
-            if (excluded.contains(row.strategy.name()) || !row.when.test(facts) || row.strategy.refusal(facts) != null) {
-                continue;
+            if (!situation.excludes(row.strategy.name()) && row.when.test(situation)
+                    && row.strategy.refusal(facts) == null) {
+                return Choice.ofRow(row.strategy, situation, row.reason, row.check);
             }
-            ByteBuffer lent = row.strategy.lend(facts);
-            if (row.needsLent && lent == null) {
-                budgetSpent = true;
-                continue;
-            }
-            return new Choice(row.strategy, facts, lent, row.why, null, budgetSpent, row.readsAhead);
         }
+        situation.givePooledBufferBack();
         throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve "
                 + facts.request() + "; the buffered strategy serves every pair)");
     }
 
     /** A choice of {@code s} if it can serve the transfer, else null. */
-    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Choice.Why why) {
+    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Reason reason) {
         if (s instanceof BuiltInStrategy) {
             BuiltInStrategy builtIn = (BuiltInStrategy) s;
-            return builtIn.refusal(facts) == null ? new Choice(s, facts, builtIn.lend(facts), why, null, false, false) : null;
+            return builtIn.refusal(facts) == null
+                    ? Choice.ofRow(builtIn, new Situation(facts, Set.of()), reason, Check.LAST_BYTE)
+                    : null;
         }
         Support support = s.supports(facts.request());
-        return support.supported() ? new Choice(s, facts, null, why, support, false, false) : null;
+        return support.supported() ? Choice.ofRegistered(s, facts, support, reason) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {
@@ -255,6 +271,56 @@ final class Selection {
         return e.names;
     }
 
+    /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */
+    interface Reason {
+        String words(Situation situation, String how);
+    }
+
+    /**
+     * One choice in the making: the transfer's facts, the strategies excluded, and the pool's
+     * buffer once a row asked for it. The buffer goes to the choice if its strategy is the buffered
+     * one, and back to the pool otherwise. Not thread-safe; one per choice.
+     */
+    static final class Situation {
+        final TransferFacts facts;
+        private final Set<String> excluded;
+        private boolean askedPool;
+        private ByteBuffer pooledBuffer;
+
+        Situation(TransferFacts facts, Set<String> excluded) {
+            this.facts = facts;
+            this.excluded = excluded;
+        }
+
+        boolean excludes(String strategy) {
+            return excluded.contains(strategy);
+        }
+
+        /** Whether the pool has a direct buffer for the buffered step: false once its budget is spent. */
+        boolean hasPooledBuffer() {
+            if (!askedPool) {
+                askedPool = true;
+                pooledBuffer = BufferedStrategy.INSTANCE.takeFromPool(facts);
+            }
+            return pooledBuffer != null;
+        }
+
+        /** What {@code strategy}'s step takes: the pool's buffer for the buffered step, else nothing. */
+        ByteBuffer bufferFor(BuiltInStrategy strategy) {
+            if (strategy == BufferedStrategy.INSTANCE) {
+                hasPooledBuffer();
+                return pooledBuffer;
+            }
+            givePooledBufferBack();
+            return strategy.takeFromPool(facts);
+        }
+
+        void givePooledBufferBack() {
+            DirectBuffers.giveBack(pooledBuffer);
+            pooledBuffer = null;
+        }
+    }
+
     /** The names excluded while the property reads {@code property}. */
     private static final class Exclusions {
         final String property;
@@ -271,14 +337,17 @@ final class Selection {
         return kind == ChannelKind.FILE || kind == ChannelKind.SOCKET || kind == ChannelKind.PIPE;
     }
 
-    /** Why transferTo was not chosen for a file source: the platform has no path, or it was excluded. */
-    private static String noKernelPath(TransferFacts f) {
-        return f.directPath() != null
-                ? "transferTo is excluded"
-                : "no kernel path from a file to a " + f.targetKind() + " on " + f.platform();
+    /** Why transferTo does not serve a file source: the platform has no path, or it was excluded. */
+    private static String noKernelPath(Situation s) {
+        TransferFacts f = s.facts;
+        if (f.directPath() == null) {
+            return "no kernel path from a file to a " + f.targetKind() + " on " + f.platform();
+        }
+        return s.excludes(TransferToStrategy.NAME) ? "transferTo is excluded" : f.directPath() + " is passed over";
     }
 
-    private static String bufferedReason(TransferFacts f) {
+    private static String bufferedReason(Situation s) {
+        TransferFacts f = s.facts;
         if (f.sourceKind() != ChannelKind.FILE) {
             return "no zero-copy path from a " + (f.sourceIsStream() ? "stream" : f.sourceKind() + " source");
         }
@@ -288,8 +357,9 @@ final class Selection {
         if (!kernelReadsTarget(f.targetKind())) {
             return "the target is not a JDK channel and reads the bytes in user space, where a buffer beats a mapping";
         }
-        return noKernelPath(f) + (f.request().count() >= MMAP_MIN_BYTES
+        return noKernelPath(s) + (f.request().count() >= MMAP_MIN_BYTES && s.excludes(MappedStrategy.NAME)
                 ? ", and mmap is excluded"
+                : f.request().count() >= MMAP_MIN_BYTES ? ", and mmap is passed over"
                 : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
     }
 

@@ -43,12 +43,12 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         throw new IllegalStateException("splice never serves a transfer on this JDK");
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
         throw new IOException("splice is unavailable: " + refusal(facts));
     }
 }

@@ -58,9 +58,9 @@ final class Stall {
     /**
      * Counts a step that moved nothing and checks the source.
      *
-     * @param moved the transfer's count so far, header included
+     * @param moved the transfer's count so far, prefix included
      * @param fileOffset where in the source file the next byte is, or -1 when no file step has run
-     *     yet (a header is still going out)
+     *     yet (a prefix is still going out)
      * @throws IOException a {@link TruncatedSourceException} or early-end {@link TransferException}
      */
     void zeroStep(long moved, long fileOffset) throws IOException {

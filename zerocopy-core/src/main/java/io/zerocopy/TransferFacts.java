@@ -2,6 +2,9 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.channels.FileChannel;
 
 /**
@@ -10,9 +13,13 @@ import java.nio.channels.FileChannel;
  * the platform, whether the source was opened for direct I/O, which end is an adapted stream, the
  * blocking modes, where the peer is and its segment size, which kernel path
  * {@code transferTo} would take, whether the caller is a virtual thread, and which file tells a
- * truncation. No other class re-derives any of these. Immutable; one per transfer.
+ * truncation. No other class re-derives any of these: the peer is read once by {@link Peers}, and a
+ * source file's kind and direct I/O once by {@link SourceFile}, before the facts are made.
+ * Immutable; one per transfer.
  */
 final class TransferFacts {
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
     private final TransferRequest request;
     private final Peers.Peer peer;
     private final Platform platform;
@@ -45,7 +52,7 @@ final class TransferFacts {
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
         this.targetNonBlocking = request.targetNonBlocking();
-        this.callerVirtual = Peers.callerIsVirtual();
+        this.callerVirtual = TransferFacts.currentThreadIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
                 ? platform.directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
                 : null;
@@ -143,10 +150,6 @@ final class TransferFacts {
         return peer.segmentSize;
     }
 
-    Peers.Peer peer() {
-        return peer;
-    }
-
     /** The kernel path {@code transferTo} takes from this FILE source to this target, or null for none. */
     String directPath() {
         return directPath;
@@ -195,6 +198,27 @@ final class TransferFacts {
     /** Where the bytes of {@link #truncatableFile()} this transfer reads end. */
     long truncatableEnd() {
         return sourceEnd;
+    }
+
+    /** Whether the calling thread is a virtual thread (Java 21 and later). */
+    static boolean currentThreadIsVirtual() {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup()
+                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null; // before Java 21 every thread is a platform thread
+        }
     }
 
     @Override

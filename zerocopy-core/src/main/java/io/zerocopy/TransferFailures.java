@@ -18,14 +18,14 @@ final class TransferFailures {
     private final TransferFacts facts;
     private final TransferRequest request;
     private final String strategy;
-    /** The transfer's count, header included; -1 for "until the end". */
-    private final long total;
+    /** The transfer's count, prefix included; -1 for "until the end". */
+    private final long count;
 
-    TransferFailures(TransferFacts facts, String strategy, long total) {
+    TransferFailures(TransferFacts facts, String strategy, long count) {
         this.facts = facts;
         this.request = facts.request();
         this.strategy = strategy;
-        this.total = total;
+        this.count = count;
     }
 
     /**
@@ -41,7 +41,7 @@ final class TransferFailures {
         if (truncation != null) {
             return truncation;
         }
-        if (cause instanceof EOFException && total >= 0 && request.sourceKind() != ChannelKind.FILE) {
+        if (cause instanceof EOFException && count >= 0 && request.sourceKind() != ChannelKind.FILE) {
             return endedEarly((EOFException) cause, moved);
         }
         String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
@@ -57,8 +57,8 @@ final class TransferFailures {
         }
         if (request.sourceKind() != ChannelKind.FILE) {
             EOFException eof = cause != null ? cause
-                    : new EOFException("end of stream after " + moved + " of " + total + " bytes");
-            return new TransferException("the source ended after " + moved + " of " + total + " bytes", moved, eof);
+                    : new EOFException("end of stream after " + moved + " of " + count + " bytes");
+            return new TransferException("the source ended after " + moved + " of " + count + " bytes", moved, eof);
         }
         String size;
         try {
@@ -66,7 +66,7 @@ final class TransferFailures {
         } catch (IOException e) {
             size = "unknown";
         }
-        return new TransferException("the source file ended after " + moved + " of " + total
+        return new TransferException("the source file ended after " + moved + " of " + count
                 + " bytes while its size still reads " + size + " (a procfs or sysfs file?)", moved, cause);
     }
 

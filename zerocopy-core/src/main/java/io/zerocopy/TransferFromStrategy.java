@@ -52,12 +52,12 @@ final class TransferFromStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         return "FileChannel.transferFrom from a " + facts.sourceKind() + " into a file";
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
         return new Step(facts.request());
     }
 
@@ -115,7 +115,7 @@ final class TransferFromStrategy extends BuiltInStrategy {
         @Override
         public void close() throws IOException {
             if (target.isOpen()) {
-                FileChannels.restorePosition(target, targetStart + done);
+                FileChannels.setPosition(target, targetStart + done);
             }
         }
 

@@ -32,10 +32,11 @@ public interface TransferListener {
      * The transfer is about to move its first byte.
      *
      * @param strategy the name of the strategy that will run, such as {@code "transferTo"}
-     * @param expectedBytes how many bytes will be moved, or {@code -1} when the source is read to
-     *     end of stream and the total is not known in advance
+     * @param count how many bytes the transfer will move, prefix included, as {@link Transfer#count()}
+     *     says: {@code -1} when the source is read to end of stream and the total is not known in
+     *     advance
      */
-    default void onStart(String strategy, long expectedBytes) {
+    default void onStart(String strategy, long count) {
     }
 
     /**

@@ -52,14 +52,12 @@ public final class TransferOptions {
      * Default copy buffer: 256 KiB, the fastest size measured for the buffered strategy both sending
      * and receiving; larger buffers gained too little to pin more memory per transfer. To a loopback
      * peer on Linux it is rounded down to whole loopback segments (see {@link Builder#bufferSize}).
-     * Measurements: docs/defaults.md.
      */
     public static final int DEFAULT_BUFFER_SIZE = 256 * 1024;
 
     /**
      * Default mapped window: 64 MiB. Windows of 8 to 64 MiB, one write each, were the fastest mapped
-     * path measured; larger ones gain nothing and pin more address space per transfer
-     * (docs/defaults.md).
+     * path measured; larger ones gain nothing and pin more address space per transfer.
      */
     public static final long DEFAULT_MAPPED_WINDOW = 64L * 1024 * 1024;
 

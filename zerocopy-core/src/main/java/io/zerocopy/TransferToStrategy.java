@@ -17,16 +17,11 @@ import org.slf4j.LoggerFactory;
  * so the selector only picks this strategy where {@code Platform.directTransferPath} has a path.
  * Stateless; one shared instance.
  *
- * <p><b>Virtual threads.</b> On Java 21 and later the JDK runs a blocking socket used from a
- * virtual thread non-blocking underneath, and {@code transferTo} to it returns 0 whenever the
- * socket is full instead of parking the thread (JDK 25 {@code FileChannelImpl}); a loop can only
- * poll it. So from a virtual thread to a blocking socket the step waits the way the socket's own
- * {@code write} does: on a 0 it writes the next {@link #BRIDGE_BYTES} of the file through that
- * {@code write}, which parks the virtual thread in the JDK's poller until the socket takes them,
- * and then goes on with {@code sendfile}. Before its first {@code sendfile} it makes a write of
- * nothing, so that the JDK has switched the socket to non-blocking (it does that on a virtual
- * thread's first read or write): otherwise a {@code sendfile} to a full socket would block the
- * carrier thread itself.
+ * <p><b>Virtual threads.</b> On Java 21 and later {@code transferTo} to a blocking socket used from
+ * a virtual thread returns 0 whenever the socket is full instead of parking the thread (JDK 25
+ * {@code FileChannelImpl}); a loop could only poll it. So from a virtual thread to a blocking socket
+ * the step waits through a {@link ParkingBridge}: on a 0 it writes the next file bytes through the
+ * socket's own {@code write}, which parks, and then goes on with {@code sendfile}.
  */
 final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
@@ -34,17 +29,6 @@ final class TransferToStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
     static final String NAME = "transferTo";
-
-    /**
-     * File bytes a virtual thread writes through the socket's own {@code write} when
-     * {@code sendfile} finds the socket full: 4 KiB, one page. Of 4, 16 and 64 KiB it cost the
-     * least sender CPU per GB with Nagle on and off, and sent the fewest bytes (0.2%) through the
-     * copy, with as many parks per transfer (docs/virtual-threads.md); a thousand parked transfers
-     * hold 4 MiB of heap between them.
-     */
-    static final int BRIDGE_BYTES = 4 * 1024;
-
-    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private TransferToStrategy() {
     }
@@ -70,13 +54,13 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         String how = facts.directPath() != null
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
         return parks(facts)
-                ? how + "; on this virtual thread a full socket is waited for by writing the next " + BRIDGE_BYTES
-                        + " bytes through the socket's own write, which parks the thread"
+                ? how + "; on this virtual thread a full socket is waited for by writing the next "
+                        + ParkingBridge.BYTES + " bytes through the socket's own write, which parks the thread"
                 : how;
     }
 
@@ -86,7 +70,7 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
         if (parks(facts)) {
             return new ParkingStep(facts);
         }
@@ -112,17 +96,14 @@ final class TransferToStrategy extends BuiltInStrategy {
         };
     }
 
-    /** transferTo from a virtual thread to a blocking socket, waiting for room by the socket's own parking write. */
+    /** transferTo from a virtual thread to a blocking socket, waiting for room through a {@link ParkingBridge}. */
     private static final class ParkingStep implements TransferStep {
         private final FileChannel source;
         private final SocketChannel target;
         private final long start;
-        /** File bytes read for a parking write and not yet written (drain mode), or null before the first. */
-        private ByteBuffer bridge;
+        private final ParkingBridge bridge = new ParkingBridge(false);
         private boolean switched;
         private long sentfile;
-        private long written;
-        private int parks;
 
         ParkingStep(TransferFacts facts) {
             this.source = facts.request().sourceFile();
@@ -133,11 +114,11 @@ final class TransferToStrategy extends BuiltInStrategy {
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
             if (!switched) {
-                target.write(NOTHING); // the JDK makes the socket non-blocking now, before sendfile meets it
+                ParkingBridge.switchToNonBlocking(target, false); // before sendfile meets the socket
                 switched = true;
             }
-            if (bridge != null && bridge.hasRemaining()) {
-                return writeBridge(maxBytes);
+            if (bridge.holdsBytes()) {
+                return bridge.writeTo(target, maxBytes);
             }
             long n = source.transferTo(start + transferred, maxBytes, target);
             if (n != 0) {
@@ -145,35 +126,20 @@ final class TransferToStrategy extends BuiltInStrategy {
                 return n;
             }
             // Full (or the file ended, which the engine tells apart after a 0): park in the socket's write.
-            if (bridge == null) {
-                bridge = ByteBuffer.allocate(BRIDGE_BYTES);
-            }
-            bridge.clear().limit((int) Math.min(BRIDGE_BYTES, maxBytes));
-            if (source.read(bridge, start + transferred) <= 0) {
-                bridge.limit(0);
-                return 0;
-            }
-            bridge.flip();
-            parks++;
-            return writeBridge(maxBytes);
-        }
-
-        private long writeBridge(long maxBytes) throws IOException {
-            int n = BufferedStrategy.writeAtMost(target, bridge, maxBytes);
-            written += n;
-            return n;
+            source.read(bridge.toFill(maxBytes), start + transferred);
+            return bridge.filled() ? bridge.writeTo(target, maxBytes) : 0;
         }
 
         @Override
         public void close() {
             if (log.isDebugEnabled()) {
-                log.debug("{}: {} bytes by {}, {} through {} parking writes", this, sentfile, NAME, written, parks);
+                log.debug("{}: {} bytes by {}, {}", this, sentfile, NAME, bridge);
             }
         }
 
         @Override
         public String toString() {
-            return NAME + "(parking writes of " + BRIDGE_BYTES + " bytes)";
+            return NAME + "(parking writes of " + ParkingBridge.BYTES + " bytes)";
         }
     }
 }

@@ -228,7 +228,7 @@ public final class Transfers {
     private static long copyWith(Opener opener, ReadableByteChannel source, WritableByteChannel target)
             throws IOException {
         Preflight.checkEnds(source, target);
-        return copyChannel(opener, source, UNTIL_END, target);
+        return opener.copyChannel(source, UNTIL_END, target);
     }
 
     /**
@@ -257,32 +257,11 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Checks.notNegative(count, "count");
         Preflight.checkNotInterrupted();
-        return copyChannel(opener, source, count, target);
+        return opener.copyChannel(source, count, target);
     }
 
     /** The count of a channel copy that runs to the source's end. */
     private static final long UNTIL_END = -1;
-
-    /**
-     * A checked channel copy of {@code count} bytes, or to the end: a JDK file with a usable size
-     * from its position, which then advances past what moved; any other channel (procfs, a FIFO, a
-     * socket) as a stream, since a FILE request needs a count.
-     */
-    private static long copyChannel(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
-            throws IOException {
-        FileChannel file = ChannelKinds.asSizedFile(source);
-        if (file == null) {
-            return opener.run(opener.stream(source, count, target));
-        }
-        long start = file.position();
-        long left = Math.max(0, file.size() - start);
-        if (count > left) {
-            throw new IllegalArgumentException("count: " + count + " (expected: <= " + left
-                    + ", the bytes from the channel's position " + start + " to the end of the file)");
-        }
-        long slice = count == UNTIL_END ? left : count;
-        return FileChannels.copyAndAdvance(file, start, () -> opener.run(opener.fileAt(file, start, slice, target)));
-    }
 
     /**
      * Copies from {@code source} until its end of stream; neither stream is flushed or closed. A

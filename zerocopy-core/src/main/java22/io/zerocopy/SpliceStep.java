@@ -33,13 +33,11 @@ import java.nio.channels.spi.AbstractInterruptibleChannel;
  * {@code ClosedByInterruptException}, as the JDK does for its own calls.
  *
  * <p>On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
- * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits the way
- * the socket's own calls do: when the source has nothing, it reads up to {@link #BRIDGE_BYTES}
- * through the source's {@code read}, which parks the thread until bytes arrive, and writes them on;
- * when the target is full, it takes up to that many bytes from the head of the pipe and writes them
- * through the target's {@code write}, which parks until the socket takes them. Then it goes on with
- * {@code splice}. Before its first call it makes a read and a write of nothing, so that the JDK has
- * made both sockets non-blocking and no {@code splice} blocks the carrier thread.
+ * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits through a
+ * {@link ParkingBridge}: when the source has nothing, it reads through the source's {@code read},
+ * which parks the thread until bytes arrive, and writes them on; when the target is full, it takes
+ * bytes from the head of the pipe and writes them through the target's {@code write}, which parks
+ * until the socket takes them. Then it goes on with {@code splice}.
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
@@ -51,15 +49,6 @@ final class SpliceStep implements TransferStep {
      * per GB of a 256 KiB one at one connection and 0.44x at 256 (docs/splice.md).
      */
     static final int PIPE_BYTES = 1 << 20;
-
-    /**
-     * Most bytes moved through a socket's own read or write when {@code splice} would wait on a
-     * virtual thread: the same as {@code transferTo}'s parking writes (see
-     * {@link TransferToStrategy#BRIDGE_BYTES}).
-     */
-    static final int BRIDGE_BYTES = TransferToStrategy.BRIDGE_BYTES;
-
-    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private final SocketChannel source;
     private final WritableByteChannel target;
@@ -76,8 +65,8 @@ final class SpliceStep implements TransferStep {
     private final boolean sourceParks;
     private final boolean targetParks;
     private boolean switched;
-    /** Bytes taken for a parking read or write and not yet written (drain mode), or null before the first. */
-    private ByteBuffer bridge;
+    /** Bytes taken for a parking read or write and not yet written; direct, as the pipe is read into it natively. */
+    private final ParkingBridge bridge = new ParkingBridge(true);
 
     private SpliceStep(TransferFacts facts) throws IOException {
         TransferRequest request = facts.request();
@@ -135,16 +124,15 @@ final class SpliceStep implements TransferStep {
             throw new AsynchronousCloseException();
         }
         if (!switched) {
-            // the JDK makes a virtual thread's socket non-blocking on its first read or write
             if (sourceParks) {
-                source.read(NOTHING);
+                ParkingBridge.switchToNonBlocking(source, true);
             }
             if (targetParks) {
-                ((SocketChannel) target).write(NOTHING);
+                ParkingBridge.switchToNonBlocking((SocketChannel) target, false);
             }
             switched = true;
         }
-        if (bridge != null && bridge.hasRemaining()) {
+        if (bridge.holdsBytes()) {
             return writeBridge(maxBytes);
         }
         if (inPipe == 0) {
@@ -177,56 +165,36 @@ final class SpliceStep implements TransferStep {
 
     /** The source has nothing and the pipe is empty: reads through the source, which parks the virtual thread. */
     private long readThroughSource(long maxBytes) throws IOException {
-        ByteBuffer b = bridge();
-        b.clear().limit((int) Math.min(b.capacity(), maxBytes));
-        if (source.read(b) < 0) {
-            b.limit(0);
-            return -1;
-        }
-        b.flip();
-        return writeBridge(maxBytes);
+        int read = source.read(bridge.toFill(maxBytes));
+        return bridge.filled() ? writeBridge(maxBytes) : read < 0 ? -1 : 0;
     }
 
     /** The target is full: takes the pipe's first bytes and writes them through the target, which parks the virtual thread. */
     private long writeThroughTarget(long maxBytes) throws IOException {
-        ByteBuffer b = bridge();
-        b.clear().limit((int) Math.min(b.capacity(), Math.min(inPipe, maxBytes)));
+        ByteBuffer b = bridge.toFill(Math.min(inPipe, maxBytes));
         long got = LinuxCalls.read(state, fds[2], MemorySegment.ofBuffer(b), b.remaining());
+        b.position((int) Math.max(got, 0)); // a native read leaves the position alone
+        bridge.filled();
         if (got < 0) {
-            b.limit(0);
             throw LinuxCalls.failure("read from the pipe", state.errno());
         }
         inPipe -= got;
-        b.limit((int) got);
         return writeBridge(maxBytes);
     }
 
-    /** Writes what the bridge holds, at most {@code maxBytes}, through the target's own write. */
+    /** Writes what the bridge holds, at most {@code maxBytes}: through the target's own write, or into the file. */
     private long writeBridge(long maxBytes) throws IOException {
         int n;
         if (targetFile != null) {
             // a file target is written at the offset splice keeps; its writes never wait
             long at = state.offset.get(ValueLayout.JAVA_LONG, 0);
-            int limit = bridge.limit();
-            bridge.limit((int) Math.min(limit, bridge.position() + maxBytes));
-            try {
-                n = targetFile.write(bridge, at);
-            } finally {
-                bridge.limit(limit);
-            }
+            n = bridge.writeTo(targetFile, at, maxBytes);
             state.offset.set(ValueLayout.JAVA_LONG, 0, at + n);
         } else {
-            n = BufferedStrategy.writeAtMost(target, bridge, maxBytes);
+            n = bridge.writeTo(target, maxBytes);
         }
         written += n;
         return n;
-    }
-
-    private ByteBuffer bridge() {
-        if (bridge == null) {
-            bridge = ByteBuffer.allocateDirect(BRIDGE_BYTES);
-        }
-        return bridge;
     }
 
     @Override
@@ -294,7 +262,7 @@ final class SpliceStep implements TransferStep {
     public void close() throws IOException {
         closeDescriptors();
         if (targetFile != null && targetFile.isOpen()) {
-            FileChannels.restorePosition(targetFile, targetStart + written);
+            FileChannels.setPosition(targetFile, targetStart + written);
         }
     }
 

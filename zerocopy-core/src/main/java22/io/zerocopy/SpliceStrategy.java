@@ -70,12 +70,12 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    String how(TransferFacts facts, ByteBuffer lent) {
+    String how(TransferFacts facts, ByteBuffer pooled) {
         String how = "splice(2) through a pipe from a socket to a "
                 + (facts.targetKind() == ChannelKind.FILE ? "file" : "socket") + ", no copy in user space";
         return facts.callerVirtual()
                 ? how + "; on this virtual thread a blocking socket that is not ready is waited for by moving the next "
-                        + SpliceStep.BRIDGE_BYTES + " bytes through its own read or write, which parks the thread"
+                        + ParkingBridge.BYTES + " bytes through its own read or write, which parks the thread"
                 : how;
     }
 
@@ -106,7 +106,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer lent) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
         TransferRequest request = facts.request();
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");

@@ -40,7 +40,7 @@ import org.mockito.InOrder;
 /**
  * Header + body: {@code copy(header, file, position, count, target)} and its {@code open} form. What
  * arrives is checked byte for byte over real loopback sockets (blocking and not, Nagle on and off)
- * for bodies around {@link HeaderPrefix#FIRST_CHUNK_BYTES} and {@link HeaderPrefix#WHOLE_BODY_BYTES}, and past
+ * for bodies around {@link PrefixWrite#FIRST_CHUNK_BYTES} and {@link PrefixWrite#WHOLE_BODY_BYTES}, and past
  * one loopback segment; how the first write is made is checked with a target that records every call.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -49,8 +49,8 @@ class HeaderBodyTest {
 
     /** An odd position, past the first page, so that neither a page nor a block boundary lines up. */
     private static final int POSITION = 4099;
-    private static final int CHUNK = HeaderPrefix.FIRST_CHUNK_BYTES;
-    private static final int WHOLE = HeaderPrefix.WHOLE_BODY_BYTES;
+    private static final int CHUNK = PrefixWrite.FIRST_CHUNK_BYTES;
+    private static final int WHOLE = PrefixWrite.WHOLE_BODY_BYTES;
     private static final int[] BODIES = {0, 1, 4096, CHUNK - 1, CHUNK, CHUNK + 1, WHOLE, WHOLE + 1, 256 << 10, 1 << 20};
 
     @TempDir
@@ -340,12 +340,12 @@ class HeaderBodyTest {
     void chunk_smallBodyWhole_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
         int mss = Peers.LOOPBACK_MSS_IPV4;
 
-        assertThat(HeaderPrefix.chunkBytes(200, WHOLE, mss)).as("a body up to %d, whole", WHOLE).isEqualTo(WHOLE);
-        assertThat(HeaderPrefix.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);
-        assertThat(200 + HeaderPrefix.chunkBytes(200, WHOLE + 1, mss)).as("loopback: one segment").isEqualTo(mss);
-        assertThat(70_000 + HeaderPrefix.chunkBytes(70_000, 1 << 20, mss)).as("a header over one segment: two")
+        assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss)).as("a body up to %d, whole", WHOLE).isEqualTo(WHOLE);
+        assertThat(PrefixWrite.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);
+        assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss)).as("loopback: one segment").isEqualTo(mss);
+        assertThat(70_000 + PrefixWrite.chunkBytes(70_000, 1 << 20, mss)).as("a header over one segment: two")
                 .isEqualTo(2 * mss);
-        assertThat(HeaderPrefix.chunkBytes(mss, 1 << 20, mss)).as("a header of exactly one segment: one more")
+        assertThat(PrefixWrite.chunkBytes(mss, 1 << 20, mss)).as("a header of exactly one segment: one more")
                 .isEqualTo(mss);
     }
 

@@ -43,13 +43,6 @@ class MappingsReleaseTest {
     }
 
     @Test
-    void releaseMethod_isPromptOnThisJdk() {
-        // JDK 22+ closes a confined Arena; 17 to 21 use Unsafe.invokeCleaner. Never the GC here.
-        String expected = Runtime.version().feature() >= 22 ? "Arena.close" : "Unsafe.invokeCleaner";
-        assertThat(Mappings.releaseMethod()).isEqualTo(expected).isNotEqualTo("garbage collector");
-    }
-
-    @Test
     void copy_mmapOverSeveralWindows_leavesNoMappingBehind() throws IOException {
         byte[] data = randomBytes(FILE_SIZE);
         Path file = Files.write(dir.resolve("mapped.bin"), data);

@@ -171,7 +171,7 @@ class PlatformTest {
     @Test
     void withFastFileTransfer_windowsTransmitFileOnlyForBlockingSockets() {
         Platform off = Platform.of(OperatingSystem.WINDOWS, 21, "10.0");
-        Platform on = off.withFastFileTransfer(true);
+        Platform on = Platforms.withFastFileTransfer(off, true);
 
         assertThat(on.directTransferPath(ChannelKind.SOCKET, false)).contains("TransmitFile");
         assertThat(on.directTransferPath(ChannelKind.SOCKET, true)).isEmpty();
@@ -180,13 +180,13 @@ class PlatformTest {
             assertThat(on.directTransferPath(kind, true)).as("%s", kind).isEmpty();
         }
         assertThat(off.directTransferPath(ChannelKind.SOCKET, false)).isEmpty();
-        assertThat(on.withFastFileTransfer(false).directTransferPath(ChannelKind.SOCKET, false)).isEmpty();
+        assertThat(Platforms.withFastFileTransfer(on, false).directTransferPath(ChannelKind.SOCKET, false)).isEmpty();
     }
 
     @Test
     void withFastFileTransfer_changesOnlyTheFlag() {
         Platform off = Platform.of(OperatingSystem.WINDOWS, 21, "10.0.19045");
-        Platform on = off.withFastFileTransfer(true);
+        Platform on = Platforms.withFastFileTransfer(off, true);
 
         assertThat(off.fastFileTransfer()).isFalse();
         assertThat(on.fastFileTransfer()).isTrue();
@@ -194,14 +194,14 @@ class PlatformTest {
         assertThat(on.javaFeature()).isEqualTo(21);
         assertThat(on.osVersion()).isEqualTo("10.0.19045");
         assertThat(on).isNotEqualTo(off);
-        assertThat(on.withFastFileTransfer(false)).isEqualTo(off);
+        assertThat(Platforms.withFastFileTransfer(on, false)).isEqualTo(off);
     }
 
     @ParameterizedTest
     @EnumSource(value = OperatingSystem.class, names = {"LINUX", "MACOS", "OTHER"})
     void withFastFileTransfer_mattersOnlyOnWindows(OperatingSystem os) {
         Platform off = Platform.of(os, 17, "6.1.0");
-        Platform on = off.withFastFileTransfer(true);
+        Platform on = Platforms.withFastFileTransfer(off, true);
 
         for (ChannelKind kind : ChannelKind.values()) {
             for (boolean nonBlocking : new boolean[] {false, true}) {
@@ -219,7 +219,8 @@ class PlatformTest {
         assertThat(Platform.of(OperatingSystem.LINUX, 25, "garbage").maxBytesPerCall()).isEqualTo(0x7ffff000L);
         assertThat(Platform.of(OperatingSystem.WINDOWS, 21, "10.0").maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
-        assertThat(Platform.of(OperatingSystem.WINDOWS, 21, "10.0").withFastFileTransfer(true).maxBytesPerCall())
+        assertThat(Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 21, "10.0"), true)
+                .maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
         assertThat(Platform.of(OperatingSystem.MACOS, 21, "14.5").maxBytesPerCall()).isEqualTo(Integer.MAX_VALUE);
         assertThat(Platform.of(OperatingSystem.OTHER, 21, "14.0-RELEASE").maxBytesPerCall())
@@ -279,7 +280,7 @@ class PlatformTest {
         assertThat(a).isNotEqualTo(Platform.of(OperatingSystem.LINUX, 17, "6.1.0"));
         // same parsed kernel, different string: still different platforms
         assertThat(a).isNotEqualTo(Platform.of(OperatingSystem.LINUX, 21, "6.1"));
-        assertThat(a).isNotEqualTo(a.withFastFileTransfer(true));
+        assertThat(a).isNotEqualTo(Platforms.withFastFileTransfer(a, true));
         assertThat(a).isNotEqualTo(null);
         assertThat(a).isNotEqualTo("LINUX 6.1.0, Java 21");
     }
@@ -287,7 +288,7 @@ class PlatformTest {
     @Test
     void toString_namesOsVersionJavaAndFastFileTransfer() {
         Platform linux = Platform.of(OperatingSystem.LINUX, 21, "6.18.44-fc");
-        Platform windows = Platform.of(OperatingSystem.WINDOWS, 25, "10.0").withFastFileTransfer(true);
+        Platform windows = Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 25, "10.0"), true);
 
         assertThat(linux.toString()).contains("LINUX", "6.18.44-fc", "21").doesNotContain("fast file transfer");
         assertThat(windows.toString()).contains("WINDOWS", "10.0", "25", "fast file transfer on");

@@ -52,7 +52,7 @@ class SelectionTest {
         LINUX_2_6_32_JDK17(Platform.of(OperatingSystem.LINUX, 17, "2.6.32")),
         MACOS_JDK21(Platform.of(OperatingSystem.MACOS, 21, "14.5")),
         WINDOWS_JDK21(Platform.of(OperatingSystem.WINDOWS, 21, "10.0")),
-        WINDOWS_FAST_JDK21(Platform.of(OperatingSystem.WINDOWS, 21, "10.0").withFastFileTransfer(true));
+        WINDOWS_FAST_JDK21(Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 21, "10.0"), true));
 
         final Platform platform;
 

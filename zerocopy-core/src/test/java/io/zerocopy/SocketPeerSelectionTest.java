@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The file-to-socket rows of the default policy on Linux, with real sockets: where the peer is. The
@@ -83,10 +85,12 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteFromJdk20() throws IOException {
-        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-            assertThat(choice.reason()).contains("peer on this host", "which is also the check")
+            assertThat(choice.reason())
+                    .contains("peer on this host", "which is also the check", "failing copy_file_range")
                     .doesNotContain("docs/");
             choice.release();
         }
@@ -96,7 +100,8 @@ class SocketPeerSelectionTest {
     void choose_loopbackPeerSmallestFiles_isSendfileBeforeJdk20() throws IOException {
         for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "CPU per byte");
+            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "CPU per byte")
+                    .doesNotContain("docs/");
         }
     }
 
@@ -115,7 +120,8 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerWithoutTransferTo_isBuffered() {
-        assumeTrue(DirectBuffers.SHARED.canLend(TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
         TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
                 .source(file, ChannelKind.FILE).slice(0, LARGE)
                 .target(client, ChannelKind.SOCKET)
@@ -142,9 +148,26 @@ class SocketPeerSelectionTest {
         assertThat(choice.reason()).contains("sendfile(2)", "another host");
     }
 
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(longs = {1, Selection.LOCAL_READ_MAX_BYTES, 64 * 1024, LARGE})
+    void choose_peerOnAnotherHostWithoutTransferTo_saysAnotherHost(long count) {
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
+                "the shared budget has room");
+        TransferFacts request = Selections.on(Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0"),
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE).slice(0, count)
+                        .target(new NowhereSocket(), ChannelKind.SOCKET)
+                        .build());
+
+        Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
+
+        assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
+        assertThat(choice.reason()).contains("another host", "transferTo is excluded").doesNotContain("this host");
+    }
+
     @Test
-    void peers_callerIsNotVirtualOnAPlatformThread() {
-        assertThat(Peers.callerIsVirtual()).isFalse();
+    void facts_currentThreadIsNotVirtualOnAPlatformThread() {
+        assertThat(TransferFacts.currentThreadIsVirtual()).isFalse();
     }
 
     @Test

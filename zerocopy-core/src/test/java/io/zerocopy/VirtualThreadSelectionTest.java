@@ -57,8 +57,8 @@ class VirtualThreadSelectionTest {
     }
 
     @Test
-    void peers_callerIsVirtualOnAVirtualThread() throws Exception {
-        assertThat(onVirtualThread(Peers::callerIsVirtual)).isTrue();
+    void facts_currentThreadIsVirtualOnAVirtualThread() throws Exception {
+        assertThat(onVirtualThread(TransferFacts::currentThreadIsVirtual)).isTrue();
     }
 
     @Test

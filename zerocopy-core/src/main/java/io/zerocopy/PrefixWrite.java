@@ -9,17 +9,17 @@ import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 
 /**
- * The start of a header + body transfer: the caller's header buffers and the first bytes of the
- * file, written together so that no segment carries the header alone (the effect nginx gets from
- * {@code TCP_CORK}, which the JDK does not offer). The header buffers are written in place and so
+ * The first write of a file region with a prefix: the caller's prefix buffers and the first bytes
+ * of the file, written together so that no segment carries the prefix alone (the effect nginx gets from
+ * {@code TCP_CORK}, which the JDK does not offer). The prefix buffers are written in place and so
  * consumed, as a gathering write consumes them; the file's bytes are read into a heap buffer of
  * this transfer's own on the first write and dropped once written: the whole body when it is small,
  * else its first chunk (see {@link #chunkBytes(long, long, int)}).
  */
-final class HeaderPrefix {
+final class PrefixWrite {
 
     /**
-     * File bytes gathered with the header when the file is larger than {@link #WHOLE_BODY_BYTES} and
+     * File bytes gathered with the prefix when the file is larger than {@link #WHOLE_BODY_BYTES} and
      * the peer is not on loopback: 16 KiB, eleven segments at a 1500-byte MTU, so that a thousand
      * transfers waiting on slow clients hold 16 MiB of heap between them; the rest of the file takes
      * the zero-copy path.
@@ -27,7 +27,7 @@ final class HeaderPrefix {
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
 
     /**
-     * Largest body gathered whole with the header: 80 KiB, the first chunk plus one loopback
+     * Largest body gathered whole with the prefix: 80 KiB, the first chunk plus one loopback
      * segment (65,483 bytes, rounded up). Split after the first chunk, a smaller rest would be one
      * short segment that Nagle's algorithm holds until the peer's delayed acknowledgement, 40 ms
      * on Linux; a larger rest fills a segment and is acknowledged at once (docs/header-body.md).
@@ -44,35 +44,35 @@ final class HeaderPrefix {
     /**
      * @param segment the MSS of the target's connection when it is known to be loopback, else 0
      */
-    HeaderPrefix(ByteBuffer[] header, long headerBytes, FileChannel file, long position, long count, int segment) {
-        this.buffers = new ByteBuffer[header.length + 1];
-        System.arraycopy(header, 0, buffers, 0, header.length);
-        int chunk = chunkBytes(headerBytes, count, segment);
+    PrefixWrite(ByteBuffer[] prefix, long prefixBytes, FileChannel file, long position, long count, int segment) {
+        this.buffers = new ByteBuffer[prefix.length + 1];
+        System.arraycopy(prefix, 0, buffers, 0, prefix.length);
+        int chunk = chunkBytes(prefixBytes, count, segment);
         this.file = file;
         this.position = position;
-        this.size = headerBytes + chunk;
+        this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
-        buffers[header.length] = chunk == 0 ? null : ByteBuffer.allocate(chunk).limit(0);
+        buffers[prefix.length] = chunk == 0 ? null : ByteBuffer.allocate(chunk).limit(0);
     }
 
     /**
-     * The file bytes to gather with {@code headerBytes} of header: the whole body up to
+     * The file bytes to gather with {@code prefixBytes} of prefix: the whole body up to
      * {@link #WHOLE_BODY_BYTES}; else, to a loopback peer whose MSS is {@code segment}, what fills
-     * the header's last segment, so that the first write ends on a segment boundary (a shorter one
+     * the prefix's last segment, so that the first write ends on a segment boundary (a shorter one
      * is a runt that the receiver acknowledges late, docs/header-body.md), at the price of up to one
      * segment of heap per transfer until it is written; else {@link #FIRST_CHUNK_BYTES}.
      */
-    static int chunkBytes(long headerBytes, long count, int segment) {
+    static int chunkBytes(long prefixBytes, long count, int segment) {
         if (count <= WHOLE_BODY_BYTES) {
             return (int) count;
         }
-        return segment > 0 ? segment - (int) (headerBytes % segment) : FIRST_CHUNK_BYTES;
+        return segment > 0 ? segment - (int) (prefixBytes % segment) : FIRST_CHUNK_BYTES;
     }
 
-    /** The caller's header bytes, or 0 for none. */
-    static long headerBytes(ByteBuffer[] header) {
+    /** The caller's prefix bytes, or 0 for none. */
+    static long prefixBytes(ByteBuffer[] prefix) {
         long bytes = 0;
-        for (ByteBuffer b : header) {
+        for (ByteBuffer b : prefix) {
             bytes += b.remaining();
         }
         return bytes;
@@ -83,7 +83,7 @@ final class HeaderPrefix {
         return chunkBytes;
     }
 
-    /** Header plus file bytes. */
+    /** Prefix plus file bytes. */
     long size() {
         return size;
     }
@@ -117,7 +117,7 @@ final class HeaderPrefix {
 
     /**
      * Reads the file's bytes of the prefix, once, at explicit positions (the channel's position is
-     * left alone); the header + body verb calls it before the transfer starts when they are the
+     * left alone); the prefix + region verb calls it before the transfer starts when they are the
      * whole body, so that this read is also the check that the slice can be read. Returns false if
      * the file ended first (and reads again on the next call).
      */
@@ -139,6 +139,6 @@ final class HeaderPrefix {
 
     @Override
     public String toString() {
-        return "header of " + (size - chunkBytes()) + " bytes with the first " + chunkBytes() + " of the file";
+        return "prefix of " + (size - chunkBytes()) + " bytes with the first " + chunkBytes() + " of the file";
     }
 }

@@ -1,0 +1,61 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Maps file regions read-only and unmaps them as soon as they are released, instead of waiting for
+ * the garbage collector to find the buffer. This is the Java 22 part of a multi-release jar
+ * ({@code META-INF/versions/22}): each region is mapped into a confined {@code Arena}, and closing
+ * the arena unmaps it at once (JEP 454); Java 17 to 21 load the version that releases through
+ * {@code Unsafe.invokeCleaner}, which warns from Java 23. A released buffer must not be touched
+ * again.
+ */
+final class Mappings {
+
+    /** A mapped region and the arena that unmaps it. Closing it twice is harmless. */
+    static final class Mapping implements AutoCloseable {
+        private final ByteBuffer buffer;
+        private Arena arena;
+
+        private Mapping(ByteBuffer buffer, Arena arena) {
+            this.buffer = buffer;
+            this.arena = arena;
+        }
+
+        ByteBuffer buffer() {
+            return buffer;
+        }
+
+        /** Unmaps the region; the buffer must not be touched afterwards. */
+        @Override
+        public void close() {
+            Arena a = arena;
+            arena = null;
+            if (a != null) {
+                a.close();
+            }
+        }
+    }
+
+    private Mappings() {
+    }
+
+    /** How this JDK releases mappings, in words (for logs and tests). */
+    static String releaseMethod() {
+        return "Arena.close";
+    }
+
+    /** Maps {@code [position, position + size)} of {@code file} read-only; the caller closes the mapping. */
+    static Mapping mapReadOnly(FileChannel file, long position, long size) throws IOException {
+        Arena arena = Arena.ofConfined();
+        try {
+            return new Mapping(file.map(FileChannel.MapMode.READ_ONLY, position, size, arena).asByteBuffer(), arena);
+        } catch (IOException | RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+}
