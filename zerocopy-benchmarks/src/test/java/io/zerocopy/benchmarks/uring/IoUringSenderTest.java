@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The io_uring prototype against a real loopback connection: the bytes that arrive are the file's,
  * failures carry what was sent and leave the socket open and the ring usable. Runs where the
- * prototype can (Java 22+, Linux with io_uring allowed, the flags the module's surefire sets);
- * elsewhere only {@link #refusal_namesWhatIsMissing()} runs.
+ * prototype can (Linux with io_uring allowed, the flags the module's surefire sets); left out before
+ * Java 22, where there is no prototype ({@link IoUringRefusalTest} runs everywhere).
  */
 class IoUringSenderTest {
     private static final long SEED = Long.getLong("zerocopy.test.seed", 29L);
@@ -61,17 +61,6 @@ class IoUringSenderTest {
         String refusal = IoUring.refusal();
         assumeTrue(refusal == null, () -> "io_uring prototype not runnable here: " + refusal);
         sender = IoUring.sender();
-    }
-
-    @Test
-    void refusal_namesWhatIsMissing() {
-        assertThat(IoUring.refusal("Linux", 25, "0", true)).isNull();
-        assertThat(IoUring.refusal("Linux", 25, null, true)).isNull();
-        assertThat(IoUring.refusal("Mac OS X", 25, null, true)).contains("Linux only");
-        assertThat(IoUring.refusal("Linux", 17, "0", true)).contains("Java 22+").contains("Java 17");
-        assertThat(IoUring.refusal("Linux", 25, "2", true)).contains("io_uring_disabled is 2");
-        assertThat(IoUring.refusal("Linux", 25, "1", true)).contains("io_uring_disabled is 1");
-        assertThat(IoUring.refusal("Linux", 25, "0", false)).contains("--add-exports java.base/sun.nio.ch");
     }
 
     @Test
