@@ -60,6 +60,8 @@ final class LoopbackReceiver implements AutoCloseable {
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch paused = new CountDownLatch(1);
     private final CountDownLatch end = new CountDownLatch(1);
+    /** Counted when the reader's {@code accept} has returned or failed (see {@link #close()}). */
+    private final CountDownLatch acceptEnded = new CountDownLatch(1);
     private final CompletableFuture<Received> received = new CompletableFuture<>();
     private final CompletableFuture<Long> reset = new CompletableFuture<>();
     private final Thread thread;
@@ -203,7 +205,11 @@ final class LoopbackReceiver implements AutoCloseable {
     private void run() {
         SocketChannel peer = null;
         try {
-            peer = server.accept();
+            try {
+                peer = server.accept();
+            } finally {
+                acceptEnded.countDown();
+            }
             if (gated) {
                 gate.await();
             }
@@ -257,12 +263,20 @@ final class LoopbackReceiver implements AutoCloseable {
         }
     }
 
-    /** Stops the reader (if still running) and closes the listening socket. */
+    /**
+     * Closes the listening socket and stops the reader (if still running). The reader is interrupted
+     * only once its {@code accept} has returned: a thread interrupted while its accept is taking a
+     * connection gets {@code ClosedByInterruptException}, and the JDK leaves the accepted socket's
+     * descriptor open for good. Closing the listening socket ends a waiting accept without that
+     * loss; one that already has a connection returns it, and the reader closes it.
+     */
     @Override
     public void close() throws IOException {
-        thread.interrupt();
         server.close();
         try {
+            if (acceptEnded.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                thread.interrupt();
+            }
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
