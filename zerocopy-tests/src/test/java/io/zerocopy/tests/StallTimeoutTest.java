@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
@@ -18,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * buffers are full nothing moves, and the copy must give up after the stall timeout with a
  * {@link TransferTimeoutException} that counts exactly the bytes the peer can still receive, and
  * wait for it without spinning (the copying thread's CPU time stays under half the wall time). A
- * peer that keeps reading, however slowly, is no stall.
+ * peer that keeps reading, however slowly, is no stall. No descriptor is left open.
+ *
+ * <p>The copy runs on a platform thread here, on a virtual thread in {@link VirtualThreadStallTimeoutTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StallTimeoutTest {
@@ -45,13 +46,23 @@ class StallTimeoutTest {
     private static byte[] content;
     private static Path file;
 
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(threads());
+
+    /** The kind of thread that copies. */
+    ThreadKind threads() {
+        return ThreadKind.PLATFORM;
+    }
+
+    /** How a copy that timed out ended, with the CPU time its thread used and the wall time it took. */
+    record Timed(TransferTimeoutException timeout, long cpuNanos, long wallNanos) {
+    }
+
     @BeforeAll
     static void createFile() throws Exception {
         content = TestFiles.randomBytes(SIZE, SEED);
         file = TestFiles.write(dir.resolve("source"), content);
     }
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     static Stream<Arguments> strategies() {
         return Stream.of("auto", "transferTo", "mmap", "buffered").map(name -> Arguments.of(name, SEED));
@@ -77,7 +88,7 @@ class StallTimeoutTest {
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(false);
                 try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
-                    sent = Transfers.copy(source, 0, size, channel, copier(strategy, listener));
+                    sent = threads().call(() -> Transfers.copy(source, 0, size, channel, copier(strategy, listener)));
                 }
             }
             received = receiver.received();
@@ -102,12 +113,18 @@ class StallTimeoutTest {
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(false);
 
-                long cpuBefore = THREADS.getCurrentThreadCpuTime();
-                long wallBefore = System.nanoTime();
-                timeout = catchThrowableOfType(TransferTimeoutException.class,
-                        () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
-                long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
-                long wall = System.nanoTime() - wallBefore;
+                Timed copy = threads().call(() -> {
+                    Thread copying = Thread.currentThread();
+                    long cpuBefore = threads().cpuTimeNanos(copying);
+                    long wallBefore = System.nanoTime();
+                    TransferTimeoutException thrown = catchThrowableOfType(TransferTimeoutException.class,
+                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                    long cpu = threads().cpuTimeNanos(copying) - cpuBefore;
+                    return new Timed(thrown, cpu, System.nanoTime() - wallBefore);
+                });
+                timeout = copy.timeout();
+                long cpu = copy.cpuNanos();
+                long wall = copy.wallNanos();
 
                 // Waiting out the stall must not spin: a busy loop would use all of the wall time.
                 assertThat(wall).as("time to the timeout").isGreaterThanOrEqualTo(STALL.toNanos());

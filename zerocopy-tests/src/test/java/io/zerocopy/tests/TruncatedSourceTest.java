@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,7 +43,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the buffer.
  *
  * <p>Also here: a file cut under a mapped window that is being written (the pages fault), and a
- * file that grows mid-transfer (exactly the starting size is sent).
+ * file that grows mid-transfer (exactly the starting size is sent). No descriptor is left open.
+ *
+ * <p>The copy runs on a platform thread here, on a virtual thread in {@link VirtualThreadTruncatedSourceTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TruncatedSourceTest {
@@ -53,6 +56,14 @@ class TruncatedSourceTest {
 
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(threads());
+
+    /** The kind of thread that copies. */
+    ThreadKind threads() {
+        return ThreadKind.PLATFORM;
+    }
 
     static Stream<Arguments> strategies() {
         return Stream.of(
@@ -87,7 +98,7 @@ class TruncatedSourceTest {
                 TruncatedSourceException truncated;
                 try (SocketChannel channel = receiver.connectChannel()) {
                     truncated = catchThrowableOfType(TruncatedSourceException.class,
-                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                            () -> threads().call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     assertThat(channel.isOpen()).as("socket still open").isTrue();
                 }
 
@@ -144,15 +155,16 @@ class TruncatedSourceTest {
             long receivedCrc;
             if (target.equals("stream")) {
                 HashingOutputStream out = new HashingOutputStream();
-                truncated = catchThrowableOfType(TruncatedSourceException.class, () -> Transfers.copy(file, out, copier));
+                truncated = catchThrowableOfType(TruncatedSourceException.class,
+                        () -> threads().call(() -> Transfers.copy(file, out, copier)));
                 receivedBytes = out.count;
                 receivedCrc = out.crc.getValue();
             } else {
                 try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         channel.configureBlocking(false);
-                        truncated = catchThrowableOfType(TruncatedSourceException.class,
-                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                        truncated = catchThrowableOfType(TruncatedSourceException.class, () -> threads().call(
+                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     receivedBytes = received.bytes();
@@ -209,7 +221,7 @@ class TruncatedSourceTest {
             LoopbackReceiver.Received received;
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 try (SocketChannel channel = receiver.connectChannel()) {
-                    sent = Transfers.copy(file, (WritableByteChannel) channel, copier);
+                    sent = threads().call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                 }
                 received = receiver.received();
             }
