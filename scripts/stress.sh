@@ -103,5 +103,6 @@ for run in $(seq "$runs"); do
     fi
   done
 done
-echo "stress summary: $total run(s), $failed_runs failed, $failed_count failing test(s) ($setting, $load busy loops, $java_version)"
+echo "stress summary: $total run(s), $failed_runs failed, $failed_count failing test(s)" \
+  "($setting, $load busy loops, $java_version)"
 [ "$failed_runs" -eq 0 ]
