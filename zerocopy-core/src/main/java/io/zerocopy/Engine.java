@@ -71,13 +71,16 @@ final class Engine {
                     throw transfer.fail(new TransferException("cancelled after " + transfer.bytesTransferred() + " bytes",
                             transfer.bytesTransferred(), new CancellationException("cancelled")));
                 }
+                // A stall lasts until a step that finds nothing to move, not until this thread gets
+                // round to checking: a pause of its own (GC, a busy machine) must not time it out.
+                long lookedAt = System.nanoTime();
                 long n = transfer.advance();
                 long delay = transfer.delayNanos();
                 if (delay > 0) {
                     LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
                 } else if (n == 0 && stall.idleSteps() > 0) {
                     // the last step moved nothing (not a pause of the rate limit that just ended)
-                    long waited = stall.stalledFor(System.nanoTime());
+                    long waited = Math.max(0, stall.stalledFor(lookedAt));
                     if (waited >= stallNanos) {
                         throw transfer.fail(new TransferTimeoutException(transfer.bytesTransferred(), stallTimeout));
                     }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,8 @@ import org.mockito.InOrder;
  * The failure contract after {@code onStart}, for a {@link Transfer} and for {@code copy}: an
  * unchecked exception from a channel becomes a {@link TransferException} with the count and the
  * original as its cause, after {@code onFailure}; an {@code Error} reaches {@code onFailure} wrapped
- * and is then thrown as itself; the transfer is over either way.
+ * and is then thrown as itself; the transfer is over either way. Here on the test's own (platform)
+ * thread; {@link VirtualThreadTransferFailureTest} runs the same cases on a virtual thread.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TransferFailureTest {
@@ -50,6 +52,11 @@ class TransferFailureTest {
         return bytes;
     }
 
+    /** Runs a case's transfer on the thread the test class stands for: here, the calling one. */
+    <T> T onCopyingThread(Callable<T> transfer) throws Exception {
+        return transfer.call();
+    }
+
     private static TransferOptions options(TransferListener listener) {
         return TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build();
     }
@@ -64,11 +71,12 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            TransferException e = catchThrowableOfType(TransferException.class, () -> {
+            TransferException e = catchThrowableOfType(TransferException.class, () -> onCopyingThread(() -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            });
+                return null;
+            }));
 
             assertThat(e).isNotNull();
             assertThat(e.getCause()).isSameAs(bug);
@@ -88,11 +96,12 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            InjectedError thrown = catchThrowableOfType(InjectedError.class, () -> {
+            InjectedError thrown = catchThrowableOfType(InjectedError.class, () -> onCopyingThread(() -> {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
-            });
+                return null;
+            }));
 
             assertThat(thrown).isSameAs(error);
             ArgumentCaptor<TransferException> failure = ArgumentCaptor.forClass(TransferException.class);
@@ -116,7 +125,8 @@ class TransferFailureTest {
         TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(50_000, bug);
 
-        TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(path, target, options(listener)));
+        TransferException e = assertThrows(TransferException.class,
+                () -> onCopyingThread(() -> Transfers.copy(path, target, options(listener))));
 
         assertThat(e.getCause()).isSameAs(bug);
         assertThat(e.bytesTransferred()).isEqualTo(target.accepted);

@@ -1,28 +1,22 @@
 package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
 import java.io.InterruptedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code sendfile}, which returns only when everything asked for is sent) a rate limit. A
  * non-blocking target needs nothing: its steps are short by nature and the engine waits in a
  * selector. Every case also checks that no file descriptor is left open once its sockets are closed.
+ *
+ * <p>The copy runs on a platform thread here, on a virtual thread in {@link VirtualThreadInterruptTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InterruptTest {
@@ -52,10 +48,17 @@ class InterruptTest {
 
     private static Path file;
 
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(threads());
+
     @BeforeAll
     static void createFile() throws Exception {
         file = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(SIZE, SEED));
-        ProcSelf.openWhatTheJdkKeeps(); // before any test counts descriptors
+    }
+
+    /** The kind of thread that copies. */
+    ThreadKind threads() {
+        return ThreadKind.PLATFORM;
     }
 
     /** How the sending thread ended. */
@@ -67,6 +70,7 @@ class InterruptTest {
                 Arguments.of("auto", "non-blocking", TransferOptions.builder()),
                 Arguments.of("mmap", "non-blocking", TransferOptions.builder().strategy("mmap")),
                 Arguments.of("buffered", "non-blocking", TransferOptions.builder().strategy("buffered")),
+                Arguments.of("transferTo", "non-blocking", TransferOptions.builder().strategy("transferTo")),
                 // 10 steps a second of SMALL_STEP bytes
                 Arguments.of("transferTo", "blocking", TransferOptions.builder().strategy("transferTo").rateLimit(SMALL_STEP * 10)),
                 Arguments.of("mmap", "blocking", TransferOptions.builder().strategy("mmap").mappedWindow(SMALL_STEP)),
@@ -76,8 +80,6 @@ class InterruptTest {
     @ParameterizedTest(name = "{0} to a {1} socket")
     @MethodSource("cases")
     void copy_interruptedWhileStalled(String strategy, String mode, TransferOptions.Builder options) throws Exception {
-        int descriptorsBefore = ProcSelf.available() ? ProcSelf.openDescriptors() : -1;
-        List<String> targetsBefore = descriptorsBefore >= 0 ? ProcSelf.descriptorTargets() : List.of();
         CountDownLatch progressed = new CountDownLatch(1);
         RecordingListener listener = new RecordingListener(bytesSoFar -> progressed.countDown());
         TransferOptions copier = options.listener(listener).build();
@@ -86,7 +88,7 @@ class InterruptTest {
                 SocketChannel channel = receiver.connectChannel()) {
             channel.configureBlocking(mode.equals("blocking"));
             CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-            Thread sender = new Thread(() -> {
+            Thread sender = threads().newThread(() -> {
                 try {
                     long n = Transfers.copy(file, (WritableByteChannel) channel, copier);
                     outcome.complete(new Outcome(null, n, Thread.currentThread().isInterrupted()));
@@ -120,62 +122,5 @@ class InterruptTest {
             }
             assertThat(sender.isAlive()).as("sender thread ended").isFalse();
         }
-        if (descriptorsBefore >= 0) {
-            assertThat(ProcSelf.awaitDescriptorsAtMost(descriptorsBefore))
-                    .as("open file descriptors once the test's own sockets are closed; before %s, after %s",
-                            targetsBefore, ProcSelf.descriptorTargets())
-                    .isLessThanOrEqualTo(descriptorsBefore);
-        }
-    }
-
-    /**
-     * Pins what {@link io.zerocopy.TransferOptions} documents: after {@link ClosedByInterruptException},
-     * {@code bytesTransferred()} is a lower bound. A blocking {@code sendfile} asked for the whole
-     * file is interrupted inside the call, having already handed the kernel what the socket buffers
-     * hold; the JDK reports no count for the cut call, so the peer gets at least as much as counted
-     * (here more).
-     */
-    @Test
-    void copy_interruptedInsideBlockingSendfile_countIsALowerBound() throws Exception {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        TransferOptions copier = TransferOptions.builder().strategy("transferTo").build();
-        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
-            TransferException failure;
-            try (SocketChannel channel = receiver.connectChannel()) {
-                CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-                Thread sender = new Thread(() -> outcome.complete(
-                        catchThrowable(() -> Transfers.copy(file, (WritableByteChannel) channel, copier))), "sendfile-sender");
-                sender.start();
-                try {
-                    // Inside the native transferTo0 (FileChannelImpl on 17, the dispatcher on 21+).
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    while (!inNativeTransfer(threads, sender)) {
-                        assertThat(System.nanoTime()).as("the sender enters sendfile").isLessThan(deadline);
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
-                    }
-                    sender.interrupt();
-                    Throwable thrown = outcome.get(30, TimeUnit.SECONDS);
-                    assertThat(thrown).as("failure").isInstanceOf(TransferException.class);
-                    failure = (TransferException) thrown;
-                } finally {
-                    sender.interrupt();
-                    sender.join(TimeUnit.SECONDS.toMillis(30));
-                }
-                // The JDK closes the interrupted call's own channel: the file the library opened.
-                assertThat(failure.getCause()).as("cause").isInstanceOf(ClosedByInterruptException.class);
-            }
-            receiver.openGate();
-            long received = receiver.received().bytes();
-            System.out.println("interrupted sendfile: counted " + failure.bytesTransferred() + ", the peer received " + received);
-            assertThat(failure.bytesTransferred()).as("bytes counted: a lower bound of what the peer received")
-                    .isLessThanOrEqualTo(received);
-            assertThat(received).as("bytes the peer received").isPositive().isLessThan(SIZE);
-        }
-    }
-
-    private static boolean inNativeTransfer(ThreadMXBean threads, Thread thread) {
-        ThreadInfo info = threads.getThreadInfo(thread.getId(), 1);
-        return info != null && info.getStackTrace().length > 0
-                && info.getStackTrace()[0].getMethodName().equals("transferTo0");
     }
 }

@@ -8,11 +8,9 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
 /**
@@ -30,8 +28,7 @@ import java.util.zip.CRC32C;
  *   <li>{@link #resettingAfter}: reads at least a given number of bytes, then closes with
  *       {@code SO_LINGER} 0 so the sender gets a reset;</li>
  *   <li>{@link #endingAfter}: the same, but first stops reading until the test says
- *       {@link #end()}, and can also close without the reset;</li>
- *   <li>{@link #slow}: keeps reading, a few kilobytes at a time with a pause in between.</li>
+ *       {@link #end()}, and can also close without the reset.</li>
  * </ul>
  */
 final class LoopbackReceiver implements AutoCloseable {
@@ -55,23 +52,22 @@ final class LoopbackReceiver implements AutoCloseable {
     /** For {@link #endingAfter}: hold after the bytes until {@link #end()}, then close with a FIN or a reset. */
     private final boolean hold;
     private final boolean resets;
-    /** For {@link #slow}: the pause after each read of at most {@link #SLOW_READ} bytes. */
-    private final long pauseNanos;
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch paused = new CountDownLatch(1);
     private final CountDownLatch end = new CountDownLatch(1);
+    /** Counted when the reader's {@code accept} has returned or failed (see {@link #close()}). */
+    private final CountDownLatch acceptEnded = new CountDownLatch(1);
     private final CompletableFuture<Received> received = new CompletableFuture<>();
     private final CompletableFuture<Long> reset = new CompletableFuture<>();
     private final Thread thread;
 
     private LoopbackReceiver(int bufferSize, boolean gated, long resetAfter) throws IOException {
-        this(bufferSize, gated, resetAfter, false, true, 0);
+        this(bufferSize, gated, resetAfter, false, true);
     }
 
-    private LoopbackReceiver(int bufferSize, boolean gated, long resetAfter, boolean hold, boolean reset,
-            long pauseNanos) throws IOException {
+    private LoopbackReceiver(int bufferSize, boolean gated, long resetAfter, boolean hold, boolean reset)
+            throws IOException {
         this.bufferSize = bufferSize;
-        this.pauseNanos = pauseNanos;
         this.gated = gated;
         this.resetAfter = resetAfter;
         this.hold = hold;
@@ -102,17 +98,6 @@ final class LoopbackReceiver implements AutoCloseable {
         return new LoopbackReceiver(bufferSize, true, -1);
     }
 
-    /** Bytes a {@link #slow} receiver reads at a time. */
-    static final int SLOW_READ = 4096;
-
-    /**
-     * A receiver that keeps reading, slowly: at most {@link #SLOW_READ} bytes, then a pause of
-     * {@code pause}, and again (the pause is the behaviour under test, not synchronisation).
-     */
-    static LoopbackReceiver slow(int bufferSize, Duration pause) throws IOException {
-        return new LoopbackReceiver(bufferSize, false, -1, false, false, pause.toNanos());
-    }
-
     /** A receiver that reads at least {@code bytes} bytes, then resets the connection. */
     static LoopbackReceiver resettingAfter(long bytes, int bufferSize) throws IOException {
         if (bytes <= 0) {
@@ -130,7 +115,7 @@ final class LoopbackReceiver implements AutoCloseable {
         if (bytes <= 0) {
             throw new IllegalArgumentException("bytes: " + bytes + " (expected: > 0)");
         }
-        return new LoopbackReceiver(bufferSize, false, bytes, true, reset, 0);
+        return new LoopbackReceiver(bufferSize, false, bytes, true, reset);
     }
 
     /** For {@link #endingAfter}: waits until the receiver has read its bytes and stopped reading. */
@@ -203,25 +188,22 @@ final class LoopbackReceiver implements AutoCloseable {
     private void run() {
         SocketChannel peer = null;
         try {
-            peer = server.accept();
+            try {
+                peer = server.accept();
+            } finally {
+                acceptEnded.countDown();
+            }
             if (gated) {
                 gate.await();
             }
             ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
             CRC32C crc = new CRC32C();
             long count = 0;
-            if (pauseNanos > 0) {
-                buffer.limit(SLOW_READ);
-            }
             for (int n = peer.read(buffer); n >= 0; n = peer.read(buffer)) {
                 buffer.flip();
                 crc.update(buffer);
                 buffer.clear();
                 count += n;
-                if (pauseNanos > 0) {
-                    buffer.limit(SLOW_READ);
-                    LockSupport.parkNanos(pauseNanos);
-                }
                 if (resetAfter > 0 && count >= resetAfter) {
                     paused.countDown();
                     if (hold) {
@@ -257,12 +239,20 @@ final class LoopbackReceiver implements AutoCloseable {
         }
     }
 
-    /** Stops the reader (if still running) and closes the listening socket. */
+    /**
+     * Closes the listening socket and stops the reader (if still running). The reader is interrupted
+     * only once its {@code accept} has returned: a thread interrupted while its accept is taking a
+     * connection gets {@code ClosedByInterruptException}, and the JDK leaves the accepted socket's
+     * descriptor open for good. Closing the listening socket ends a waiting accept without that
+     * loss; one that already has a connection returns it, and the reader closes it.
+     */
     @Override
     public void close() throws IOException {
-        thread.interrupt();
         server.close();
         try {
+            if (acceptEnded.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                thread.interrupt();
+            }
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
@@ -17,7 +15,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,7 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * buffers are full nothing moves, and the copy must give up after the stall timeout with a
  * {@link TransferTimeoutException} that counts exactly the bytes the peer can still receive, and
  * wait for it without spinning (the copying thread's CPU time stays under half the wall time). A
- * peer that keeps reading, however slowly, is no stall.
+ * target that keeps taking bytes, however slowly, is no stall. No descriptor is left open.
+ *
+ * <p>The copy runs on a platform thread here, on a virtual thread in {@link VirtualThreadStallTimeoutTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StallTimeoutTest {
@@ -45,13 +47,23 @@ class StallTimeoutTest {
     private static byte[] content;
     private static Path file;
 
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(threads());
+
+    /** The kind of thread that copies. */
+    ThreadKind threads() {
+        return ThreadKind.PLATFORM;
+    }
+
+    /** How a copy that timed out ended, with the CPU time its thread used and the wall time it took. */
+    record Timed(TransferTimeoutException timeout, long cpuNanos, long wallNanos) {
+    }
+
     @BeforeAll
     static void createFile() throws Exception {
         content = TestFiles.randomBytes(SIZE, SEED);
         file = TestFiles.write(dir.resolve("source"), content);
     }
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     static Stream<Arguments> strategies() {
         return Stream.of("auto", "transferTo", "mmap", "buffered").map(name -> Arguments.of(name, SEED));
@@ -63,32 +75,61 @@ class StallTimeoutTest {
     }
 
     /**
-     * A reader that keeps reading, slowly, makes the whole transfer take several stall timeouts:
-     * it must complete byte-exact, since every bit of progress restarts the stall clock.
+     * A target that keeps taking bytes, slowly, makes the transfer last several stall timeouts: it
+     * must complete byte-exact, since every bit of progress restarts the stall clock.
+     *
+     * <p>The target is a {@link PacedTarget}, not a socket read by a thread of the test: a reader
+     * thread that a busy machine leaves unscheduled for a stall timeout is a real stall, which a
+     * test cannot rule out. The target decides at each write whether to take bytes, and it takes
+     * them at any write a full {@code STALL} after the first one it refused: by then half a
+     * {@code STALL} has passed since it last took any. So only a stall clock that progress does not
+     * restart, or one that is read later than the write it times, can end this copy early.
      */
     @ParameterizedTest(name = "{0} (seed {1})")
     @MethodSource("strategies")
-    void copy_slowReaderThatKeepsReading_completes(String strategy, long seed) throws Exception {
-        int size = 1 << 20; // 256 reads of 4 KiB with 5 ms pauses: over a second, several STALLs
+    void copy_slowTargetThatKeepsTaking_completes(String strategy, long seed) throws Exception {
+        int takes = 8; // each at least STALL / 2 after the one before: the copy lasts 3.5 STALLs or more
+        int size = takes * PacedTarget.MOST_PER_TAKE;
         RecordingListener listener = new RecordingListener();
+        PacedTarget target = new PacedTarget(STALL.dividedBy(2));
         long sent;
-        LoopbackReceiver.Received received;
-        try (LoopbackReceiver receiver = LoopbackReceiver.slow(LoopbackReceiver.SMALL_BUFFER, Duration.ofMillis(5))) {
-            try (SocketChannel channel = receiver.connectChannel()) {
-                channel.configureBlocking(false);
-                try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
-                    sent = Transfers.copy(source, 0, size, channel, copier(strategy, listener));
-                }
-            }
-            received = receiver.received();
+        try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+            sent = threads().call(() -> Transfers.copy(source, 0, size, target, copier(strategy, listener)));
         }
 
         assertThat(sent).as("returned count").isEqualTo(size);
-        assertThat(received.bytes()).as("bytes the peer received").isEqualTo(size);
-        assertThat(received.crc32c()).as("CRC32C of the file's first " + size + " bytes")
+        assertThat(target.bytes()).as("bytes the target took").isEqualTo(size);
+        assertThat(target.crc32c()).as("CRC32C of the file's first " + size + " bytes")
                 .isEqualTo(TestFiles.crc32c(content, 0, size));
-        // The reader's pauses (about 250 of them) add up to several STALLs; no timing is asserted.
-        assertThat(listener.steps()).as("progress steps: the sender kept waiting on the reader").isGreaterThan(10);
+        assertThat(target.takes()).as("writes that took bytes").isEqualTo(takes);
+        assertThat(target.refusals()).as("writes refused: the stall clock ran between takes").isPositive();
+        if (!strategy.equals("auto")) {
+            assertThat(listener.strategy()).isEqualTo(strategy);
+        }
+    }
+
+    /**
+     * The stall clock runs to the last write that took nothing, not to when the copying thread got
+     * round to reading the clock after it. Here every write that takes nothing lasts a whole
+     * {@code STALL}, as if the thread had been paused right after it; the next write, at most half a
+     * {@code STALL} later, takes nothing again, and the one after that takes bytes. Timed from the
+     * writes, no stall reaches {@code STALL}; timed from the end of the second refusal, it would.
+     */
+    @Test
+    void copy_threadPausedAfterARefusal_stallTimedFromTheWrite() throws Exception {
+        int takes = 3;
+        int size = takes * PacedTarget.MOST_PER_TAKE;
+        PacedTarget target = new PacedTarget(STALL.multipliedBy(3).dividedBy(2), STALL);
+        long sent;
+        try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+            sent = threads().call(() -> Transfers.copy(source, 0, size, target,
+                    copier("buffered", new RecordingListener())));
+        }
+
+        assertThat(sent).as("returned count").isEqualTo(size);
+        assertThat(target.crc32c()).as("CRC32C of the file's first " + size + " bytes")
+                .isEqualTo(TestFiles.crc32c(content, 0, size));
+        assertThat(target.refusals()).as("writes refused").isGreaterThanOrEqualTo(takes - 1);
     }
 
     @ParameterizedTest(name = "{0} (seed {1})")
@@ -102,12 +143,18 @@ class StallTimeoutTest {
             try (SocketChannel channel = receiver.connectChannel()) {
                 channel.configureBlocking(false);
 
-                long cpuBefore = THREADS.getCurrentThreadCpuTime();
-                long wallBefore = System.nanoTime();
-                timeout = catchThrowableOfType(TransferTimeoutException.class,
-                        () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
-                long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
-                long wall = System.nanoTime() - wallBefore;
+                Timed copy = threads().call(() -> {
+                    Thread copying = Thread.currentThread();
+                    long cpuBefore = threads().cpuTimeNanos(copying);
+                    long wallBefore = System.nanoTime();
+                    TransferTimeoutException thrown = catchThrowableOfType(TransferTimeoutException.class,
+                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                    long cpu = threads().cpuTimeNanos(copying) - cpuBefore;
+                    return new Timed(thrown, cpu, System.nanoTime() - wallBefore);
+                });
+                timeout = copy.timeout();
+                long cpu = copy.cpuNanos();
+                long wall = copy.wallNanos();
 
                 // Waiting out the stall must not spin: a busy loop would use all of the wall time.
                 assertThat(wall).as("time to the timeout").isGreaterThanOrEqualTo(STALL.toNanos());

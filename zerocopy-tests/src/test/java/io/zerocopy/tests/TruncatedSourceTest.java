@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -20,8 +20,8 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,7 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the buffer.
  *
  * <p>Also here: a file cut under a mapped window that is being written (the pages fault), and a
- * file that grows mid-transfer (exactly the starting size is sent).
+ * file that grows mid-transfer (exactly the starting size is sent). No descriptor is left open.
+ *
+ * <p>The copy runs on a platform thread here, on a virtual thread in {@link VirtualThreadTruncatedSourceTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TruncatedSourceTest {
@@ -53,6 +55,14 @@ class TruncatedSourceTest {
 
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(threads());
+
+    /** The kind of thread that copies. */
+    ThreadKind threads() {
+        return ThreadKind.PLATFORM;
+    }
 
     static Stream<Arguments> strategies() {
         return Stream.of(
@@ -86,8 +96,8 @@ class TruncatedSourceTest {
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 TruncatedSourceException truncated;
                 try (SocketChannel channel = receiver.connectChannel()) {
-                    truncated = catchThrowableOfType(TruncatedSourceException.class,
-                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                    truncated = catchThrowableOfType(TruncatedSourceException.class, () -> threads().call(
+                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     assertThat(channel.isOpen()).as("socket still open").isTrue();
                 }
 
@@ -119,6 +129,8 @@ class TruncatedSourceTest {
      * {@code InternalError}); into a non-blocking socket the kernel reads it ({@code EFAULT}). Either
      * way a {@link TruncatedSourceException}, never an {@code InternalError} or a crash. Everything
      * before the cut is still there, so at least that much is sent, and the bytes are the file's.
+     * Past the cut a copy in Java may pass on what a faulting read left in its chunk (MappedStrategy:
+     * the tail is not to be trusted), so into a stream only the bytes before the cut are compared.
      */
     @ParameterizedTest(name = "mmap into a {0} (seed {1})")
     @MethodSource("mappedTargets")
@@ -141,18 +153,20 @@ class TruncatedSourceTest {
 
             TruncatedSourceException truncated;
             long receivedBytes;
-            long receivedCrc;
+            long receivedCrc = 0;
+            byte[] streamed = null;
             if (target.equals("stream")) {
-                HashingOutputStream out = new HashingOutputStream();
-                truncated = catchThrowableOfType(TruncatedSourceException.class, () -> Transfers.copy(file, out, copier));
-                receivedBytes = out.count;
-                receivedCrc = out.crc.getValue();
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                truncated = catchThrowableOfType(TruncatedSourceException.class,
+                        () -> threads().call(() -> Transfers.copy(file, out, copier)));
+                streamed = out.toByteArray();
+                receivedBytes = streamed.length;
             } else {
                 try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         channel.configureBlocking(false);
-                        truncated = catchThrowableOfType(TruncatedSourceException.class,
-                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                        truncated = catchThrowableOfType(TruncatedSourceException.class, () -> threads().call(
+                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     receivedBytes = received.bytes();
@@ -169,13 +183,20 @@ class TruncatedSourceTest {
                     .isGreaterThanOrEqualTo(target.equals("stream") ? HALF : truncatedAt.get())
                     .isLessThan(SIZE);
             assertThat(receivedBytes).as("bytes the target got").isEqualTo(truncated.bytesTransferred());
-            // The file's bytes up to the cut; past it, the zeros that the mapping reads there (see MappedStrategy).
             int counted = (int) truncated.bytesTransferred();
-            byte[] expected = Arrays.copyOf(content, counted);
-            if (counted > HALF) {
-                Arrays.fill(expected, HALF, counted, (byte) 0);
+            if (streamed != null) {
+                int trusted = Math.min(counted, HALF);
+                assertThat(Arrays.mismatch(Arrays.copyOf(streamed, trusted), Arrays.copyOf(content, trusted)))
+                        .as("first of the %d bytes before the cut that differs from the file's", trusted)
+                        .isEqualTo(-1);
+            } else {
+                // The file's bytes up to the cut; past it, the zeros the kernel reads there (see MappedStrategy).
+                byte[] expected = Arrays.copyOf(content, counted);
+                if (counted > HALF) {
+                    Arrays.fill(expected, HALF, counted, (byte) 0);
+                }
+                assertThat(receivedCrc).as("CRC32C of what the target got").isEqualTo(TestFiles.crc32c(expected));
             }
-            assertThat(receivedCrc).as("CRC32C of what the target got").isEqualTo(TestFiles.crc32c(expected));
             assertThat(listener.failure()).as("onFailure").isSameAs(truncated);
         }
     }
@@ -209,7 +230,7 @@ class TruncatedSourceTest {
             LoopbackReceiver.Received received;
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 try (SocketChannel channel = receiver.connectChannel()) {
-                    sent = Transfers.copy(file, (WritableByteChannel) channel, copier);
+                    sent = threads().call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                 }
                 received = receiver.received();
             }
@@ -220,23 +241,6 @@ class TruncatedSourceTest {
             assertThat(received.bytes()).as("bytes the peer received").isEqualTo(SIZE);
             assertThat(received.crc32c()).as("CRC32C of what the peer received").isEqualTo(TestFiles.crc32c(content));
             assertThat(listener.expectedBytes()).isEqualTo(SIZE);
-        }
-    }
-
-    /** Counts and hashes what is written. */
-    private static final class HashingOutputStream extends OutputStream {
-        final CRC32C crc = new CRC32C();
-        long count;
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            crc.update(b, off, len);
-            count += len;
         }
     }
 }
