@@ -55,7 +55,7 @@ for _ in $(seq "$load"); do
   busy+=($!)
 done
 
-# Every <testcase> of the surefire and failsafe reports that holds a <failure> or an <error>, as
+# Every <testcase> of the surefire (and any failsafe) reports that holds a <failure> or an <error>, as
 # "Class.method" (the method's display name for parameterised tests), one a line.
 failed_tests() {
   find . -path '*/target/surefire-reports/TEST-*.xml' -o -path '*/target/failsafe-reports/TEST-*.xml' \
