@@ -40,8 +40,7 @@ final class AsyncCopies {
         }
     }
 
-    private AsyncCopies() {
-    }
+    private AsyncCopies() {}
 
     /** Starts {@code task} on {@code executor}; the future completes with its result or failure. */
     static CompletableFuture<TransferResult> start(Task task, Executor executor) {

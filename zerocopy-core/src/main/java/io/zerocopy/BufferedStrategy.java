@@ -42,8 +42,7 @@ final class BufferedStrategy extends BuiltInStrategy {
     /** Buffer sizes up to 4 MiB are asked for whole, so that they serve later transfers; larger ones are rare. */
     static final int SHARED_SIZE_LIMIT = 4 << 20;
 
-    private BufferedStrategy() {
-    }
+    private BufferedStrategy() {}
 
     @Override
     public String name() {
@@ -69,7 +68,8 @@ final class BufferedStrategy extends BuiltInStrategy {
         int size = bufferSize(facts, writeSize);
         if (!usesHeap(facts) && pooled == null) {
             return "a heap buffer of " + Math.min(size, HEAP_FALLBACK_BYTES) + " bytes: the direct memory budget ("
-                    + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent";
+                    + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY
+                    + ") is spent";
         }
         String reason = "a " + (usesHeap(facts) ? "heap" : "direct") + " buffer of " + size + " bytes";
         if (size == writeSize && size != facts.bufferSize()) {
@@ -94,7 +94,9 @@ final class BufferedStrategy extends BuiltInStrategy {
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
         long count = facts.request().count();
-        return pooled != null && facts.sourceKind() == ChannelKind.FILE && count > 0
+        return pooled != null
+                && facts.sourceKind() == ChannelKind.FILE
+                && count > 0
                 && count <= bufferSize(facts, writeSize(facts));
     }
 
@@ -153,6 +155,7 @@ final class BufferedStrategy extends BuiltInStrategy {
         private final ByteBuffer buffer;
         /** How much of the buffer one read may fill: the buffer size, or less for a small transfer. */
         private final int size;
+
         private Side stalledOn = Side.TARGET;
 
         /** {@code firstBytesRead}: {@code pooled} holds the transfer's first bytes, read ahead (drain mode). */

@@ -38,8 +38,7 @@ final class ChannelKinds {
      */
     private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
 
-    private ChannelKinds() {
-    }
+    private ChannelKinds() {}
 
     /** Whether the channel is the library's adapter of an {@code InputStream} or {@code OutputStream}. */
     static boolean isStream(Channel channel) {

@@ -2,8 +2,7 @@ package io.zerocopy;
 
 /** Preconditions that fail fast in one format: {@code "position: -1 (expected: >= 0)"}. */
 final class Checks {
-    private Checks() {
-    }
+    private Checks() {}
 
     static long notNegative(long value, String name) {
         if (value < 0) {

@@ -16,17 +16,25 @@ final class Choice {
     private final TransferFacts facts;
     /** The situation the choice was made in, its reason's words come from it; null for a registered strategy. */
     private final Selection.Situation situation;
+
     private final ByteBuffer pooled;
     private final Selection.Reason why;
     /** A registered strategy's own answer, which says how it serves the transfer; else null. */
     private final Support support;
+
     private final Selection.Check check;
     private String reason;
     private boolean pooledPassedOn;
     private boolean firstBytesRead;
 
-    private Choice(TransferStrategy strategy, TransferFacts facts, Selection.Situation situation, ByteBuffer pooled,
-            Selection.Reason why, Support support, Selection.Check check) {
+    private Choice(
+            TransferStrategy strategy,
+            TransferFacts facts,
+            Selection.Situation situation,
+            ByteBuffer pooled,
+            Selection.Reason why,
+            Support support,
+            Selection.Check check) {
         this.strategy = strategy;
         this.facts = facts;
         this.situation = situation;
@@ -37,8 +45,8 @@ final class Choice {
     }
 
     /** A built-in strategy chosen in {@code situation}, taking what its step needs now. */
-    static Choice ofRow(BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why,
-            Selection.Check check) {
+    static Choice ofRow(
+            BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why, Selection.Check check) {
         return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy), why, null, check);
     }
 

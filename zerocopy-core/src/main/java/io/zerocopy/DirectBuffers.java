@@ -41,6 +41,7 @@ final class DirectBuffers {
     private final long budget;
     /** Released buffers, the most recently released first: it is the likeliest to be in the CPU's cache. */
     private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
+
     private long allocated;
 
     DirectBuffers(long budget) {
@@ -99,8 +100,10 @@ final class DirectBuffers {
             if (bytes >= 0) {
                 return bytes;
             }
-            log.warn("ignoring system property {}={}: expected a size in bytes such as 33554432, 32768k or 32m",
-                    TransferOptions.DIRECT_MEMORY_PROPERTY, configured);
+            log.warn(
+                    "ignoring system property {}={}: expected a size in bytes such as 33554432, 32768k or 32m",
+                    TransferOptions.DIRECT_MEMORY_PROPERTY,
+                    configured);
         }
         return defaultBudget(maxDirectMemory());
     }

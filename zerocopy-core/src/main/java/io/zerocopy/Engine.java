@@ -68,8 +68,10 @@ final class Engine {
             Stall stall = transfer.stall();
             while (!transfer.isDone()) {
                 if (cancelled) {
-                    throw transfer.fail(new TransferException("cancelled after " + transfer.bytesTransferred() + " bytes",
-                            transfer.bytesTransferred(), new CancellationException("cancelled")));
+                    throw transfer.fail(new TransferException(
+                            "cancelled after " + transfer.bytesTransferred() + " bytes",
+                            transfer.bytesTransferred(),
+                            new CancellationException("cancelled")));
                 }
                 // A stall lasts until a step that finds nothing to move, not until this thread gets
                 // round to checking: a pause of its own (GC, a busy machine) must not time it out.

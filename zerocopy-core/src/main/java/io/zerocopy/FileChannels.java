@@ -11,8 +11,7 @@ import java.nio.channels.FileChannel;
  * call and sets it again afterwards.
  */
 final class FileChannels {
-    private FileChannels() {
-    }
+    private FileChannels() {}
 
     /** Sets {@code channel}'s position; the thread's interrupt status is the same afterwards. */
     static void setPosition(FileChannel channel, long position) throws IOException {
@@ -64,7 +63,8 @@ final class FileChannels {
      * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
      * the count.
      */
-    private static void advance(FileChannel file, long start, long moved, TransferException failure) throws TransferException {
+    private static void advance(FileChannel file, long start, long moved, TransferException failure)
+            throws TransferException {
         if (!file.isOpen()) {
             return;
         }
@@ -75,8 +75,10 @@ final class FileChannels {
                 failure.addSuppressed(e);
                 return;
             }
-            throw new TransferException("copied " + moved + " bytes, but could not move the source's position to "
-                    + (start + moved), moved, e);
+            throw new TransferException(
+                    "copied " + moved + " bytes, but could not move the source's position to " + (start + moved),
+                    moved,
+                    e);
         }
     }
 }

@@ -95,7 +95,8 @@ public final class FileRegion {
         for (ByteBuffer b : prefix) {
             prefixBytes += b.remaining();
         }
-        return "FileRegion{" + (prefix.length > 0 ? prefixBytes + " prefix bytes in " + prefix.length + " buffers, then " : "")
+        return "FileRegion{"
+                + (prefix.length > 0 ? prefixBytes + " prefix bytes in " + prefix.length + " buffers, then " : "")
                 + count + " bytes from " + position + " of " + file + "}";
     }
 }

@@ -1,12 +1,12 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import io.zerocopy.spi.TransferRequest;
 
 /**
  * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
@@ -33,8 +33,7 @@ final class MappedStrategy extends BuiltInStrategy {
 
     static final String NAME = "mmap";
 
-    private MappedStrategy() {
-    }
+    private MappedStrategy() {}
 
     @Override
     public String name() {
@@ -96,8 +95,9 @@ final class MappedStrategy extends BuiltInStrategy {
             try {
                 return target.write(buffer);
             } catch (InternalError e) {
-                throw new IOException("fault reading the mapped file at position " + position
-                        + " (the file may have been truncated)", e);
+                throw new IOException(
+                        "fault reading the mapped file at position " + position + " (the file may have been truncated)",
+                        e);
             }
         }
 

@@ -70,8 +70,7 @@ final class Mappings {
         INVOKE_CLEANER = invokeCleaner;
     }
 
-    private Mappings() {
-    }
+    private Mappings() {}
 
     /** How this JDK releases mappings, in words (for logs and tests). */
     static String releaseMethod() {

@@ -27,7 +27,8 @@ final class Opener {
     Opener(TransferOptions options, Platform platform) {
         this.options = options;
         this.platform = platform;
-        this.selection = new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
+        this.selection =
+                new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
     }
 
     /**
@@ -91,14 +92,24 @@ final class Opener {
         SourceFile source = SourceFile.callers(region.file());
         boolean probes = source.jdk && !source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
-        PrefixWrite prefix = new PrefixWrite(prefixBuffers, PrefixWrite.prefixBytes(prefixBuffers), source.channel,
-                position, source.directIo() ? 0 : count, peer.segmentSize);
+        PrefixWrite prefix = new PrefixWrite(
+                prefixBuffers,
+                PrefixWrite.prefixBytes(prefixBuffers),
+                source.channel,
+                position,
+                source.directIo() ? 0 : count,
+                peer.segmentSize);
         int chunk = prefix.chunkBytes();
         // a body gathered whole is read now, and that read is the check
-        Preflight.requireSlice(source.channel, position, count, !probes ? null
-                : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
-        return start(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix,
-                null);
+        Preflight.requireSlice(
+                source.channel,
+                position,
+                count,
+                !probes
+                        ? null
+                        : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
+        return start(
+                fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix, null);
     }
 
     /**
@@ -132,8 +143,8 @@ final class Opener {
                     + ", the bytes from the channel's position " + start + " to the end of the file)");
         }
         long slice = count < 0 ? left : count;
-        return FileChannels.copyAndAdvance(file.channel, start,
-                () -> run(checkedStart(file, start, slice, target, null)));
+        return FileChannels.copyAndAdvance(
+                file.channel, start, () -> run(checkedStart(file, start, slice, target, null)));
     }
 
     /**
@@ -144,13 +155,15 @@ final class Opener {
      * @param file the source as a JDK file channel, or null when it is none
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer stream(ReadableByteChannel source, SourceFile file, long count, WritableByteChannel target,
-            Closeable owned) throws IOException {
+    private RealTransfer stream(
+            ReadableByteChannel source, SourceFile file, long count, WritableByteChannel target, Closeable owned)
+            throws IOException {
         ChannelKind kind = file != null ? ChannelKind.OTHER : ChannelKinds.of(source);
         if (file != null) {
             file.directIo(); // a channel open for writing only throws the JDK's own exception now
         }
-        TransferRequest.Builder request = TransferRequest.builder().source(source, kind).count(count);
+        TransferRequest.Builder request =
+                TransferRequest.builder().source(source, kind).count(count);
         return start(request, false, target, Peers.of(target, platform), null, owned);
     }
 
@@ -166,11 +179,13 @@ final class Opener {
      *
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer checkedStart(SourceFile file, long position, long count, WritableByteChannel target,
-            Closeable owned) throws IOException {
+    private RealTransfer checkedStart(
+            SourceFile file, long position, long count, WritableByteChannel target, Closeable owned)
+            throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
         FileChannel channel = file.channel;
-        boolean checked = file.jdk && count > 0
+        boolean checked = file.jdk
+                && count > 0
                 && !Selection.readsAheadToThisHost(platform, peer.onThisHost, count)
                 && file.checkByLastByte(position, count);
         boolean directIo = file.directIo(); // known by now, unless the check is still to come
@@ -191,9 +206,13 @@ final class Opener {
         }
         if (!checked) {
             try {
-                Preflight.requireSlice(channel, position, count, choice.readsAhead()
-                        ? () -> choice.readAhead() == count
-                        : Preflight.lastByte(channel, position, count));
+                Preflight.requireSlice(
+                        channel,
+                        position,
+                        count,
+                        choice.readsAhead()
+                                ? () -> choice.readAhead() == count
+                                : Preflight.lastByte(channel, position, count));
             } catch (IOException | RuntimeException | Error e) {
                 choice.release();
                 throw e;
@@ -206,7 +225,8 @@ final class Opener {
     private static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
         if (!file.jdk) {
             return TransferRequest.builder()
-                    .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER).count(count);
+                    .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER)
+                    .count(count);
         }
         return TransferRequest.builder().source(file.channel, ChannelKind.FILE).slice(position, count);
     }
@@ -219,18 +239,24 @@ final class Opener {
      * @param peer where the target's peer is, read once by the caller
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer start(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target,
-            Peers.Peer peer, PrefixWrite prefix, Closeable owned) throws IOException {
+    private RealTransfer start(
+            TransferRequest.Builder builder,
+            boolean directIo,
+            WritableByteChannel target,
+            Peers.Peer peer,
+            PrefixWrite prefix,
+            Closeable owned)
+            throws IOException {
         TransferFacts facts = facts(builder, directIo, target, peer);
         return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
     }
 
     /** Completes and checks the request, and works out its facts. */
-    private TransferFacts facts(TransferRequest.Builder builder, boolean directIo, WritableByteChannel target,
-            Peers.Peer peer) throws IOException {
-        TransferRequest request = builder
-                .target(target, ChannelKinds.of(target))
-                .build();
+    private TransferFacts facts(
+            TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer)
+            throws IOException {
+        TransferRequest request =
+                builder.target(target, ChannelKinds.of(target)).build();
         Preflight.requireModes(request);
         return TransferFacts.of(request, peer, options, platform, directIo);
     }

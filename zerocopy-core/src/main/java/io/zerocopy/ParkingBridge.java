@@ -33,6 +33,7 @@ final class ParkingBridge {
     private final boolean direct;
     /** Bytes taken and not yet written (drain mode), or null before the first. */
     private ByteBuffer buffer;
+
     private long written;
     private int parks;
 

@@ -31,11 +31,10 @@ final class PathCopy {
         long copy(FileChannel in, FileChannel out) throws IOException;
     }
 
-    private static final Set<StandardOpenOption> NEW_FILE = EnumSet.of(StandardOpenOption.WRITE,
-            StandardOpenOption.CREATE_NEW);
+    private static final Set<StandardOpenOption> NEW_FILE =
+            EnumSet.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
 
-    private PathCopy() {
-    }
+    private PathCopy() {}
 
     static long copy(Path source, Path target, CopyOption[] copyOptions, Bytes bytes) throws IOException {
         boolean replace = false;
@@ -49,8 +48,9 @@ final class PathCopy {
             } else if (option == LinkOption.NOFOLLOW_LINKS) {
                 followLinks = false;
             } else {
-                throw new UnsupportedOperationException("copyOptions: " + Objects.requireNonNull(option, "copyOptions[i]")
-                        + " (expected: REPLACE_EXISTING, COPY_ATTRIBUTES or NOFOLLOW_LINKS)");
+                throw new UnsupportedOperationException(
+                        "copyOptions: " + Objects.requireNonNull(option, "copyOptions[i]")
+                                + " (expected: REPLACE_EXISTING, COPY_ATTRIBUTES or NOFOLLOW_LINKS)");
             }
         }
         LinkOption[] linkOptions = followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
@@ -113,7 +113,9 @@ final class PathCopy {
         if (posix == null) {
             return new FileAttribute<?>[0];
         }
-        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(posix.readAttributes().permissions())};
+        return new FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(posix.readAttributes().permissions())
+        };
     }
 
     private static void copyAttributes(Path source, Path target, BasicFileAttributes attributes) throws IOException {

@@ -59,8 +59,7 @@ final class Peers {
     private static volatile Set<InetAddress> hostAddresses = Set.of();
     private static volatile long addressesReadAt = System.nanoTime() - ADDRESSES_TTL_NANOS;
 
-    private Peers() {
-    }
+    private Peers() {}
 
     /** Where {@code channel}'s peer is; {@link Peer#ELSEWHERE} for anything but a connected JDK socket. */
     static Peer of(Channel channel, Platform platform) {
@@ -82,7 +81,9 @@ final class Peers {
         if (platform.os() != Platform.OperatingSystem.LINUX) {
             return Peer.THIS_HOST;
         }
-        return ((InetSocketAddress) remote).getAddress() instanceof Inet6Address ? Peer.THIS_HOST_IPV6 : Peer.THIS_HOST_IPV4;
+        return ((InetSocketAddress) remote).getAddress() instanceof Inet6Address
+                ? Peer.THIS_HOST_IPV6
+                : Peer.THIS_HOST_IPV4;
     }
 
     /** Whether {@code remote} is a loopback address or one of this host's own. */
@@ -94,7 +95,9 @@ final class Peers {
         if (address == null) {
             return false;
         }
-        return address.isLoopbackAddress() || address.isAnyLocalAddress() || hostAddresses().contains(address);
+        return address.isLoopbackAddress()
+                || address.isAnyLocalAddress()
+                || hostAddresses().contains(address);
     }
 
     private static Set<InetAddress> hostAddresses() {

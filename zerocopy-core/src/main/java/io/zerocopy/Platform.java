@@ -41,7 +41,10 @@ final class Platform {
 
     /** The operating systems the capability table knows about. */
     enum OperatingSystem {
-        LINUX, MACOS, WINDOWS, OTHER;
+        LINUX,
+        MACOS,
+        WINDOWS,
+        OTHER;
 
         static OperatingSystem fromName(String name) {
             String n = name.toLowerCase(Locale.ROOT);
@@ -237,7 +240,9 @@ final class Platform {
             return false;
         }
         Platform that = (Platform) o;
-        return os == that.os && javaFeature == that.javaFeature && osVersion.equals(that.osVersion)
+        return os == that.os
+                && javaFeature == that.javaFeature
+                && osVersion.equals(that.osVersion)
                 && fastFileTransfer == that.fastFileTransfer;
     }
 

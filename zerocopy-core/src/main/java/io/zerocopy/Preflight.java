@@ -16,8 +16,7 @@ import java.util.Objects;
  * channel opened in the wrong mode, a directory given as the source. None of them touches a byte.
  */
 final class Preflight {
-    private Preflight() {
-    }
+    private Preflight() {}
 
     /**
      * An interrupt pending when a verb is called ends it before anything is touched: a JDK
@@ -26,7 +25,9 @@ final class Preflight {
      */
     static void checkNotInterrupted() throws TransferException {
         if (Thread.currentThread().isInterrupted()) {
-            throw new TransferException("interrupted before the transfer started", 0,
+            throw new TransferException(
+                    "interrupted before the transfer started",
+                    0,
                     new InterruptedIOException("interrupted before the transfer started"));
         }
     }

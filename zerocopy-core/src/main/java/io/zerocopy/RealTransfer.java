@@ -27,7 +27,12 @@ final class RealTransfer implements Transfer {
      */
     static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
 
-    private enum State { RUNNING, DONE, FAILED, CLOSED }
+    private enum State {
+        RUNNING,
+        DONE,
+        FAILED,
+        CLOSED
+    }
 
     private final TransferFacts facts;
     private final Choice choice;
@@ -49,12 +54,13 @@ final class RealTransfer implements Transfer {
     private long elapsedNanos;
     /** Made when the listener or the caller first asks for it: a plain {@code copy} never does. */
     private TransferResult result;
+
     private TransferException failure;
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
 
-    private RealTransfer(TransferFacts facts, Choice choice, TransferOptions options, PrefixWrite prefix,
-            Closeable owned) {
+    private RealTransfer(
+            TransferFacts facts, Choice choice, TransferOptions options, PrefixWrite prefix, Closeable owned) {
         this.facts = facts;
         this.choice = choice;
         this.listener = options.listener();
@@ -63,7 +69,8 @@ final class RealTransfer implements Transfer {
         this.maxStep = pacer == null ? cap : pacer.maxStep(cap);
         this.prefix = prefix;
         this.prefixBytes = prefix == null ? 0 : prefix.size();
-        this.count = facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
+        this.count =
+                facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
         this.owned = owned;
         this.failures = new TransferFailures(facts, choice.strategy.name(), count);
         this.stall = new Stall(facts, failures);
@@ -76,11 +83,16 @@ final class RealTransfer implements Transfer {
      * @param owned what the library opened for this transfer (a file from a {@code Path}), closed
      *     with it; or null
      */
-    static RealTransfer start(TransferFacts facts, Choice choice, TransferOptions options,
-            PrefixWrite prefix, Closeable owned) throws TransferException {
+    static RealTransfer start(
+            TransferFacts facts, Choice choice, TransferOptions options, PrefixWrite prefix, Closeable owned)
+            throws TransferException {
         RealTransfer t = new RealTransfer(facts, choice, options, prefix, owned);
         if (log.isDebugEnabled()) {
-            log.debug("{}{} via {}: {}", facts, prefix == null ? "" : ", after a " + prefix, choice.strategy.name(),
+            log.debug(
+                    "{}{} via {}: {}",
+                    facts,
+                    prefix == null ? "" : ", after a " + prefix,
+                    choice.strategy.name(),
                     choice.reason());
         }
         t.listener.onStart(choice.strategy.name(), t.count);
@@ -108,8 +120,9 @@ final class RealTransfer implements Transfer {
                 return 0;
             }
             if (state != State.RUNNING) {
-                throw new IllegalStateException("transfer is " + (state == State.FAILED ? "failed" : "closed")
-                        + " after " + moved + " bytes", failure);
+                throw new IllegalStateException(
+                        "transfer is " + (state == State.FAILED ? "failed" : "closed") + " after " + moved + " bytes",
+                        failure);
             }
             long before = moved;
             run();
@@ -157,7 +170,8 @@ final class RealTransfer implements Transfer {
                 complete();
             } else {
                 try {
-                    stall.zeroStep(moved, moved < prefixBytes ? -1 : facts.request().position() + moved - prefixBytes);
+                    stall.zeroStep(
+                            moved, moved < prefixBytes ? -1 : facts.request().position() + moved - prefixBytes);
                 } catch (IOException | RuntimeException e) {
                     throw fail(e);
                 }
@@ -175,7 +189,8 @@ final class RealTransfer implements Transfer {
         long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
         long n = step.move(moved - prefixBytes, ask);
         if (n > ask) {
-            throw new IllegalStateException(choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);
+            throw new IllegalStateException(
+                    choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);
         }
         if (n == 0) {
             interestOps = step.stalledOn() == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
@@ -323,8 +338,11 @@ final class RealTransfer implements Transfer {
         if (state != State.RUNNING) {
             return;
         }
-        TransferException abandoned = new TransferException("transfer closed after " + moved + " of "
-                + (count < 0 ? "all" : Long.toString(count)) + " bytes, before it was done", moved, null);
+        TransferException abandoned = new TransferException(
+                "transfer closed after " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
+                        + " bytes, before it was done",
+                moved,
+                null);
         state = State.CLOSED;
         interestOps = 0;
         failure = abandoned;

@@ -53,8 +53,7 @@ final class Selection {
      * names every fact the reason relies on, so that the rows can be read, and reordered, one by
      * one; their order only says which of several true rows is preferred.
      */
-    private record Row(BuiltInStrategy strategy, Predicate<Situation> when, Check check, Reason reason) {
-    }
+    private record Row(BuiltInStrategy strategy, Predicate<Situation> when, Check check, Reason reason) {}
 
     /**
      * The default policy, the most preferred row first.
@@ -93,52 +92,68 @@ final class Selection {
      * when one is not ready (see {@code SpliceStep}, docs/virtual-threads.md).
      */
     private static final List<Row> TABLE = List.of(
-            new Row(MappedStrategy.INSTANCE,
+            new Row(
+                    MappedStrategy.INSTANCE,
                     s -> s.facts.sourceDirectIo(),
                     Check.LAST_BYTE,
                     (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
-            new Row(TransferToStrategy.INSTANCE,
+            new Row(
+                    TransferToStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
                     Check.LAST_BYTE,
                     (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
                             + " the sender copies nothing"),
-            new Row(BufferedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && readsAheadToThisHost(s.facts.platform(),
-                            s.facts.peerOnThisHost(), s.facts.request().count()) && s.hasPooledBuffer(),
+            new Row(
+                    BufferedStrategy.INSTANCE,
+                    s -> s.facts.fileToSocketOnLinux()
+                            && readsAheadToThisHost(
+                                    s.facts.platform(),
+                                    s.facts.peerOnThisHost(),
+                                    s.facts.request().count())
+                            && s.hasPooledBuffer(),
                     Check.READ_AHEAD,
                     (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write, where this JDK's transferTo makes a"
                             + " failing copy_file_range before its sendfile; " + how),
-            new Row(TransferToStrategy.INSTANCE,
+            new Row(
+                    TransferToStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
                     Check.LAST_BYTE,
                     (s, how) -> how + ", to a peer on this host: no copy and no buffer in the sender, the least"
                             + " sender CPU per byte, which a loaded server runs short of first"),
-            new Row(BufferedStrategy.INSTANCE,
+            new Row(
+                    BufferedStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && notBySendfile(s) && s.hasPooledBuffer(),
                     Check.LAST_BYTE,
                     (s, how) -> notBySendfileReason(s) + "; " + how),
-            new Row(MappedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && notBySendfile(s)
+            new Row(
+                    MappedStrategy.INSTANCE,
+                    s -> s.facts.fileToSocketOnLinux()
+                            && notBySendfile(s)
                             && (s.excludes(BufferedStrategy.NAME) || !s.hasPooledBuffer()),
                     Check.LAST_BYTE,
-                    (s, how) -> notBySendfileReason(s) + (s.excludes(BufferedStrategy.NAME)
-                            ? "; buffered is excluded, and mapped windows need no buffer"
-                            : "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
-                                    + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
-                                    + " need no buffer")),
-            new Row(TransferToStrategy.INSTANCE,
+                    (s, how) -> notBySendfileReason(s)
+                            + (s.excludes(BufferedStrategy.NAME)
+                                    ? "; buffered is excluded, and mapped windows need no buffer"
+                                    : "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
+                                            + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
+                                            + " need no buffer")),
+            new Row(
+                    TransferToStrategy.INSTANCE,
                     s -> s.facts.sourceKind() == ChannelKind.FILE && s.facts.directPath() != null,
                     Check.LAST_BYTE,
                     (s, how) -> s.facts.directPath() + " from a file to a " + s.facts.targetKind()),
-            new Row(MappedStrategy.INSTANCE,
-                    s -> s.facts.sourceKind() == ChannelKind.FILE && kernelReadsTarget(s.facts.targetKind())
+            new Row(
+                    MappedStrategy.INSTANCE,
+                    s -> s.facts.sourceKind() == ChannelKind.FILE
+                            && kernelReadsTarget(s.facts.targetKind())
                             && s.facts.request().count() >= MMAP_MIN_BYTES
                             && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
                     Check.LAST_BYTE,
-                    (s, how) -> noKernelPath(s) + "; mapped windows save a copy at " + s.facts.request().count()
-                            + " bytes"),
-            new Row(BufferedStrategy.INSTANCE,
+                    (s, how) -> noKernelPath(s) + "; mapped windows save a copy at "
+                            + s.facts.request().count() + " bytes"),
+            new Row(
+                    BufferedStrategy.INSTANCE,
                     s -> true,
                     Check.LAST_BYTE,
                     // the buffer it took, which says when the direct memory budget is spent
@@ -190,7 +205,9 @@ final class Selection {
      *     names an unknown strategy, or if every strategy that could serve it is excluded
      */
     Choice choose(TransferFacts facts) {
-        return choose(facts, System.getProperty(TransferOptions.STRATEGY_PROPERTY),
+        return choose(
+                facts,
+                System.getProperty(TransferOptions.STRATEGY_PROPERTY),
                 System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
     }
 
@@ -198,10 +215,14 @@ final class Selection {
     Choice choose(TransferFacts facts, String forcedByProperty, String excludedByProperty) {
         Set<String> excluded = excluded(excludedByProperty);
         if (forcedByProperty != null && !forcedByProperty.isBlank()) {
-            TransferStrategy s = Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
+            TransferStrategy s =
+                    Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
             if (!excluded.contains(s.name())) {
-                Choice choice = tryStrategy(s, facts, (situation, how) -> "forced by system property "
-                        + TransferOptions.STRATEGY_PROPERTY + ": " + how);
+                Choice choice = tryStrategy(
+                        s,
+                        facts,
+                        (situation, how) ->
+                                "forced by system property " + TransferOptions.STRATEGY_PROPERTY + ": " + how);
                 if (choice != null) {
                     return choice;
                 }
@@ -211,8 +232,8 @@ final class Selection {
             TransferStrategy s = Strategies.require(forced, "strategy");
             Choice choice = tryStrategy(s, facts, (situation, how) -> "forced: " + how);
             if (choice == null) {
-                throw new IllegalArgumentException("strategy: " + forced + " (cannot serve " + facts.request() + ": "
-                        + refusal(s, facts) + ")");
+                throw new IllegalArgumentException(
+                        "strategy: " + forced + " (cannot serve " + facts.request() + ": " + refusal(s, facts) + ")");
             }
             return choice;
         }
@@ -226,7 +247,8 @@ final class Selection {
         }
         Situation situation = new Situation(facts, excluded);
         for (Row row : TABLE) {
-            if (!situation.excludes(row.strategy.name()) && row.when.test(situation)
+            if (!situation.excludes(row.strategy.name())
+                    && row.when.test(situation)
                     && row.strategy.refusal(facts) == null) {
                 return Choice.ofRow(row.strategy, situation, row.reason, row.check);
             }
@@ -249,7 +271,9 @@ final class Selection {
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {
-        return s instanceof BuiltInStrategy ? ((BuiltInStrategy) s).refusal(facts) : s.supports(facts.request()).reason();
+        return s instanceof BuiltInStrategy
+                ? ((BuiltInStrategy) s).refusal(facts)
+                : s.supports(facts.request()).reason();
     }
 
     /** The options' exclusions and the property's; the property is parsed again only when its value changes. */
@@ -262,7 +286,8 @@ final class Selection {
         if (excludedByProperty != null && !excludedByProperty.isBlank()) {
             for (String name : excludedByProperty.split(",")) {
                 if (!name.isBlank()) {
-                    names.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY).name());
+                    names.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY)
+                            .name());
                 }
             }
         }
@@ -357,10 +382,13 @@ final class Selection {
         if (!kernelReadsTarget(f.targetKind())) {
             return "the target is not a JDK channel and reads the bytes in user space, where a buffer beats a mapping";
         }
-        return noKernelPath(s) + (f.request().count() >= MMAP_MIN_BYTES && s.excludes(MappedStrategy.NAME)
-                ? ", and mmap is excluded"
-                : f.request().count() >= MMAP_MIN_BYTES ? ", and mmap is passed over"
-                : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES + "-byte mapping threshold");
+        return noKernelPath(s)
+                + (f.request().count() >= MMAP_MIN_BYTES && s.excludes(MappedStrategy.NAME)
+                        ? ", and mmap is excluded"
+                        : f.request().count() >= MMAP_MIN_BYTES
+                                ? ", and mmap is passed over"
+                                : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES
+                                        + "-byte mapping threshold");
     }
 
     /** The strategies of the default table, in the order they are tried. */

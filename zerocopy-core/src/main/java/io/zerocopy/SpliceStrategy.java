@@ -21,8 +21,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
-    private SpliceStrategy() {
-    }
+    private SpliceStrategy() {}
 
     @Override
     public String name() {

@@ -25,8 +25,7 @@ final class Strategies {
             BufferedStrategy.INSTANCE,
             SpliceStrategy.INSTANCE);
 
-    private Strategies() {
-    }
+    private Strategies() {}
 
     private static final class Holder {
         static final Map<String, TransferStrategy> ALL;
@@ -39,11 +38,16 @@ final class Strategies {
             }
             List<TransferStrategy> registered = new ArrayList<>();
             try {
-                for (TransferStrategy s : ServiceLoader.load(TransferStrategy.class, Strategies.class.getClassLoader())) {
+                for (TransferStrategy s :
+                        ServiceLoader.load(TransferStrategy.class, Strategies.class.getClassLoader())) {
                     if (all.putIfAbsent(s.name(), s) == null) {
                         registered.add(s);
                     } else {
-                        log.warn("ignoring strategy {} ({}): the name is taken by {}", s.name(), s.getClass().getName(), all.get(s.name()));
+                        log.warn(
+                                "ignoring strategy {} ({}): the name is taken by {}",
+                                s.name(),
+                                s.getClass().getName(),
+                                all.get(s.name()));
                     }
                 }
             } catch (ServiceConfigurationError e) {
@@ -68,8 +72,8 @@ final class Strategies {
     static TransferStrategy require(String name, String parameter) {
         TransferStrategy s = Holder.ALL.get(name);
         if (s == null) {
-            throw new IllegalArgumentException(parameter + ": " + name + " (expected one of: "
-                    + String.join(", ", Holder.ALL.keySet()) + ")");
+            throw new IllegalArgumentException(
+                    parameter + ": " + name + " (expected one of: " + String.join(", ", Holder.ALL.keySet()) + ")");
         }
         return s;
     }

@@ -16,8 +16,7 @@ import java.util.Arrays;
  * view never closes the stream: the caller owns it.
  */
 final class StreamChannels {
-    private StreamChannels() {
-    }
+    private StreamChannels() {}
 
     /** Temporary array for the rare direct buffer handed to a view (a forced mmap, a third-party strategy). */
     private static final int DIRECT_CHUNK = 8192;

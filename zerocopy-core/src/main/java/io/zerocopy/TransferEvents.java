@@ -12,8 +12,7 @@ final class TransferEvents {
     /** The event's type, or null where JFR is not there. */
     private static final EventType TYPE = type();
 
-    private TransferEvents() {
-    }
+    private TransferEvents() {}
 
     private static EventType type() {
         try {
@@ -34,8 +33,14 @@ final class TransferEvents {
     }
 
     /** Ends and commits {@code event} (from {@link #begin()}, null for none) with how the transfer ended. */
-    static void end(Object event, TransferFacts facts, Choice choice, long bytes, long expected,
-            long stalledNanos, String outcome) {
+    static void end(
+            Object event,
+            TransferFacts facts,
+            Choice choice,
+            long bytes,
+            long expected,
+            long stalledNanos,
+            String outcome) {
         if (event == null) {
             return;
         }

@@ -35,9 +35,14 @@ final class TransferFacts {
     private final String directPath;
     /** The file whose size tells a truncation (the source, or the file behind a slice view), or null. */
     private final FileChannel sourceFile;
+
     private final long sourceEnd;
 
-    private TransferFacts(TransferRequest request, Peers.Peer peer, TransferOptions options, Platform platform,
+    private TransferFacts(
+            TransferRequest request,
+            Peers.Peer peer,
+            TransferOptions options,
+            Platform platform,
             boolean sourceDirectIo) {
         if (sourceDirectIo && request.sourceKind() != ChannelKind.FILE) {
             throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
@@ -54,7 +59,8 @@ final class TransferFacts {
         this.targetNonBlocking = request.targetNonBlocking();
         this.callerVirtual = TransferFacts.currentThreadIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
-                ? platform.directTransferPath(request.targetKind(), targetNonBlocking).orElse(null)
+                ? platform.directTransferPath(request.targetKind(), targetNonBlocking)
+                        .orElse(null)
                 : null;
         if (request.sourceKind() == ChannelKind.FILE) {
             this.sourceFile = request.sourceFile();
@@ -74,17 +80,22 @@ final class TransferFacts {
      */
     static TransferFacts of(TransferRequest request) {
         Platform platform = Platform.current();
-        return new TransferFacts(request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform,
-                false);
+        return new TransferFacts(
+                request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform, false);
     }
 
     /** The facts of {@code request} run with {@code options} on {@code platform}, its target's peer read now. */
-    static TransferFacts of(TransferRequest request, TransferOptions options, Platform platform, boolean sourceDirectIo) {
+    static TransferFacts of(
+            TransferRequest request, TransferOptions options, Platform platform, boolean sourceDirectIo) {
         return new TransferFacts(request, Peers.of(request.target(), platform), options, platform, sourceDirectIo);
     }
 
     /** The facts of {@code request} whose target's peer was already read. */
-    static TransferFacts of(TransferRequest request, Peers.Peer peer, TransferOptions options, Platform platform,
+    static TransferFacts of(
+            TransferRequest request,
+            Peers.Peer peer,
+            TransferOptions options,
+            Platform platform,
             boolean sourceDirectIo) {
         return new TransferFacts(request, peer, options, platform, sourceDirectIo);
     }
@@ -162,7 +173,8 @@ final class TransferFacts {
 
     /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */
     boolean fileToSocketOnLinux() {
-        return request.sourceKind() == ChannelKind.FILE && request.targetKind() == ChannelKind.SOCKET
+        return request.sourceKind() == ChannelKind.FILE
+                && request.targetKind() == ChannelKind.SOCKET
                 && platform.os() == Platform.OperatingSystem.LINUX;
     }
 
@@ -186,8 +198,10 @@ final class TransferFacts {
      * channel).
      */
     boolean mayLoop() {
-        return targetNonBlocking && (request.sourceKind() == ChannelKind.FILE
-                || request.source() instanceof FileSliceChannel || sourceNonBlocking);
+        return targetNonBlocking
+                && (request.sourceKind() == ChannelKind.FILE
+                        || request.source() instanceof FileSliceChannel
+                        || sourceNonBlocking);
     }
 
     /** The file whose size tells a truncation, or null when the source is no file. */
@@ -223,6 +237,9 @@ final class TransferFacts {
 
     @Override
     public String toString() {
-        return request + (sourceDirectIo ? " (O_DIRECT source)" : "") + (peer.onThisHost ? ", peer on this host" : "") + (callerVirtual ? ", virtual thread" : "");
+        return request
+                + (sourceDirectIo ? " (O_DIRECT source)" : "")
+                + (peer.onThisHost ? ", peer on this host" : "")
+                + (callerVirtual ? ", virtual thread" : "");
     }
 }

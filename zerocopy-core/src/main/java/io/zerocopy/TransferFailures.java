@@ -44,9 +44,11 @@ final class TransferFailures {
         if (cause instanceof EOFException && count >= 0 && request.sourceKind() != ChannelKind.FILE) {
             return endedEarly((EOFException) cause, moved);
         }
-        String what = cause instanceof IOException ? "failed" : "failed with " + cause.getClass().getSimpleName();
-        return new TransferException(strategy + " " + what + " after " + moved + " bytes: "
-                + cause.getMessage(), moved, cause);
+        String what = cause instanceof IOException
+                ? "failed"
+                : "failed with " + cause.getClass().getSimpleName();
+        return new TransferException(
+                strategy + " " + what + " after " + moved + " bytes: " + cause.getMessage(), moved, cause);
     }
 
     /** The source ended before the promised count: a shrunk or overstated file, or a stream that ended early. */
@@ -56,7 +58,8 @@ final class TransferFailures {
             return truncation;
         }
         if (request.sourceKind() != ChannelKind.FILE) {
-            EOFException eof = cause != null ? cause
+            EOFException eof = cause != null
+                    ? cause
                     : new EOFException("end of stream after " + moved + " of " + count + " bytes");
             return new TransferException("the source ended after " + moved + " of " + count + " bytes", moved, eof);
         }
@@ -66,8 +69,11 @@ final class TransferFailures {
         } catch (IOException e) {
             size = "unknown";
         }
-        return new TransferException("the source file ended after " + moved + " of " + count
-                + " bytes while its size still reads " + size + " (a procfs or sysfs file?)", moved, cause);
+        return new TransferException(
+                "the source file ended after " + moved + " of " + count + " bytes while its size still reads " + size
+                        + " (a procfs or sysfs file?)",
+                moved,
+                cause);
     }
 
     /**
@@ -98,8 +104,10 @@ final class TransferFailures {
             // A JDK channel saw the interrupt inside a call and closed itself, yet the call returned
             // (transferTo to or from a channel that is not the JDK's own keeps its count and drops
             // the exception): report it the way the JDK would have.
-            return new TransferException("interrupted after " + moved + " bytes; the interrupt closed a channel",
-                    moved, new ClosedByInterruptException());
+            return new TransferException(
+                    "interrupted after " + moved + " bytes; the interrupt closed a channel",
+                    moved,
+                    new ClosedByInterruptException());
         }
         // The channels are still open: the interrupt arrived between calls into them. The flag stays
         // set so that the caller's own code sees it too.

@@ -28,8 +28,7 @@ final class TransferFromStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferFrom";
 
-    private TransferFromStrategy() {
-    }
+    private TransferFromStrategy() {}
 
     @Override
     public String name() {

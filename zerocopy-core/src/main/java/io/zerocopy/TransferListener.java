@@ -36,20 +36,17 @@ public interface TransferListener {
      *     says: {@code -1} when the source is read to end of stream and the total is not known in
      *     advance
      */
-    default void onStart(String strategy, long count) {
-    }
+    default void onStart(String strategy, long count) {}
 
     /**
      * A step moved bytes.
      *
      * @param bytesTransferred bytes moved by this transfer so far, including this step
      */
-    default void onProgress(long bytesTransferred) {
-    }
+    default void onProgress(long bytesTransferred) {}
 
     /** The transfer finished; {@code result} says how many bytes moved, how, and how long it took. */
-    default void onComplete(TransferResult result) {
-    }
+    default void onComplete(TransferResult result) {}
 
     /**
      * The transfer failed after it started, was cancelled, or was closed before it was done; the
@@ -57,6 +54,5 @@ public interface TransferListener {
      * {@code Error}, the {@code Error} itself is). {@link TransferException#bytesTransferred()} says
      * how far it got.
      */
-    default void onFailure(TransferException failure) {
-    }
+    default void onFailure(TransferException failure) {}
 }

@@ -188,8 +188,7 @@ public final class TransferOptions {
         private TransferListener listener = TransferListener.NONE;
         private long rateLimit;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Forces one strategy by name ({@code "transferTo"}, {@code "transferFrom"}, {@code "mmap"},
@@ -297,7 +296,8 @@ public final class TransferOptions {
          */
         public TransferOptions build() {
             if (strategy != null && excluded.contains(strategy)) {
-                throw new IllegalArgumentException("strategy: " + strategy + " (expected: a strategy that is not excluded)");
+                throw new IllegalArgumentException(
+                        "strategy: " + strategy + " (expected: a strategy that is not excluded)");
             }
             return new TransferOptions(this);
         }

@@ -41,6 +41,7 @@ public final class TransferResult {
 
     @Override
     public String toString() {
-        return "TransferResult{" + bytes + " bytes via " + strategy() + " in " + elapsed.toMillis() + " ms (" + reason() + ")}";
+        return "TransferResult{" + bytes + " bytes via " + strategy() + " in " + elapsed.toMillis() + " ms (" + reason()
+                + ")}";
     }
 }

@@ -20,8 +20,10 @@ public final class TransferTimeoutException extends TransferException {
      * @param stallTimeout the timeout that ran out
      */
     public TransferTimeoutException(long bytesTransferred, Duration stallTimeout) {
-        super("no progress for " + stallTimeout.toMillis() + " ms after " + bytesTransferred + " bytes",
-                bytesTransferred, null);
+        super(
+                "no progress for " + stallTimeout.toMillis() + " ms after " + bytesTransferred + " bytes",
+                bytesTransferred,
+                null);
         this.stallTimeout = stallTimeout;
     }
 

@@ -30,8 +30,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferTo";
 
-    private TransferToStrategy() {
-    }
+    private TransferToStrategy() {}
 
     @Override
     public String name() {
@@ -86,8 +85,7 @@ final class TransferToStrategy extends BuiltInStrategy {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
 
             @Override
             public String toString() {

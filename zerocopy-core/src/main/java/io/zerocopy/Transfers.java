@@ -86,8 +86,7 @@ import java.util.concurrent.Executor;
 public final class Transfers {
     private static final Opener DEFAULT = TransferOptions.defaults().opener();
 
-    private Transfers() {
-    }
+    private Transfers() {}
 
     /**
      * Copies the whole file to a channel, starting at the channel's position if it is a file.
@@ -157,7 +156,8 @@ public final class Transfers {
         return copyWith(opener(options), source, target, copyOptions);
     }
 
-    private static long copyWith(Opener opener, Path source, Path target, CopyOption... copyOptions) throws IOException {
+    private static long copyWith(Opener opener, Path source, Path target, CopyOption... copyOptions)
+            throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
@@ -180,8 +180,9 @@ public final class Transfers {
     }
 
     /** As {@link #copy(FileChannel, long, long, WritableByteChannel)}, with {@code options}. */
-    public static long copy(FileChannel source, long position, long count, WritableByteChannel target,
-            TransferOptions options) throws IOException {
+    public static long copy(
+            FileChannel source, long position, long count, WritableByteChannel target, TransferOptions options)
+            throws IOException {
         Opener opener = opener(options);
         return opener.run(opener.slice(source, position, count, target));
     }
@@ -203,8 +204,7 @@ public final class Transfers {
     }
 
     /** As {@link #copy(FileRegion, WritableByteChannel)}, with {@code options}. */
-    public static long copy(FileRegion source, WritableByteChannel target, TransferOptions options)
-            throws IOException {
+    public static long copy(FileRegion source, WritableByteChannel target, TransferOptions options) throws IOException {
         Opener opener = opener(options);
         return opener.run(opener.region(source, target));
     }
@@ -246,8 +246,8 @@ public final class Transfers {
     }
 
     /** As {@link #copy(ReadableByteChannel, long, WritableByteChannel)}, with {@code options}. */
-    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target,
-            TransferOptions options) throws IOException {
+    public static long copy(ReadableByteChannel source, long count, WritableByteChannel target, TransferOptions options)
+            throws IOException {
         return copyWith(opener(options), source, count, target);
     }
 
@@ -281,7 +281,8 @@ public final class Transfers {
     private static long copyWith(Opener opener, InputStream source, OutputStream target) throws IOException {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        return copyWith(opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target)); // which checks the rest
+        return copyWith(
+                opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target)); // which checks the rest
     }
 
     /**
@@ -327,29 +328,31 @@ public final class Transfers {
      * the copy at its next step without interrupting the thread or closing a channel, and the
      * listener hears {@code onFailure}; a step blocked in a blocking channel ends first.
      */
-    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
-            Executor executor) {
+    public static CompletableFuture<TransferResult> copyAsync(
+            Path source, WritableByteChannel target, Executor executor) {
         return copyAsyncWith(DEFAULT, source, target, executor);
     }
 
     /** As {@link #copyAsync(Path, WritableByteChannel, Executor)}, with {@code options}. */
-    public static CompletableFuture<TransferResult> copyAsync(Path source, WritableByteChannel target,
-            Executor executor, TransferOptions options) {
+    public static CompletableFuture<TransferResult> copyAsync(
+            Path source, WritableByteChannel target, Executor executor, TransferOptions options) {
         return copyAsyncWith(opener(options), source, target, executor);
     }
 
-    private static CompletableFuture<TransferResult> copyAsyncWith(Opener opener, Path source, WritableByteChannel target,
-            Executor executor) {
+    private static CompletableFuture<TransferResult> copyAsyncWith(
+            Opener opener, Path source, WritableByteChannel target, Executor executor) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(executor, "executor");
-        return AsyncCopies.start(handle -> {
-            RealTransfer transfer = opener.wholeFile(source, target);
-            Engine engine = opener.engine(transfer);
-            handle.attach(engine);
-            engine.run();
-            return transfer.result();
-        }, executor);
+        return AsyncCopies.start(
+                handle -> {
+                    RealTransfer transfer = opener.wholeFile(source, target);
+                    Engine engine = opener.engine(transfer);
+                    handle.attach(engine);
+                    engine.run();
+                    return transfer.result();
+                },
+                executor);
     }
 
     private static Opener opener(TransferOptions options) {

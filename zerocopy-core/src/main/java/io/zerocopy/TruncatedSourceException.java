@@ -25,8 +25,11 @@ public final class TruncatedSourceException extends TransferException {
      * @param cause the exception that revealed the truncation, or {@code null}
      */
     public TruncatedSourceException(long bytesTransferred, long expectedSize, long actualSize, Throwable cause) {
-        super("file shrank from " + expectedSize + " to " + actualSize + " bytes during transfer, after "
-                + bytesTransferred + " bytes", bytesTransferred, cause);
+        super(
+                "file shrank from " + expectedSize + " to " + actualSize + " bytes during transfer, after "
+                        + bytesTransferred + " bytes",
+                bytesTransferred,
+                cause);
         this.expectedSize = expectedSize;
         this.actualSize = actualSize;
     }

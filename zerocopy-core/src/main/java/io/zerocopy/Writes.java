@@ -6,8 +6,7 @@ import java.nio.channels.WritableByteChannel;
 
 /** The write that every step draining a buffer makes: part of what it holds, within the step's allowance. */
 final class Writes {
-    private Writes() {
-    }
+    private Writes() {}
 
     /**
      * One write of at most {@code maxBytes} of what {@code buffer} holds (drain mode); the buffer

@@ -22,8 +22,7 @@ final class Descriptors {
     private static final String PACKAGE = "sun.nio.ch";
     private static final Module SELF = Descriptors.class.getModule();
 
-    private Descriptors() {
-    }
+    private Descriptors() {}
 
     /** The module the flags must name: {@code io.zerocopy}, or {@code ALL-UNNAMED} on the class path. */
     static String flagTarget() {
@@ -65,7 +64,8 @@ final class Descriptors {
         static {
             try {
                 Class<?> selChImpl = Class.forName(PACKAGE + ".SelChImpl");
-                GET_FD_VAL = MethodHandles.lookup().findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class));
+                GET_FD_VAL =
+                        MethodHandles.lookup().findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class));
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -81,8 +81,11 @@ final class Descriptors {
                 Class<?> fileChannelImpl = Class.forName(PACKAGE + ".FileChannelImpl");
                 FD = MethodHandles.privateLookupIn(fileChannelImpl, MethodHandles.lookup())
                         .findGetter(fileChannelImpl, "fd", FileDescriptor.class);
-                FD_VAL = MethodHandles.lookup().findStatic(Class.forName(PACKAGE + ".IOUtil"), "fdVal",
-                        MethodType.methodType(int.class, FileDescriptor.class));
+                FD_VAL = MethodHandles.lookup()
+                        .findStatic(
+                                Class.forName(PACKAGE + ".IOUtil"),
+                                "fdVal",
+                                MethodType.methodType(int.class, FileDescriptor.class));
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }

@@ -45,25 +45,26 @@ final class LinuxCalls {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle SPLICE = bind("splice",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SPLICE =
+            bind("splice", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle PIPE2 = bind("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle FCNTL = bind("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle FCNTL = bind(
+            "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle READ =
+            bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(
             LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
-    private LinuxCalls() {
-    }
+    private LinuxCalls() {}
 
     private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = ERRNO_OPTION;
         System.arraycopy(extra, 0, options, 1, extra.length);
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
+        MemorySegment symbol = LINKER.defaultLookup()
+                .find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("no symbol " + name + " in the C library"));
         return LINKER.downcallHandle(symbol, descriptor, options);
     }

@@ -40,8 +40,7 @@ final class Mappings {
         }
     }
 
-    private Mappings() {
-    }
+    private Mappings() {}
 
     /** How this JDK releases mappings, in words (for logs and tests). */
     static String releaseMethod() {
@@ -52,7 +51,10 @@ final class Mappings {
     static Mapping mapReadOnly(FileChannel file, long position, long size) throws IOException {
         Arena arena = Arena.ofConfined();
         try {
-            return new Mapping(file.map(FileChannel.MapMode.READ_ONLY, position, size, arena).asByteBuffer(), arena);
+            return new Mapping(
+                    file.map(FileChannel.MapMode.READ_ONLY, position, size, arena)
+                            .asByteBuffer(),
+                    arena);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;

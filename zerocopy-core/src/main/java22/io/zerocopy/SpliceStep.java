@@ -63,6 +63,7 @@ final class SpliceStep implements TransferStep {
     private Side stalledOn = Side.TARGET;
     /** Whether the source, and the target, are blocking sockets used from a virtual thread (see the type's doc). */
     private final boolean sourceParks;
+
     private final boolean targetParks;
     private boolean switched;
     /** Bytes taken for a parking read or write and not yet written; direct, as the pipe is read into it natively. */
@@ -77,7 +78,8 @@ final class SpliceStep implements TransferStep {
         this.targetParks = facts.blockingTargetOnVirtualThread() && request.targetKind() == ChannelKind.SOCKET;
         try {
             fds[0] = duplicate(Descriptors.of(source));
-            fds[1] = duplicate(targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
+            fds[1] =
+                    duplicate(targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
             if (LinuxCalls.pipe2(state, LinuxCalls.O_CLOEXEC) < 0) {
                 throw LinuxCalls.failure("pipe2", state.errno());
             }
@@ -136,7 +138,14 @@ final class SpliceStep implements TransferStep {
             return writeBridge(maxBytes);
         }
         if (inPipe == 0) {
-            long in = splice(source, fds[0], MemorySegment.NULL, fds[3], MemorySegment.NULL, Math.min(maxBytes, pipeSize), "from the source");
+            long in = splice(
+                    source,
+                    fds[0],
+                    MemorySegment.NULL,
+                    fds[3],
+                    MemorySegment.NULL,
+                    Math.min(maxBytes, pipeSize),
+                    "from the source");
             if (in == WOULD_BLOCK && sourceParks) {
                 return readThroughSource(maxBytes);
             }
@@ -150,7 +159,8 @@ final class SpliceStep implements TransferStep {
             inPipe = in;
         }
         MemorySegment offset = targetFile != null ? state.offset : MemorySegment.NULL;
-        long out = splice(target, fds[2], MemorySegment.NULL, fds[1], offset, Math.min(inPipe, maxBytes), "to the target");
+        long out =
+                splice(target, fds[2], MemorySegment.NULL, fds[1], offset, Math.min(inPipe, maxBytes), "to the target");
         stalledOn = Side.TARGET;
         if (out == WOULD_BLOCK && targetParks) {
             return writeThroughTarget(maxBytes);
@@ -249,8 +259,8 @@ final class SpliceStep implements TransferStep {
         }
     }
 
-    private static long spliceRetrying(LinuxCalls.State s, int in, MemorySegment offIn, int out, MemorySegment offOut,
-            long len) {
+    private static long spliceRetrying(
+            LinuxCalls.State s, int in, MemorySegment offIn, int out, MemorySegment offOut, long len) {
         long n;
         do {
             n = LinuxCalls.splice(s, in, offIn, out, offOut, len, FLAGS);
@@ -292,7 +302,8 @@ final class SpliceStep implements TransferStep {
         /** Set when an interrupt ended a call that had moved bytes: they count, and the caller closes the channel. */
         boolean cutShort;
 
-        long splice(LinuxCalls.State s, int socketFd, int in, MemorySegment offIn, int out, MemorySegment offOut, long len)
+        long splice(
+                LinuxCalls.State s, int socketFd, int in, MemorySegment offIn, int out, MemorySegment offOut, long len)
                 throws AsynchronousCloseException {
             long n = -1;
             socket = socketFd;

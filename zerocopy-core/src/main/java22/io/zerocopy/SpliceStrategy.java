@@ -38,8 +38,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
-    private SpliceStrategy() {
-    }
+    private SpliceStrategy() {}
 
     @Override
     public String name() {
@@ -84,7 +83,8 @@ final class SpliceStrategy extends BuiltInStrategy {
         String module = Descriptors.flagTarget();
         if (fileTarget ? !Descriptors.canReadFiles() : !Descriptors.canReadSockets()) {
             return fileTarget
-                    ? "splice into a file needs --add-opens java.base/sun.nio.ch=" + module + " to read the file channel's descriptor"
+                    ? "splice into a file needs --add-opens java.base/sun.nio.ch=" + module
+                            + " to read the file channel's descriptor"
                     : "splice needs --add-exports java.base/sun.nio.ch=" + module + " to read a socket's descriptor";
         }
         if (!SpliceStrategy.class.getModule().isNativeAccessEnabled()) {
@@ -97,12 +97,14 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static String fileTargetProblem(TransferRequest request) {
         int flags;
         try {
-            flags = LinuxCalls.fcntl(new LinuxCalls.State(), Descriptors.of(request.targetFile()), LinuxCalls.F_GETFL, 0);
+            flags = LinuxCalls.fcntl(
+                    new LinuxCalls.State(), Descriptors.of(request.targetFile()), LinuxCalls.F_GETFL, 0);
         } catch (IllegalStateException e) {
             return "cannot read the target file's descriptor: " + e.getCause();
         }
         return flags >= 0 && (flags & LinuxCalls.O_APPEND) != 0
-                ? "the target file is open for appending, and splice writes at explicit offsets" : null;
+                ? "the target file is open for appending, and splice writes at explicit offsets"
+                : null;
     }
 
     @Override

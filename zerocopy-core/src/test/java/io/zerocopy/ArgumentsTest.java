@@ -10,18 +10,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.CopyOption;
 import java.nio.file.FileAlreadyExistsException;
@@ -100,27 +94,64 @@ class ArgumentsTest {
         OutputStream out = new ByteArrayOutputStream();
         InputStream in = new ByteArrayInputStream(new byte[1]);
         List<DynamicTest> tests = new ArrayList<>();
-        addNull(tests, "copy(Path, WritableByteChannel) source", "source", () -> Transfers.copy((Path) null, recording));
-        addNull(tests, "copy(Path, WritableByteChannel) target", "target",
+        addNull(
+                tests,
+                "copy(Path, WritableByteChannel) source",
+                "source",
+                () -> Transfers.copy((Path) null, recording));
+        addNull(
+                tests,
+                "copy(Path, WritableByteChannel) target",
+                "target",
                 () -> Transfers.copy(source, (WritableByteChannel) null));
         addNull(tests, "copy(Path, OutputStream) source", "source", () -> Transfers.copy((Path) null, out));
         addNull(tests, "copy(Path, OutputStream) target", "target", () -> Transfers.copy(source, (OutputStream) null));
         addNull(tests, "copy(Path, Path) source", "source", () -> Transfers.copy((Path) null, target));
         addNull(tests, "copy(Path, Path) target", "target", () -> Transfers.copy(source, (Path) null));
-        addNull(tests, "copy(Path, Path) copyOptions", "copyOptions", () -> Transfers.copy(source, target, (CopyOption[]) null));
-        addNull(tests, "copy(Path, Path) copyOptions[i]", "copyOptions[i]",
+        addNull(
+                tests,
+                "copy(Path, Path) copyOptions",
+                "copyOptions",
+                () -> Transfers.copy(source, target, (CopyOption[]) null));
+        addNull(
+                tests,
+                "copy(Path, Path) copyOptions[i]",
+                "copyOptions[i]",
                 () -> Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING, null));
-        addNull(tests, "copy(FileChannel, long, long, WritableByteChannel) source", "source",
+        addNull(
+                tests,
+                "copy(FileChannel, long, long, WritableByteChannel) source",
+                "source",
                 () -> Transfers.copy(null, 0, 1, recording));
-        addNull(tests, "copy(FileChannel, long, long, WritableByteChannel) target", "target",
+        addNull(
+                tests,
+                "copy(FileChannel, long, long, WritableByteChannel) target",
+                "target",
                 () -> Transfers.copy(sourceChannel, 0, 1, null));
-        addNull(tests, "copy(ReadableByteChannel, WritableByteChannel) source", "source",
+        addNull(
+                tests,
+                "copy(ReadableByteChannel, WritableByteChannel) source",
+                "source",
                 () -> Transfers.copy((ReadableByteChannel) null, recording));
-        addNull(tests, "copy(ReadableByteChannel, WritableByteChannel) target", "target",
+        addNull(
+                tests,
+                "copy(ReadableByteChannel, WritableByteChannel) target",
+                "target",
                 () -> Transfers.copy((ReadableByteChannel) sourceChannel, null));
-        addNull(tests, "copy(InputStream, OutputStream) source", "source", () -> Transfers.copy((InputStream) null, out));
-        addNull(tests, "copy(InputStream, OutputStream) target", "target", () -> Transfers.copy(in, (OutputStream) null));
-        addNull(tests, "copy(Path, WritableByteChannel, TransferOptions) options", "options",
+        addNull(
+                tests,
+                "copy(InputStream, OutputStream) source",
+                "source",
+                () -> Transfers.copy((InputStream) null, out));
+        addNull(
+                tests,
+                "copy(InputStream, OutputStream) target",
+                "target",
+                () -> Transfers.copy(in, (OutputStream) null));
+        addNull(
+                tests,
+                "copy(Path, WritableByteChannel, TransferOptions) options",
+                "options",
                 () -> Transfers.copy(source, recording, (TransferOptions) null));
         return tests.stream();
     }
@@ -128,7 +159,9 @@ class ArgumentsTest {
     private void addNull(List<DynamicTest> tests, String name, String parameter, ThrowingCallable call) {
         tests.add(DynamicTest.dynamicTest(name, () -> {
             assertThatThrownBy(call).isInstanceOf(NullPointerException.class).hasMessage(parameter);
-            assertThat(Files.exists(dir.resolve("target"))).as("target file created").isFalse();
+            assertThat(Files.exists(dir.resolve("target")))
+                    .as("target file created")
+                    .isFalse();
             assertThat(recording.writes).isZero();
         }));
     }
@@ -202,7 +235,8 @@ class ArgumentsTest {
                 .isInstanceOf(ClosedChannelException.class);
         RecordingSource closed = new RecordingSource();
         closed.open = false;
-        assertThatThrownBy(() -> Transfers.copy(closed, recording, observed())).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(closed, recording, observed()))
+                .isInstanceOf(ClosedChannelException.class);
         assertThat(closed.reads).isZero();
         assertNothingMoved();
     }
@@ -211,13 +245,15 @@ class ArgumentsTest {
     void copy_closedTargetChannel() throws IOException {
         recording.open = false;
 
-        assertThatThrownBy(() -> Transfers.copy(source, recording, observed())).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(source, recording, observed()))
+                .isInstanceOf(ClosedChannelException.class);
         assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, 10, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
         assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sourceChannel, recording, observed()))
                 .isInstanceOf(ClosedChannelException.class);
         RecordingSource plain = new RecordingSource();
-        assertThatThrownBy(() -> Transfers.copy(plain, recording, observed())).isInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(() -> Transfers.copy(plain, recording, observed()))
+                .isInstanceOf(ClosedChannelException.class);
         assertThat(plain.reads).isZero();
         assertNothingMoved();
         assertThat(sourceChannel.position()).isZero();
@@ -225,7 +261,8 @@ class ArgumentsTest {
 
     @Test
     void copy_closedFileTarget() throws IOException {
-        FileChannel target = FileChannel.open(dir.resolve("target"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel target =
+                FileChannel.open(dir.resolve("target"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         target.close();
 
         assertThatThrownBy(() -> Transfers.copy(source, target, observed())).isInstanceOf(ClosedChannelException.class);
@@ -270,7 +307,9 @@ class ArgumentsTest {
             assertThat(target.position()).isZero();
         }
         assertThat(Files.size(targetPath)).isZero();
-        assertThat(events.calls).as("listener calls for a transfer that could not start").isEmpty();
+        assertThat(events.calls)
+                .as("listener calls for a transfer that could not start")
+                .isEmpty();
     }
 
     @Test
@@ -292,12 +331,15 @@ class ArgumentsTest {
         TransferOptions copier = copier(strategy);
         Path targetPath = Files.createFile(dir.resolve("target"));
         try (FileChannel readOnly = FileChannel.open(targetPath, StandardOpenOption.READ)) {
-            assertThatThrownBy(() -> Transfers.copy(source, readOnly, copier)).isInstanceOf(NonWritableChannelException.class);
+            assertThatThrownBy(() -> Transfers.copy(source, readOnly, copier))
+                    .isInstanceOf(NonWritableChannelException.class);
             assertThatThrownBy(() -> Transfers.copy(sourceChannel, 0, SIZE, readOnly, copier))
                     .isInstanceOf(NonWritableChannelException.class);
         }
         assertThat(Files.size(targetPath)).isZero();
-        assertThat(events.calls).as("listener calls for a transfer that could not start").isEmpty();
+        assertThat(events.calls)
+                .as("listener calls for a transfer that could not start")
+                .isEmpty();
     }
 
     private TransferOptions copier(String strategy) {
@@ -312,17 +354,20 @@ class ArgumentsTest {
         Path missing = dir.resolve("missing");
         Path target = dir.resolve("target");
 
-        assertThatThrownBy(() -> Transfers.copy(missing, recording, observed())).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> Transfers.copy(missing, recording, observed()))
+                .isExactlyInstanceOf(NoSuchFileException.class);
         assertThatThrownBy(() -> Transfers.copy(missing, new ByteArrayOutputStream(), observed()))
                 .isExactlyInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> Transfers.copy(missing, target, observed())).isExactlyInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> Transfers.copy(missing, target, observed()))
+                .isExactlyInstanceOf(NoSuchFileException.class);
         assertThat(target).doesNotExist();
         assertNothingMoved();
     }
 
     @Test
     void copy_missingTargetDirectory() {
-        assertThatThrownBy(() -> Transfers.copy(source, dir.resolve("no-such-dir").resolve("target"), observed()))
+        assertThatThrownBy(
+                        () -> Transfers.copy(source, dir.resolve("no-such-dir").resolve("target"), observed()))
                 .isExactlyInstanceOf(NoSuchFileException.class);
         assertThat(events.calls).isEmpty();
     }
@@ -348,10 +393,14 @@ class ArgumentsTest {
         Path link = Files.createSymbolicLink(dir.resolve("link"), source);
         byte[] original = Files.readAllBytes(source);
 
-        assertThatThrownBy(() -> Transfers.copy(source, link, observed())).isExactlyInstanceOf(FileAlreadyExistsException.class);
-        assertThat(Transfers.copy(source, link, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+        assertThatThrownBy(() -> Transfers.copy(source, link, observed()))
+                .isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Transfers.copy(source, link, StandardCopyOption.REPLACE_EXISTING))
+                .isEqualTo(SIZE);
 
-        assertThat(Files.isSymbolicLink(link)).as("the link is replaced by a copy, as Files.copy does").isFalse();
+        assertThat(Files.isSymbolicLink(link))
+                .as("the link is replaced by a copy, as Files.copy does")
+                .isFalse();
         assertThat(Files.readAllBytes(link)).isEqualTo(original);
         assertThat(Files.readAllBytes(source)).isEqualTo(original);
     }
@@ -364,8 +413,11 @@ class ArgumentsTest {
                 .isExactlyInstanceOf(FileAlreadyExistsException.class);
         assertThat(Files.isSymbolicLink(target)).isTrue();
 
-        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
-        assertThat(Files.isSymbolicLink(target)).as("the link is replaced, as Files.copy does").isFalse();
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING))
+                .isEqualTo(SIZE);
+        assertThat(Files.isSymbolicLink(target))
+                .as("the link is replaced, as Files.copy does")
+                .isFalse();
         assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
         assertThat(Files.exists(dir.resolve("nowhere"))).isFalse();
     }
@@ -382,7 +434,8 @@ class ArgumentsTest {
         assertThat(Files.readAllBytes(target)).containsExactly(42);
         assertThat(events.calls).isEmpty();
 
-        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING))
+                .isEqualTo(SIZE);
         assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
     }
 
@@ -390,7 +443,8 @@ class ArgumentsTest {
     void copyPath_replaceLargerTarget() throws IOException {
         Path target = Files.write(dir.resolve("target"), new byte[10 * SIZE]);
 
-        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING)).isEqualTo(SIZE);
+        assertThat(Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING))
+                .isEqualTo(SIZE);
 
         assertThat(Files.readAllBytes(target)).isEqualTo(Files.readAllBytes(source));
     }
@@ -402,8 +456,12 @@ class ArgumentsTest {
         assertThatThrownBy(() -> Transfers.copy(source, target, observed(), StandardCopyOption.ATOMIC_MOVE))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("ATOMIC_MOVE");
-        assertThatThrownBy(() -> Transfers.copy(source, target, observed(), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE))
+        assertThatThrownBy(() -> Transfers.copy(
+                        source,
+                        target,
+                        observed(),
+                        StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThat(target).doesNotExist();
         assertThat(events.calls).isEmpty();
@@ -417,7 +475,8 @@ class ArgumentsTest {
 
         assertThat(Transfers.copy(source, source, options)).isZero();
         // the same file through another name
-        assertThat(Transfers.copy(source, dir.resolve(".").resolve("source"), options)).isZero();
+        assertThat(Transfers.copy(source, dir.resolve(".").resolve("source"), options))
+                .isZero();
 
         assertThat(Files.readAllBytes(source)).isEqualTo(before);
     }
@@ -437,7 +496,8 @@ class ArgumentsTest {
 
     @Test
     void copyPath_nofollowLinksAccepted() throws IOException {
-        assertThat(Transfers.copy(source, dir.resolve("target"), LinkOption.NOFOLLOW_LINKS)).isEqualTo(SIZE);
+        assertThat(Transfers.copy(source, dir.resolve("target"), LinkOption.NOFOLLOW_LINKS))
+                .isEqualTo(SIZE);
         assertThat(Files.readAllBytes(dir.resolve("target"))).isEqualTo(Files.readAllBytes(source));
     }
 

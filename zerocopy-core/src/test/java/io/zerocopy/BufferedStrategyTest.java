@@ -2,9 +2,8 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.Platform.OperatingSystem;
+import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.ByteArrayOutputStream;
@@ -74,11 +73,12 @@ class BufferedStrategyTest {
 
     @ParameterizedTest(name = "asked {0} -> {1}")
     @CsvSource({
-            "262144, 261932", // the default: 4 segments of 65,483
-            "65483, 65483", // exactly one segment
-            "1048576, 1047728", // 16 segments
-            "65482, 65482", // below one segment: unchanged
-            "4096, 4096"}) // the classic loop's size: unchanged
+        "262144, 261932", // the default: 4 segments of 65,483
+        "65483, 65483", // exactly one segment
+        "1048576, 1047728", // 16 segments
+        "65482, 65482", // below one segment: unchanged
+        "4096, 4096"
+    }) // the classic loop's size: unchanged
     void writeSize_loopbackIpv4PeerOnLinux_isWholeSegmentsWhenAtLeastOne(int asked, int expected) throws IOException {
         TransferFacts request = toSocket(connectedTo("127.0.0.1"), LINUX, asked);
 
@@ -120,7 +120,8 @@ class BufferedStrategyTest {
         SocketChannel unconnected = SocketChannel.open();
         open.add(unconnected);
 
-        assertThat(BufferedStrategy.writeSize(toSocket(unconnected, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(unconnected, LINUX, 256 * 1024)))
+                .isEqualTo(256 * 1024);
     }
 
     @Test
@@ -128,30 +129,33 @@ class BufferedStrategyTest {
         SocketChannel closed = connectedTo("127.0.0.1");
         closed.close();
 
-        assertThat(BufferedStrategy.writeSize(toSocket(closed, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(closed, LINUX, 256 * 1024)))
+                .isEqualTo(256 * 1024);
     }
 
     @Test
     void writeSize_unixDomainSocket_isUnchanged() throws IOException {
         Path address = dir.resolve("peer.sock");
-        ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
-                .bind(UnixDomainSocketAddress.of(address));
+        ServerSocketChannel server =
+                ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(address));
         open.add(server);
         SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(address));
         open.add(client);
         open.add(server.accept());
 
-        assertThat(BufferedStrategy.writeSize(toSocket(client, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(toSocket(client, LINUX, 256 * 1024)))
+                .isEqualTo(256 * 1024);
     }
 
     @Test
     void writeSize_targetsThatAreNotSockets_areUnchanged() throws IOException {
-        FileChannel file = FileChannel.open(dir.resolve("target.bin"), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
+        FileChannel file =
+                FileChannel.open(dir.resolve("target.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         open.add(file);
         WritableByteChannel wrapper = Channels.newChannel(new ByteArrayOutputStream());
 
-        assertThat(BufferedStrategy.writeSize(request(file, ChannelKind.FILE, LINUX, 256 * 1024))).isEqualTo(256 * 1024);
+        assertThat(BufferedStrategy.writeSize(request(file, ChannelKind.FILE, LINUX, 256 * 1024)))
+                .isEqualTo(256 * 1024);
         assertThat(BufferedStrategy.writeSize(request(wrapper, ChannelKind.OTHER, LINUX, 256 * 1024)))
                 .isEqualTo(256 * 1024);
     }
@@ -161,10 +165,13 @@ class BufferedStrategyTest {
         InetAddress remote = InetAddress.getByAddress(new byte[] {10, (byte) 254, 77, 2});
         InetAddress remote6 = InetAddress.getByName("2001:db8::1");
 
-        assertThat(Peers.of(new InetSocketAddress(remote, 9), LINUX).segmentSize).isZero();
-        assertThat(Peers.of(new InetSocketAddress(remote6, 9), LINUX).segmentSize).isZero();
+        assertThat(Peers.of(new InetSocketAddress(remote, 9), LINUX).segmentSize)
+                .isZero();
+        assertThat(Peers.of(new InetSocketAddress(remote6, 9), LINUX).segmentSize)
+                .isZero();
         assertThat(Peers.of((java.net.SocketAddress) null, LINUX).segmentSize).isZero();
-        assertThat(Peers.of(InetSocketAddress.createUnresolved("localhost", 9), LINUX).segmentSize).isZero();
+        assertThat(Peers.of(InetSocketAddress.createUnresolved("localhost", 9), LINUX).segmentSize)
+                .isZero();
         assertThat(Peers.of(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 9), LINUX).segmentSize)
                 .isEqualTo(Peers.LOOPBACK_MSS_IPV4);
         assertThat(Peers.of(new InetSocketAddress(InetAddress.getByName("::1"), 9), LINUX).segmentSize)
@@ -201,7 +208,13 @@ class BufferedStrategyTest {
             }
         });
         try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
-            Transfers.copy(file, client, TransferOptions.builder().strategy(BufferedStrategy.NAME).listener(listener).build());
+            Transfers.copy(
+                    file,
+                    client,
+                    TransferOptions.builder()
+                            .strategy(BufferedStrategy.NAME)
+                            .listener(listener)
+                            .build());
         }
 
         assertThat(received.get(20, TimeUnit.SECONDS)).isEqualTo(data);
@@ -227,10 +240,14 @@ class BufferedStrategyTest {
     }
 
     private TransferFacts request(WritableByteChannel target, ChannelKind kind, Platform platform, int bufferSize) {
-        return TransferFacts.of(TransferRequest.builder()
-                .source(source, ChannelKind.FILE)
-                .slice(0, SOURCE_BYTES)
-                .target(target, kind)
-                .build(), TransferOptions.builder().bufferSize(bufferSize).build(), platform, false);
+        return TransferFacts.of(
+                TransferRequest.builder()
+                        .source(source, ChannelKind.FILE)
+                        .slice(0, SOURCE_BYTES)
+                        .target(target, kind)
+                        .build(),
+                TransferOptions.builder().bufferSize(bufferSize).build(),
+                platform,
+                false);
     }
 }

@@ -4,8 +4,7 @@ import java.util.Arrays;
 
 /** Compares byte arrays with a short message (lengths and the first difference), not a dump of both. */
 final class ByteArrays {
-    private ByteArrays() {
-    }
+    private ByteArrays() {}
 
     static void assertSameBytes(String what, byte[] actual, byte[] expected) {
         int at = Arrays.mismatch(actual, expected);

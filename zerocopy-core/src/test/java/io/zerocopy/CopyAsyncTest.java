@@ -48,8 +48,8 @@ class CopyAsyncTest {
 
     @BeforeAll
     static void printSeed() {
-        System.out.println(CopyAsyncTest.class.getSimpleName() + ": seed " + SEED
-                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+        System.out.println(
+                CopyAsyncTest.class.getSimpleName() + ": seed " + SEED + " (replay with -Dzerocopy.seed=" + SEED + ")");
     }
 
     private byte[] randomBytes(int size) {
@@ -63,6 +63,7 @@ class CopyAsyncTest {
         final CompletableFuture<Thread> started = new CompletableFuture<>();
         /** Whether the thread that heard onStart was virtual, asked there. */
         volatile boolean startedOnVirtual;
+
         final CompletableFuture<TransferException> failed = new CompletableFuture<>();
         final CompletableFuture<TransferResult> completed = new CompletableFuture<>();
         volatile long progress;
@@ -107,7 +108,8 @@ class CopyAsyncTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TransferResult result = Transfers.copyAsync(path, pair.sender, ownThread, options(observer)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            TransferResult result = Transfers.copyAsync(path, pair.sender, ownThread, options(observer))
+                    .get(WAIT_SECONDS, TimeUnit.SECONDS);
             pair.sender.shutdownOutput();
 
             assertThat(result.bytesTransferred()).isEqualTo(data.length);
@@ -127,8 +129,8 @@ class CopyAsyncTest {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
-            CompletableFuture<TransferResult> future = Transfers.copyAsync(path, pair.sender,
-                    callersExecutor ? executor : ownThread, options(observer));
+            CompletableFuture<TransferResult> future =
+                    Transfers.copyAsync(path, pair.sender, callersExecutor ? executor : ownThread, options(observer));
             Thread worker = observer.started.get(WAIT_SECONDS, TimeUnit.SECONDS);
             awaitWaitingInASelector(worker); // the receiver reads nothing: the socket fills, the engine waits
             long before = observer.progress;
@@ -139,11 +141,18 @@ class CopyAsyncTest {
             assertThat(future.isCancelled()).isTrue();
             assertThrows(CancellationException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
             assertThat(failure.getCause()).isInstanceOf(CancellationException.class);
-            assertThat(failure.bytesTransferred()).isPositive().isEqualTo(before).isLessThan(data.length);
-            assertThat(observer.interruptedAtFailure).as("the copy's thread interrupted").isFalse();
+            assertThat(failure.bytesTransferred())
+                    .isPositive()
+                    .isEqualTo(before)
+                    .isLessThan(data.length);
+            assertThat(observer.interruptedAtFailure)
+                    .as("the copy's thread interrupted")
+                    .isFalse();
             assertThat(observer.completed).isNotDone();
             assertThat(pair.sender.isOpen()).as("the caller's socket").isTrue();
-            assertThat(pair.sender.isBlocking()).as("the caller's socket is blocking").isFalse();
+            assertThat(pair.sender.isBlocking())
+                    .as("the caller's socket is blocking")
+                    .isFalse();
             awaitDeregistered(pair);
 
             pair.sender.shutdownOutput();
@@ -201,8 +210,11 @@ class CopyAsyncTest {
         Observer observer = new Observer();
         Path missing = dir.resolve("missing");
 
-        CompletableFuture<TransferResult> future = Transfers.copyAsync(missing,
-                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random), ownThread, options(observer));
+        CompletableFuture<TransferResult> future = Transfers.copyAsync(
+                missing,
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random),
+                ownThread,
+                options(observer));
 
         ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
         assertThat(e.getCause()).isInstanceOf(NoSuchFileException.class);
@@ -212,7 +224,8 @@ class CopyAsyncTest {
     @Test
     void copyAsync_nullArguments_throwAtOnce() {
         Path path = dir.resolve("any");
-        AdversarialChannels.Target target = AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
+        AdversarialChannels.Target target =
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
 
         assertThrows(NullPointerException.class, () -> Transfers.copyAsync(null, target, ownThread));
         assertThrows(NullPointerException.class, () -> Transfers.copyAsync(path, null, ownThread));
@@ -236,7 +249,8 @@ class CopyAsyncTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
         while (System.nanoTime() < deadline) {
             for (StackTraceElement frame : thread.getStackTrace()) {
-                if (frame.getMethodName().equals("select") && frame.getClassName().endsWith("SelectorImpl")) {
+                if (frame.getMethodName().equals("select")
+                        && frame.getClassName().endsWith("SelectorImpl")) {
                     return;
                 }
             }
@@ -251,6 +265,8 @@ class CopyAsyncTest {
         while (pair.sender.isRegistered() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval
         }
-        assertThat(pair.sender.isRegistered()).as("the caller's socket registered with the copy's selector").isFalse();
+        assertThat(pair.sender.isRegistered())
+                .as("the caller's socket registered with the copy's selector")
+                .isFalse();
     }
 }

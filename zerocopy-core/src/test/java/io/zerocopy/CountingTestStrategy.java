@@ -28,8 +28,7 @@ public final class CountingTestStrategy implements TransferStrategy {
     static final AtomicInteger CLOSED = new AtomicInteger();
 
     /** Needed by {@link java.util.ServiceLoader}. */
-    public CountingTestStrategy() {
-    }
+    public CountingTestStrategy() {}
 
     @Override
     public String name() {

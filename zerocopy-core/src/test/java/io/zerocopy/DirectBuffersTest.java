@@ -47,7 +47,9 @@ class DirectBuffersTest {
 
         pool.release(lent.get(1));
         assertThat(Pools.canLend(pool, 4096)).isTrue();
-        assertThat(pool.acquire(4096)).as("a released buffer serves the next transfer").isSameAs(lent.get(1));
+        assertThat(pool.acquire(4096))
+                .as("a released buffer serves the next transfer")
+                .isSameAs(lent.get(1));
         assertThat(pool.allocated()).as("reuse allocates nothing").isEqualTo(3 * 4096);
     }
 
@@ -60,7 +62,9 @@ class DirectBuffersTest {
         pool.release(large);
 
         assertThat(pool.acquire(65536)).isSameAs(large);
-        assertThat(pool.acquire(65536)).as("only the small one is left and the budget is spent").isNull();
+        assertThat(pool.acquire(65536))
+                .as("only the small one is left and the budget is spent")
+                .isNull();
         assertThat(pool.acquire(1024)).isSameAs(small);
     }
 
@@ -102,15 +106,15 @@ class DirectBuffersTest {
                 TransferRequest request = TransferRequest.builder()
                         .source(in, ChannelKind.FILE)
                         .slice(0, 10)
-                        .target(Channels.newChannel(OutputStream.nullOutputStream()),
-                                ChannelKind.OTHER)
+                        .target(Channels.newChannel(OutputStream.nullOutputStream()), ChannelKind.OTHER)
                         .build();
-                TransferFacts facts = TransferFacts.of(request, TransferOptions.builder().bufferSize(512 << 20).build(),
-                        Platform.current(), false);
+                TransferFacts facts = TransferFacts.of(
+                        request, TransferOptions.builder().bufferSize(512 << 20).build(), Platform.current(), false);
                 try (TransferStep step = BufferedStrategy.INSTANCE.open(facts)) {
                     // a pooled buffer may serve it; never one of the 512 MiB asked for
                     long capacity = Long.parseLong(step.toString().replaceAll("\\D+", ""));
-                    assertThat(capacity).as("buffer capacity").isBetween(10L, (long) BufferedStrategy.SHARED_SIZE_LIMIT);
+                    assertThat(capacity).as("buffer capacity").isBetween(10L, (long)
+                            BufferedStrategy.SHARED_SIZE_LIMIT);
                     assertThat(step.move(0, 10)).isEqualTo(10);
                 }
             }

@@ -20,8 +20,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,11 +49,14 @@ class DirectIoSourceTest {
 
     private static OpenOption directOption() {
         try {
-            return (OpenOption) Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
+            return (OpenOption) Class.forName("com.sun.nio.file.ExtendedOpenOption")
+                    .getField("DIRECT")
+                    .get(null);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("this JDK has no ExtendedOpenOption.DIRECT", e);
         }
     }
+
     static final long SEED = Long.getLong("zerocopy.seed", 0xD1EC7L);
 
     private static final int SIZE = (2 << 20) + 13;
@@ -77,11 +80,13 @@ class DirectIoSourceTest {
     void writeSource() throws IOException {
         path = Files.write(dir.resolve("source"), data);
         try (FileChannel probe = openDirect(path)) {
-            assertThat(ChannelKinds.isDirectIo(probe)).as("the library sees O_DIRECT").isTrue();
+            assertThat(ChannelKinds.isDirectIo(probe))
+                    .as("the library sees O_DIRECT")
+                    .isTrue();
         } catch (IOException e) {
             // the issue allows a skip only where the file system has no O_DIRECT
-            Assumptions.abort("the file system of " + dir + " (" + Files.getFileStore(dir).type()
-                    + ") refuses O_DIRECT: " + e);
+            Assumptions.abort(
+                    "the file system of " + dir + " (" + Files.getFileStore(dir).type() + ") refuses O_DIRECT: " + e);
         }
     }
 
@@ -104,10 +109,13 @@ class DirectIoSourceTest {
             case "socket": {
                 LoopbackPair pair = LoopbackPair.open(0);
                 CompletableFuture<byte[]> received = pair.drainInBackground();
-                return sink(pair.sender, () -> {
-                    pair.sender.shutdownOutput();
-                    return received.get(20, TimeUnit.SECONDS);
-                }, pair::close);
+                return sink(
+                        pair.sender,
+                        () -> {
+                            pair.sender.shutdownOutput();
+                            return received.get(20, TimeUnit.SECONDS);
+                        },
+                        pair::close);
             }
             case "file": {
                 Path target = dir.resolve("target");
@@ -116,8 +124,7 @@ class DirectIoSourceTest {
             }
             case "stream": {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                return sink(Channels.newChannel(out), out::toByteArray, () -> {
-                });
+                return sink(Channels.newChannel(out), out::toByteArray, () -> {});
             }
             case "pipe": {
                 Pipe pipe = Pipe.open();
@@ -128,13 +135,16 @@ class DirectIoSourceTest {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                return sink(pipe.sink(), () -> {
-                    pipe.sink().close();
-                    return read.get(20, TimeUnit.SECONDS);
-                }, () -> {
-                    pipe.sink().close();
-                    pipe.source().close();
-                });
+                return sink(
+                        pipe.sink(),
+                        () -> {
+                            pipe.sink().close();
+                            return read.get(20, TimeUnit.SECONDS);
+                        },
+                        () -> {
+                            pipe.sink().close();
+                            pipe.source().close();
+                        });
             }
             default:
                 throw new IllegalArgumentException(kind);
@@ -179,12 +189,18 @@ class DirectIoSourceTest {
     void copy_directSourceAtOddPositions_defaultChoiceDeliversTheSlice(String target, long position, long count)
             throws Exception {
         TransferListener listener = ListenerCalls.mockListener();
-        try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
-            long copied = Transfers.copy(source, position, count, sink.channel(), TransferOptions.builder().listener(listener).build());
+        try (FileChannel source = openDirect(path);
+                Sink sink = sink(target)) {
+            long copied = Transfers.copy(
+                    source,
+                    position,
+                    count,
+                    sink.channel(),
+                    TransferOptions.builder().listener(listener).build());
 
             assertThat(copied).isEqualTo(count);
-            ByteArrays.assertSameBytes("received", sink.finish(),
-                    Arrays.copyOfRange(data, (int) position, (int) (position + count)));
+            ByteArrays.assertSameBytes(
+                    "received", sink.finish(), Arrays.copyOfRange(data, (int) position, (int) (position + count)));
             TransferResult result = ListenerCalls.verifyCompleted(listener, MappedStrategy.NAME, count, count);
             assertThat(result.reason()).contains("direct I/O");
             assertThat(source.position()).isZero();
@@ -194,8 +210,14 @@ class DirectIoSourceTest {
     @ParameterizedTest
     @ValueSource(strings = {"socket", "file", "stream", "pipe"})
     void copy_directSourceForcedMmap_deliversTheSlice(String target) throws Exception {
-        try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
-            long copied = Transfers.copy(source, 4097, 1_000_003, sink.channel(), TransferOptions.builder().strategy("mmap").build());
+        try (FileChannel source = openDirect(path);
+                Sink sink = sink(target)) {
+            long copied = Transfers.copy(
+                    source,
+                    4097,
+                    1_000_003,
+                    sink.channel(),
+                    TransferOptions.builder().strategy("mmap").build());
 
             assertThat(copied).isEqualTo(1_000_003);
             ByteArrays.assertSameBytes("received", sink.finish(), Arrays.copyOfRange(data, 4097, 4097 + 1_000_003));
@@ -211,9 +233,16 @@ class DirectIoSourceTest {
     @ParameterizedTest(name = "{0} to a {1}")
     @MethodSource("forcedButUnfit")
     void copy_directSourceForcedBufferedOrTransferTo_cannotServe(String strategy, String target) throws Exception {
-        try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Transfers.copy(source, 1, 100, sink.channel(), TransferOptions.builder().strategy(strategy).build()));
+        try (FileChannel source = openDirect(path);
+                Sink sink = sink(target)) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Transfers.copy(
+                            source,
+                            1,
+                            100,
+                            sink.channel(),
+                            TransferOptions.builder().strategy(strategy).build()));
 
             assertThat(e).hasMessageContaining("cannot serve").hasMessageContaining("direct I/O");
             assertThat(sink.finish()).isEmpty();
@@ -221,13 +250,15 @@ class DirectIoSourceTest {
     }
 
     static Stream<Arguments> forcedButUnfit() {
-        return Stream.of("buffered", "transferTo").flatMap(strategy -> Stream.of("socket", "file", "stream", "pipe")
-                .map(target -> Arguments.of(strategy, target)));
+        return Stream.of("buffered", "transferTo")
+                .flatMap(strategy ->
+                        Stream.of("socket", "file", "stream", "pipe").map(target -> Arguments.of(strategy, target)));
     }
 
     @Test
     void advance_directSourceToAFullNonBlockingSocket_neverProbesTheSource() throws Exception {
-        try (FileChannel source = openDirect(path); LoopbackPair pair = LoopbackPair.open()) {
+        try (FileChannel source = openDirect(path);
+                LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
             Transfer transfer = Transfers.open(FileRegion.of(source, 4097, 1_000_003), pair.sender);
 
@@ -235,7 +266,9 @@ class DirectIoSourceTest {
             // Many zero-progress calls in a row: past Stall.SELECT_TRUST a FILE source would be
             // probed with a one-byte read, which O_DIRECT rejects.
             for (int i = 0; i < 4 * Stall.SELECT_TRUST; i++) {
-                assertThat(transfer.advance()).as("advance %d on a full socket", i).isZero();
+                assertThat(transfer.advance())
+                        .as("advance %d on a full socket", i)
+                        .isZero();
                 assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             }
             assertThat(first).isPositive();
@@ -243,8 +276,8 @@ class DirectIoSourceTest {
             CompletableFuture<byte[]> received = pair.drainInBackground();
             EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
-            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
-                    Arrays.copyOfRange(data, 4097, 4097 + 1_000_003));
+            ByteArrays.assertSameBytes(
+                    "received", received.get(20, TimeUnit.SECONDS), Arrays.copyOfRange(data, 4097, 4097 + 1_000_003));
         }
     }
 
@@ -254,7 +287,8 @@ class DirectIoSourceTest {
             source.position(3);
             ByteArrayOutputStream exact = new ByteArrayOutputStream();
 
-            assertThat(Transfers.copy(source, 100_001, Channels.newChannel(exact))).isEqualTo(100_001);
+            assertThat(Transfers.copy(source, 100_001, Channels.newChannel(exact)))
+                    .isEqualTo(100_001);
             assertThat(source.position()).isEqualTo(100_004);
 
             ByteArrayOutputStream rest = new ByteArrayOutputStream();
@@ -282,7 +316,8 @@ class DirectIoSourceTest {
     @ParameterizedTest
     @ValueSource(strings = {"socket", "file", "stream", "pipe"})
     void copy_directSource_leavesTheThreadsJdkBufferCacheUsable(String target) throws Exception {
-        try (FileChannel source = openDirect(path); Sink sink = sink(target)) {
+        try (FileChannel source = openDirect(path);
+                Sink sink = sink(target)) {
             Transfers.copy(source, 1, 100, sink.channel());
         }
         // On JDK 17 a heap-buffer read of an O_DIRECT channel, even of zero bytes, leaves an aligned
@@ -297,8 +332,11 @@ class DirectIoSourceTest {
     @Test
     void copyHeaderAndBody_directSource() throws Exception {
         byte[] header = {'H', 'I', '\r', '\n'};
-        try (FileChannel source = openDirect(path); Sink sink = sink("socket")) {
-            long copied = Transfers.copy(FileRegion.of(source, 4097, 100_003).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}), sink.channel());
+        try (FileChannel source = openDirect(path);
+                Sink sink = sink("socket")) {
+            long copied = Transfers.copy(
+                    FileRegion.of(source, 4097, 100_003).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}),
+                    sink.channel());
 
             assertThat(copied).isEqualTo(header.length + 100_003);
             byte[] expected = Arrays.copyOf(header, header.length + 100_003);

@@ -7,10 +7,10 @@ import static org.mockito.Mockito.verify;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
+import io.zerocopy.testing.AdversarialChannels;
 import io.zerocopy.testing.AdversarialChannels.Behaviour;
 import io.zerocopy.testing.AdversarialChannels.Source;
 import io.zerocopy.testing.AdversarialChannels.Target;
-import io.zerocopy.testing.AdversarialChannels;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -51,9 +51,9 @@ class EngineTest {
 
     /** Which copy verb a file source goes through: a slice (its position stays) or the channel (it advances). */
     enum Call {
-        SLICE, CHANNEL
+        SLICE,
+        CHANNEL
     }
-
 
     /** Data is random but reproducible; the fakes' short counts come from the same seed. */
     static final long SEED = Long.getLong("zerocopy.seed", 0x5EEDL);
@@ -67,8 +67,8 @@ class EngineTest {
 
     @BeforeAll
     static void printSeed() {
-        System.out.println(EngineTest.class.getSimpleName() + ": seed " + SEED
-                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+        System.out.println(
+                EngineTest.class.getSimpleName() + ": seed " + SEED + " (replay with -Dzerocopy.seed=" + SEED + ")");
     }
 
     // ---------------------------------------------------------------- (a) the per-call cap
@@ -95,26 +95,34 @@ class EngineTest {
         RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call == 1 ? max / 3 : max);
         long moved;
         try (FileChannel file = FileChannel.open(sparse, StandardOpenOption.READ)) {
-            TransferFacts request = Selections.on(platform, TransferRequest.builder()
-                    .source(file, ChannelKind.FILE)
-                    .slice(position, count)
-                    .target(Channels.newChannel(OutputStream.nullOutputStream()), ChannelKind.OTHER)
-                    .build());
+            TransferFacts request = Selections.on(
+                    platform,
+                    TransferRequest.builder()
+                            .source(file, ChannelKind.FILE)
+                            .slice(position, count)
+                            .target(Channels.newChannel(OutputStream.nullOutputStream()), ChannelKind.OTHER)
+                            .build());
             moved = run(request, strategy, TransferOptions.defaults());
         }
 
         long cap = platform.maxBytesPerCall();
         // The per-OS caps from the design notes: MAX_RW_COUNT on Linux, the JDK's clamps elsewhere.
-        long documentedCap = platform.os() == Platform.OperatingSystem.LINUX ? 0x7ffff000L
+        long documentedCap = platform.os() == Platform.OperatingSystem.LINUX
+                ? 0x7ffff000L
                 : platform.os() == Platform.OperatingSystem.WINDOWS ? Integer.MAX_VALUE - 1L : Integer.MAX_VALUE;
         assertThat(cap).isEqualTo(documentedCap);
         assertThat(moved).isEqualTo(count);
         assertThat(strategy.reportedTotal()).isEqualTo(count);
-        assertThat(strategy.asked).hasSizeGreaterThan(2).allSatisfy(ask -> assertThat(ask).isBetween(1L, cap));
+        assertThat(strategy.asked)
+                .hasSizeGreaterThan(2)
+                .allSatisfy(ask -> assertThat(ask).isBetween(1L, cap));
         long sum = 0;
         for (int i = 0; i < strategy.asked.size(); i++) {
-            assertThat(strategy.transferredArguments.get(i)).as("transferred at step %d", i).isEqualTo(sum);
-            assertThat(strategy.asked.get(i)).as("asked at step %d", i)
+            assertThat(strategy.transferredArguments.get(i))
+                    .as("transferred at step %d", i)
+                    .isEqualTo(sum);
+            assertThat(strategy.asked.get(i))
+                    .as("asked at step %d", i)
                     .isEqualTo(Math.min(Math.min(RealTransfer.MAX_STEP_BYTES, cap), count - sum));
             sum += strategy.reported.get(i);
         }
@@ -127,12 +135,15 @@ class EngineTest {
     @ParameterizedTest
     @EnumSource(TransferStep.Side.class)
     void run_stepMovesNothingForever_timesOutWithoutSpinning(TransferStep.Side side) {
-        RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 1000) : 0, side);
+        RecordingStrategy strategy =
+                new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 1000) : 0, side);
         TransferListener listener = ListenerCalls.mockListener();
         TransferRequest request = tenThousandBytesInShortCalls();
-        TransferOptions options = TransferOptions.builder().stallTimeout(STALL).listener(listener).build();
+        TransferOptions options =
+                TransferOptions.builder().stallTimeout(STALL).listener(listener).build();
 
-        TransferTimeoutException e = assertThrows(TransferTimeoutException.class, () -> run(request, strategy, options));
+        TransferTimeoutException e =
+                assertThrows(TransferTimeoutException.class, () -> run(request, strategy, options));
 
         assertThat(e.bytesTransferred()).isEqualTo(3000);
         assertThat(e.stallTimeout()).isEqualTo(STALL);
@@ -149,8 +160,12 @@ class EngineTest {
         byte[] data = randomBytes(64 * 1024);
         Path source = write("source", data);
         Target target = Target.limited(Behaviour.STALL_AFTER_N, 20_000, random);
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
-                .bufferSize(4096).mappedWindow(16 * 1024).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .stallTimeout(STALL)
+                .bufferSize(4096)
+                .mappedWindow(16 * 1024)
+                .build();
 
         TransferTimeoutException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
@@ -168,8 +183,11 @@ class EngineTest {
         byte[] data = randomBytes(64 * 1024);
         Source source = Source.limited(data, Behaviour.STALL_AFTER_N, 20_000, random);
         Path targetPath = dir.resolve("target");
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).stallTimeout(STALL)
-                .bufferSize(4096).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .stallTimeout(STALL)
+                .bufferSize(4096)
+                .build();
 
         TransferTimeoutException e;
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -219,12 +237,17 @@ class EngineTest {
             }
         });
         TransferListener listener = ListenerCalls.mockListener();
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).listener(listener)
-                .bufferSize(bufferOrWindow).mappedWindow(bufferOrWindow).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .listener(listener)
+                .bufferSize(bufferOrWindow)
+                .mappedWindow(bufferOrWindow)
+                .build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            e = assertThrows(TruncatedSourceException.class,
+            e = assertThrows(
+                    TruncatedSourceException.class,
                     () -> Transfers.copy(in, SLICE_POSITION, SLICE_END - SLICE_POSITION, target, copier));
             assertThat(in.isOpen()).isTrue();
         }
@@ -239,12 +262,15 @@ class EngineTest {
             // have counted a step it had not yet reported. Only what was sent before the cut is certain.
             ListenerCalls.verifyFailedAfterProgress(listener, strategy, SLICE_END - SLICE_POSITION, e);
             assertThat(e.bytesTransferred()).isBetween(sentAtCut[0], target.size());
-            ByteArrays.assertSameBytes("bytes sent before the cut",
-                    Arrays.copyOf(target.bytes(), (int) sentAtCut[0]), Arrays.copyOf(model, (int) sentAtCut[0]));
+            ByteArrays.assertSameBytes(
+                    "bytes sent before the cut",
+                    Arrays.copyOf(target.bytes(), (int) sentAtCut[0]),
+                    Arrays.copyOf(model, (int) sentAtCut[0]));
         } else {
             ListenerCalls.verifyFailed(listener, strategy, SLICE_END - SLICE_POSITION, e);
             assertThat(e.bytesTransferred()).isEqualTo(target.size()).isGreaterThanOrEqualTo(sentAtCut[0]);
-            ByteArrays.assertSameBytes("bytes at the target", target.bytes(), Arrays.copyOf(model, (int) target.size()));
+            ByteArrays.assertSameBytes(
+                    "bytes at the target", target.bytes(), Arrays.copyOf(model, (int) target.size()));
             if (truncateTo > SLICE_POSITION + sentAtCut[0]) {
                 // Reading at explicit positions, these strategies send everything up to the new end.
                 assertThat(e.bytesTransferred()).isEqualTo(truncateTo - SLICE_POSITION);
@@ -280,15 +306,20 @@ class EngineTest {
                 truncate(source, truncateTo);
             }
         });
-        TransferOptions copier = TransferOptions.builder().strategy(strategy)
-                .rateLimit(1024 * 1024).listener(listener).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .rateLimit(1024 * 1024)
+                .listener(listener)
+                .build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                FileChannel out =
+                        FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             in.position(SLICE_POSITION);
-            e = assertThrows(TruncatedSourceException.class, () -> Transfers.copy(in, SLICE_POSITION,
-                    SLICE_END - SLICE_POSITION, out, copier));
+            e = assertThrows(
+                    TruncatedSourceException.class,
+                    () -> Transfers.copy(in, SLICE_POSITION, SLICE_END - SLICE_POSITION, out, copier));
             assertThat(in.position()).as("source position").isEqualTo(SLICE_POSITION);
             assertThat(out.position()).as("target position").isEqualTo(e.bytesTransferred());
         }
@@ -299,8 +330,8 @@ class EngineTest {
         long firstStep = ListenerCalls.progress(listener).get(0);
         byte[] written = Files.readAllBytes(targetPath);
         assertThat((long) written.length).isEqualTo(e.bytesTransferred());
-        ByteArrays.assertSameBytes("target file", written,
-                Arrays.copyOfRange(data, SLICE_POSITION, SLICE_POSITION + written.length));
+        ByteArrays.assertSameBytes(
+                "target file", written, Arrays.copyOfRange(data, SLICE_POSITION, SLICE_POSITION + written.length));
         assertThat(e.bytesTransferred()).isEqualTo(Math.max(firstStep, truncateTo - SLICE_POSITION));
     }
 
@@ -310,7 +341,9 @@ class EngineTest {
      * for the fault, which must reach the caller as a {@link TruncatedSourceException}.
      */
     @ParameterizedTest
-    @EnumSource(value = Behaviour.class, names = {"ONE_BYTE", "RANDOM_SHORT"})
+    @EnumSource(
+            value = Behaviour.class,
+            names = {"ONE_BYTE", "RANDOM_SHORT"})
     void copy_fileCutUnderMappedWindow_failsWithTruncatedSourceNotInternalError(Behaviour behaviour)
             throws IOException {
         byte[] data = randomBytes(64 * 1024);
@@ -322,8 +355,10 @@ class EngineTest {
                 truncate(source, 0);
             }
         });
-        TransferOptions copier = TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(1024 * 1024).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(MappedStrategy.NAME)
+                .mappedWindow(1024 * 1024)
+                .build();
 
         TruncatedSourceException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
@@ -333,8 +368,10 @@ class EngineTest {
         assertThat(e.actualSize()).isZero();
         assertThat(e.expectedSize()).isEqualTo(data.length);
         assertThat(e.bytesTransferred()).isBetween(sentAtCut[0], target.size());
-        ByteArrays.assertSameBytes("bytes sent before the cut",
-                Arrays.copyOf(target.bytes(), (int) sentAtCut[0]), Arrays.copyOf(data, (int) sentAtCut[0]));
+        ByteArrays.assertSameBytes(
+                "bytes sent before the cut",
+                Arrays.copyOf(target.bytes(), (int) sentAtCut[0]),
+                Arrays.copyOf(data, (int) sentAtCut[0]));
     }
 
     @ParameterizedTest
@@ -349,8 +386,11 @@ class EngineTest {
                 Files.write(source, randomBytes(50 * 1024), StandardOpenOption.APPEND);
             }
         });
-        TransferOptions copier = TransferOptions.builder().strategy(strategy)
-                .bufferSize(8192).mappedWindow(16 * 1024).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .bufferSize(8192)
+                .mappedWindow(16 * 1024)
+                .build();
 
         long moved = Transfers.copy(source, target, copier);
 
@@ -372,8 +412,11 @@ class EngineTest {
                 Files.write(source, randomBytes(50 * 1024), StandardOpenOption.APPEND);
             }
         });
-        TransferOptions copier = TransferOptions.builder().strategy(strategy)
-                .rateLimit(1024 * 1024).listener(listener).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .rateLimit(1024 * 1024)
+                .listener(listener)
+                .build();
 
         long moved = Transfers.copy(source, targetPath, copier);
 
@@ -397,11 +440,15 @@ class EngineTest {
                 Thread.currentThread().interrupt();
             }
         });
-        TransferOptions copier = TransferOptions.builder().strategy(strategy)
-                .bufferSize(8192).mappedWindow(16 * 1024).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .bufferSize(8192)
+                .mappedWindow(16 * 1024)
+                .build();
 
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
+            TransferException e =
+                    assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, copier));
             // Clear the status before touching a channel again: a FileChannel closes itself otherwise.
             assertThat(Thread.interrupted()).as("interrupt status after copy").isTrue();
 
@@ -425,7 +472,8 @@ class EngineTest {
             }
         });
         Path targetPath = dir.resolve("target");
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).bufferSize(8192).build();
+        TransferOptions copier =
+                TransferOptions.builder().strategy(strategy).bufferSize(8192).build();
 
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(source, out, copier));
@@ -455,18 +503,23 @@ class EngineTest {
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("strategiesAndCalls")
-    void copy_interruptedBetweenSteps_failsWithInterruptedIoAndChannelsOpen(String strategy,
-            Call call) throws IOException {
+    void copy_interruptedBetweenSteps_failsWithInterruptedIoAndChannelsOpen(String strategy, Call call)
+            throws IOException {
         byte[] data = randomBytes(2 * 1024 * 1024 + 1);
         Path source = write("source", data);
         Path targetPath = dir.resolve("target");
-        TransferListener listener = ListenerCalls.onProgress(bytes -> Thread.currentThread().interrupt());
+        TransferListener listener =
+                ListenerCalls.onProgress(bytes -> Thread.currentThread().interrupt());
         // The rate limit makes steps of 1 MiB, so the first step cannot finish the transfer.
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(10L * 1024 * 1024)
-                .listener(listener).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .rateLimit(10L * 1024 * 1024)
+                .listener(listener)
+                .build();
 
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                FileChannel out =
+                        FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             TransferException e = assertThrows(TransferException.class, () -> {
                 if (call == Call.SLICE) {
                     Transfers.copy(in, 0, data.length, out, copier);
@@ -480,10 +533,11 @@ class EngineTest {
             assertThat(e).hasCauseInstanceOf(InterruptedIOException.class);
             assertThat(in.isOpen()).as("source open").isTrue();
             assertThat(out.isOpen()).as("target open").isTrue();
-            assertThat(e.bytesTransferred()).isEqualTo(ListenerCalls.progress(listener).get(ListenerCalls.progress(listener).size() - 1));
+            assertThat(e.bytesTransferred())
+                    .isEqualTo(ListenerCalls.progress(listener)
+                            .get(ListenerCalls.progress(listener).size() - 1));
             assertThat(out.position()).as("target position").isEqualTo(e.bytesTransferred());
-            assertThat(in.position()).as("source position")
-                    .isEqualTo(call == Call.SLICE ? 0 : e.bytesTransferred());
+            assertThat(in.position()).as("source position").isEqualTo(call == Call.SLICE ? 0 : e.bytesTransferred());
             byte[] written = Files.readAllBytes(targetPath);
             assertThat((long) written.length).isEqualTo(e.bytesTransferred()).isLessThan(data.length);
             ByteArrays.assertSameBytes("target file", written, Arrays.copyOf(data, written.length));
@@ -498,14 +552,19 @@ class EngineTest {
      * means a JDK channel noticed and closed itself; an {@code InterruptedIOException} promises the
      * channels are still open.
      */
-    private static void assertInterruptCause(TransferException e, java.nio.channels.Channel source,
-            java.nio.channels.Channel target) {
+    private static void assertInterruptCause(
+            TransferException e, java.nio.channels.Channel source, java.nio.channels.Channel target) {
         assertThat(e.getCause()).isInstanceOfAny(InterruptedIOException.class, ClosedByInterruptException.class);
         if (e.getCause() instanceof InterruptedIOException) {
-            assertThat(source.isOpen()).as("source open after InterruptedIOException").isTrue();
-            assertThat(target.isOpen()).as("target open after InterruptedIOException").isTrue();
+            assertThat(source.isOpen())
+                    .as("source open after InterruptedIOException")
+                    .isTrue();
+            assertThat(target.isOpen())
+                    .as("target open after InterruptedIOException")
+                    .isTrue();
         } else {
-            assertThat(source.isOpen() && target.isOpen()).as("a channel closed after ClosedByInterruptException")
+            assertThat(source.isOpen() && target.isOpen())
+                    .as("a channel closed after ClosedByInterruptException")
                     .isFalse();
         }
     }
@@ -523,12 +582,15 @@ class EngineTest {
                     .slice(0, count)
                     .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                     .build();
-            long moved = run(request, strategy, TransferOptions.builder().rateLimit(rate).build());
+            long moved = run(
+                    request, strategy, TransferOptions.builder().rateLimit(rate).build());
 
             assertThat(moved).isEqualTo(count);
         }
         long step = Math.max(1, rate / 10);
-        assertThat(strategy.asked).hasSizeGreaterThan(1).allSatisfy(ask -> assertThat(ask).isBetween(1L, step));
+        assertThat(strategy.asked)
+                .hasSizeGreaterThan(1)
+                .allSatisfy(ask -> assertThat(ask).isBetween(1L, step));
         assertThat(strategy.reportedTotal()).isEqualTo(count);
     }
 
@@ -543,7 +605,8 @@ class EngineTest {
         byte[] data = randomBytes(10_000);
         Path source = write("source", data);
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
+        TransferOptions copier =
+                TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
 
         long moved = Transfers.copy(source, target, copier);
 
@@ -559,7 +622,8 @@ class EngineTest {
         byte[] data = randomBytes(10_000);
         Source source = Source.of(data, Behaviour.RANDOM_SHORT, random);
         Path targetPath = dir.resolve("target");
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
+        TransferOptions copier =
+                TransferOptions.builder().strategy(strategy).rateLimit(rate).build();
 
         long moved;
         try (FileChannel out = FileChannel.open(targetPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -588,8 +652,12 @@ class EngineTest {
                 .target(Target.of(Behaviour.RANDOM_SHORT, random), ChannelKind.OTHER)
                 .build();
 
-        TransferException e = assertThrows(TransferException.class,
-                () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
+        TransferException e = assertThrows(
+                TransferException.class,
+                () -> run(
+                        request,
+                        strategy,
+                        TransferOptions.builder().listener(listener).build()));
 
         assertThat(e.bytesTransferred()).isEqualTo(1000);
         assertThat(e.getCause()).isSameAs(boom);
@@ -609,8 +677,12 @@ class EngineTest {
         TransferRequest request = tenThousandBytesInShortCalls();
         TransferListener listener = ListenerCalls.mockListener();
 
-        TransferException e = assertThrows(TransferException.class,
-                () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
+        TransferException e = assertThrows(
+                TransferException.class,
+                () -> run(
+                        request,
+                        strategy,
+                        TransferOptions.builder().listener(listener).build()));
 
         assertThat(e.getCause()).isSameAs(bug);
         assertThat(e.bytesTransferred()).isEqualTo(strategy.reportedTotal());
@@ -631,8 +703,12 @@ class EngineTest {
         TransferRequest request = tenThousandBytesInShortCalls();
         TransferListener listener = ListenerCalls.mockListener();
 
-        AssertionError thrown = assertThrows(AssertionError.class,
-                () -> run(request, strategy, TransferOptions.builder().listener(listener).build()));
+        AssertionError thrown = assertThrows(
+                AssertionError.class,
+                () -> run(
+                        request,
+                        strategy,
+                        TransferOptions.builder().listener(listener).build()));
 
         assertThat(thrown).isSameAs(error);
         assertThat(strategy.closes).isEqualTo(1);
@@ -648,8 +724,11 @@ class EngineTest {
         byte[] data = randomBytes(50_000);
         Path source = write("source", data);
         Target target = Target.limited(Behaviour.FAIL_AFTER_N, 12_345, random);
-        TransferOptions copier = TransferOptions.builder().strategy(strategy).bufferSize(4096)
-                .mappedWindow(8192).build();
+        TransferOptions copier = TransferOptions.builder()
+                .strategy(strategy)
+                .bufferSize(4096)
+                .mappedWindow(8192)
+                .build();
 
         TransferException e;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
@@ -663,8 +742,8 @@ class EngineTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {TransferToStrategy.NAME, TransferFromStrategy.NAME, MappedStrategy.NAME,
-        BufferedStrategy.NAME})
+    @ValueSource(
+            strings = {TransferToStrategy.NAME, TransferFromStrategy.NAME, MappedStrategy.NAME, BufferedStrategy.NAME})
     void copy_targetOpenedReadOnly_throwsNonWritableChannelExceptionUnwrapped(String strategy) throws IOException {
         byte[] data = randomBytes(10_000);
         Path source = write("source", data);
@@ -688,8 +767,8 @@ class EngineTest {
 
     private static long run(TransferFacts facts, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
-        RealTransfer transfer = RealTransfer.start(facts, new Choice(strategy, "scripted for a test"),
-                options, null, null);
+        RealTransfer transfer =
+                RealTransfer.start(facts, new Choice(strategy, "scripted for a test"), options, null, null);
         return new Engine(transfer, options).run();
     }
 

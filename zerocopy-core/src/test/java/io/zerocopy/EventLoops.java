@@ -8,8 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /** A minimal selector loop for tests that drive a {@link Transfer} as an event loop would. */
 final class EventLoops {
-    private EventLoops() {
-    }
+    private EventLoops() {}
 
     /**
      * Drives {@code transfer} on {@code channel} the way a selector loop does: advance, then wait for

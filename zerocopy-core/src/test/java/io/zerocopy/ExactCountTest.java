@@ -50,8 +50,8 @@ class ExactCountTest {
 
     @BeforeAll
     static void printSeed() {
-        System.out.println(ExactCountTest.class.getSimpleName() + ": seed " + SEED
-                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+        System.out.println(ExactCountTest.class.getSimpleName() + ": seed " + SEED + " (replay with -Dzerocopy.seed="
+                + SEED + ")");
     }
 
     private byte[] randomBytes(int size) {
@@ -97,8 +97,11 @@ class ExactCountTest {
 
     private Sink sink(String kind) throws IOException {
         if (kind.equals("file")) {
-            FileChannel file = FileChannel.open(dir.resolve("target"), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileChannel file = FileChannel.open(
+                    dir.resolve("target"),
+                    StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
             file.position(TARGET_START);
             return new Sink() {
                 @Override
@@ -110,12 +113,17 @@ class ExactCountTest {
                 public byte[] written() throws IOException {
                     byte[] all = Files.readAllBytes(dir.resolve("target"));
                     if (all.length == 0) {
-                        assertThat(file.position()).as("the target's position, nothing written").isEqualTo(TARGET_START);
+                        assertThat(file.position())
+                                .as("the target's position, nothing written")
+                                .isEqualTo(TARGET_START);
                         return all;
                     }
-                    assertThat(Arrays.copyOf(all, TARGET_START)).as("bytes before the target's position")
+                    assertThat(Arrays.copyOf(all, TARGET_START))
+                            .as("bytes before the target's position")
                             .isEqualTo(new byte[TARGET_START]);
-                    assertThat(file.position()).as("the target's position after the copy").isEqualTo(all.length);
+                    assertThat(file.position())
+                            .as("the target's position after the copy")
+                            .isEqualTo(all.length);
                     return Arrays.copyOfRange(all, TARGET_START, all.length);
                 }
 
@@ -139,8 +147,7 @@ class ExactCountTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 
@@ -159,7 +166,8 @@ class ExactCountTest {
             throws Exception {
         byte[] sent = randomBytes(COUNT + TRAILING);
         TransferListener listener = ListenerCalls.mockListener();
-        try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
+        try (LoopbackPair pair = LoopbackPair.open();
+                Sink sink = sink(target)) {
             CompletableFuture<Void> sending = send(pair, sent, false); // the connection stays open
             pair.receiver.configureBlocking(blocking);
 
@@ -167,12 +175,17 @@ class ExactCountTest {
 
             assertThat(copied).isEqualTo(COUNT);
             ByteArrays.assertSameBytes("copied", sink.written(), Arrays.copyOf(sent, COUNT));
-            assertThat(pair.receiver.isBlocking()).as("the source's blocking mode").isEqualTo(blocking);
+            assertThat(pair.receiver.isBlocking())
+                    .as("the source's blocking mode")
+                    .isEqualTo(blocking);
             pair.receiver.configureBlocking(true); // fails if the library left it registered
             sending.get(20, TimeUnit.SECONDS);
-            ByteArrays.assertSameBytes("what the caller reads next", LoopbackPair.readExactly(pair.receiver, TRAILING),
+            ByteArrays.assertSameBytes(
+                    "what the caller reads next",
+                    LoopbackPair.readExactly(pair.receiver, TRAILING),
                     Arrays.copyOfRange(sent, COUNT, sent.length));
-            ListenerCalls.verifyCompleted(listener, strategy.equals("auto") ? BufferedStrategy.NAME : strategy, COUNT, COUNT);
+            ListenerCalls.verifyCompleted(
+                    listener, strategy.equals("auto") ? BufferedStrategy.NAME : strategy, COUNT, COUNT);
         }
     }
 
@@ -182,11 +195,13 @@ class ExactCountTest {
             throws Exception {
         byte[] sent = randomBytes(300_001);
         TransferListener listener = ListenerCalls.mockListener();
-        try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
+        try (LoopbackPair pair = LoopbackPair.open();
+                Sink sink = sink(target)) {
             CompletableFuture<Void> sending = send(pair, sent, true);
             pair.receiver.configureBlocking(blocking);
 
-            TransferException e = assertThrows(TransferException.class,
+            TransferException e = assertThrows(
+                    TransferException.class,
                     () -> Transfers.copy(pair.receiver, COUNT, sink.channel(), copier(strategy, listener)));
 
             sending.get(20, TimeUnit.SECONDS);
@@ -204,7 +219,8 @@ class ExactCountTest {
     void copy_countZero_readsNothing(String target) throws Exception {
         byte[] sent = randomBytes(10);
         TransferListener listener = ListenerCalls.mockListener();
-        try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink(target)) {
+        try (LoopbackPair pair = LoopbackPair.open();
+                Sink sink = sink(target)) {
             send(pair, sent, false).get(20, TimeUnit.SECONDS);
 
             long copied = Transfers.copy(pair.receiver, 0, sink.channel(), copier("auto", listener));
@@ -220,7 +236,8 @@ class ExactCountTest {
     void copy_fileChannelSource_exactSliceFromItsPositionWhichAdvances() throws Exception {
         byte[] data = randomBytes(200_000);
         Path path = Files.write(dir.resolve("source"), data);
-        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ); Sink sink = sink("channel")) {
+        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ);
+                Sink sink = sink("channel")) {
             source.position(1001);
 
             long copied = Transfers.copy(source, 150_003, sink.channel());
@@ -235,7 +252,8 @@ class ExactCountTest {
     void copy_fileChannelSourceToTheEnd_takesEveryByteLeft() throws Exception {
         byte[] data = randomBytes(5000);
         Path path = Files.write(dir.resolve("source"), data);
-        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ); Sink sink = sink("file")) {
+        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ);
+                Sink sink = sink("file")) {
             source.position(4000);
 
             assertThat(Transfers.copy(source, 1000, sink.channel())).isEqualTo(1000);
@@ -250,10 +268,12 @@ class ExactCountTest {
         byte[] data = randomBytes(10_000);
         Path path = Files.write(dir.resolve("source"), data);
         TransferListener listener = ListenerCalls.mockListener();
-        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ); Sink sink = sink("channel")) {
+        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ);
+                Sink sink = sink("channel")) {
             source.position(9000);
 
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> Transfers.copy(source, 1001, sink.channel(), copier("auto", listener)));
 
             assertThat(e).hasMessageContaining("count: 1001").hasMessageContaining("expected: <= 1000");
@@ -265,9 +285,10 @@ class ExactCountTest {
 
     @Test
     void copy_negativeCount_illegalArgument() throws Exception {
-        try (LoopbackPair pair = LoopbackPair.open(); Sink sink = sink("channel")) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Transfers.copy(pair.receiver, -1, sink.channel()));
+        try (LoopbackPair pair = LoopbackPair.open();
+                Sink sink = sink("channel")) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> Transfers.copy(pair.receiver, -1, sink.channel()));
 
             assertThat(e).hasMessageContaining("count: -1");
         }

@@ -49,6 +49,7 @@ class HeaderBodyTest {
 
     /** An odd position, past the first page, so that neither a page nor a block boundary lines up. */
     private static final int POSITION = 4099;
+
     private static final int CHUNK = PrefixWrite.FIRST_CHUNK_BYTES;
     private static final int WHOLE = PrefixWrite.WHOLE_BODY_BYTES;
     private static final int[] BODIES = {0, 1, 4096, CHUNK - 1, CHUNK, CHUNK + 1, WHOLE, WHOLE + 1, 256 << 10, 1 << 20};
@@ -60,8 +61,8 @@ class HeaderBodyTest {
 
     @BeforeAll
     static void printSeed() {
-        System.out.println(HeaderBodyTest.class.getSimpleName() + ": seed " + SEED
-                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+        System.out.println(HeaderBodyTest.class.getSimpleName() + ": seed " + SEED + " (replay with -Dzerocopy.seed="
+                + SEED + ")");
     }
 
     /** A file with {@code body} random bytes at {@link #POSITION} and more after them. */
@@ -77,7 +78,8 @@ class HeaderBodyTest {
         byte[] fields = ("Content-Length: " + body + "\r\nContent-Type: application/octet-stream\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         ByteBuffer direct = ByteBuffer.allocateDirect(fields.length).put(fields).flip();
-        ByteBuffer end = ByteBuffer.wrap("\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
+        ByteBuffer end =
+                ByteBuffer.wrap("\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
         return new ByteBuffer[] {status, direct, end};
     }
 
@@ -105,9 +107,11 @@ class HeaderBodyTest {
     }
 
     static Stream<Arguments> sockets() {
-        return IntStream.of(BODIES).boxed().flatMap(body -> Stream.of(
-                Arguments.of(body, true, true), Arguments.of(body, true, false),
-                Arguments.of(body, false, true), Arguments.of(body, false, false)));
+        return IntStream.of(BODIES)
+                .boxed()
+                .flatMap(body -> Stream.of(
+                        Arguments.of(body, true, true), Arguments.of(body, true, false),
+                        Arguments.of(body, false, true), Arguments.of(body, false, false)));
     }
 
     @ParameterizedTest(name = "body {0}, blocking {1}, Nagle {2}")
@@ -128,8 +132,8 @@ class HeaderBodyTest {
             pair.sender.shutdownOutput();
 
             assertThat(sent).as("header + count").isEqualTo(headerBytes.length + body);
-            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
-                    expected(headerBytes, data, body));
+            ByteArrays.assertSameBytes(
+                    "received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
             assertConsumed(header);
             assertThat(file.position()).as("the source's position").isEqualTo(77);
             assertThat(pair.sender.isBlocking()).isEqualTo(blocking);
@@ -152,7 +156,8 @@ class HeaderBodyTest {
             ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
             RecordingGatherer.Call first = target.calls.get(0);
             assertThat(first.gathering).as("the first write gathers").isTrue();
-            assertThat(first.offered).as("bytes offered to the first write")
+            assertThat(first.offered)
+                    .as("bytes offered to the first write")
                     .isEqualTo(headerBytes.length + gathered(body));
             assertThat(first.taken).isEqualTo(first.offered);
             assertConsumed(header);
@@ -176,7 +181,8 @@ class HeaderBodyTest {
             for (int i = 0; i < prefixCalls; i++) {
                 RecordingGatherer.Call call = target.calls.get(i);
                 assertThat(call.gathering).as("call %d gathers", i).isTrue();
-                assertThat(call.offered).as("call %d is offered the header's rest and the chunk", i)
+                assertThat(call.offered)
+                        .as("call %d is offered the header's rest and the chunk", i)
                         .isEqualTo(headerBytes.length + CHUNK - 10L * i);
             }
         }
@@ -208,7 +214,8 @@ class HeaderBodyTest {
             for (ByteBuffer[] header : List.of(new ByteBuffer[0], new ByteBuffer[] {ByteBuffer.allocate(0)})) {
                 Target target = Target.of(Behaviour.RANDOM_SHORT, random);
 
-                assertThat(Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target)).isEqualTo(body);
+                assertThat(Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target))
+                        .isEqualTo(body);
 
                 ByteArrays.assertSameBytes("written", target.bytes(), expected(new byte[0], data, body));
             }
@@ -222,7 +229,8 @@ class HeaderBodyTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             ByteBuffer[] header = {ByteBuffer.allocate(3), null};
 
-            NullPointerException e = assertThrows(NullPointerException.class,
+            NullPointerException e = assertThrows(
+                    NullPointerException.class,
                     () -> Transfers.copy(FileRegion.of(file, POSITION, 10).withPrefix(header), target));
 
             assertThat(e).hasMessageContaining("prefix[1]");
@@ -241,7 +249,8 @@ class HeaderBodyTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
             assertThat(transfer.count()).as("count, header included").isEqualTo(headerBytes.length + body);
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             CompletableFuture<byte[]> received = pair.drainInBackground();
@@ -251,7 +260,8 @@ class HeaderBodyTest {
 
             assertThat(transfer.bytesTransferred()).isEqualTo(headerBytes.length + body);
             assertThat(transfer.result().bytesTransferred()).isEqualTo(headerBytes.length + body);
-            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
+            ByteArrays.assertSameBytes(
+                    "received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
             assertConsumed(header);
         }
     }
@@ -265,7 +275,10 @@ class HeaderBodyTest {
         TransferListener listener = ListenerCalls.mockListener();
         Target target = Target.of(Behaviour.RANDOM_SHORT, random);
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(listener).build());
+            Transfer transfer = Transfers.open(
+                    FileRegion.of(file, POSITION, body).withPrefix(header),
+                    target,
+                    TransferOptions.builder().listener(listener).build());
             truncate(path, POSITION + 100);
 
             TruncatedSourceException e = assertThrows(TruncatedSourceException.class, transfer::advance);
@@ -292,14 +305,15 @@ class HeaderBodyTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header), pair.sender);
             long first = transfer.advance(); // the receiver reads nothing yet: fills the socket
             assertThat(first).isGreaterThan(headerBytes.length);
             truncate(path, shrunk);
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
-                    () -> EventLoops.drive(transfer, pair.sender));
+            TruncatedSourceException e =
+                    catchThrowableOfType(TruncatedSourceException.class, () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();
@@ -328,8 +342,12 @@ class HeaderBodyTest {
             }
         };
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            TruncatedSourceException e = assertThrows(TruncatedSourceException.class,
-                    () -> Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target, TransferOptions.builder().listener(truncating).build()));
+            TruncatedSourceException e = assertThrows(
+                    TruncatedSourceException.class,
+                    () -> Transfers.copy(
+                            FileRegion.of(file, POSITION, body).withPrefix(header),
+                            target,
+                            TransferOptions.builder().listener(truncating).build()));
 
             assertThat(e.bytesTransferred()).isZero();
             assertThat(target.size()).isZero();
@@ -340,12 +358,18 @@ class HeaderBodyTest {
     void chunk_smallBodyWhole_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
         int mss = Peers.LOOPBACK_MSS_IPV4;
 
-        assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss)).as("a body up to %d, whole", WHOLE).isEqualTo(WHOLE);
+        assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss))
+                .as("a body up to %d, whole", WHOLE)
+                .isEqualTo(WHOLE);
         assertThat(PrefixWrite.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);
-        assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss)).as("loopback: one segment").isEqualTo(mss);
-        assertThat(70_000 + PrefixWrite.chunkBytes(70_000, 1 << 20, mss)).as("a header over one segment: two")
+        assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss))
+                .as("loopback: one segment")
+                .isEqualTo(mss);
+        assertThat(70_000 + PrefixWrite.chunkBytes(70_000, 1 << 20, mss))
+                .as("a header over one segment: two")
                 .isEqualTo(2 * mss);
-        assertThat(PrefixWrite.chunkBytes(mss, 1 << 20, mss)).as("a header of exactly one segment: one more")
+        assertThat(PrefixWrite.chunkBytes(mss, 1 << 20, mss))
+                .as("a header of exactly one segment: one more")
                 .isEqualTo(mss);
     }
 

@@ -21,8 +21,7 @@ final class ListenerCalls {
         void onProgress(long bytesTransferred) throws Exception;
     }
 
-    private ListenerCalls() {
-    }
+    private ListenerCalls() {}
 
     /**
      * A mock listener. It is a {@code java.lang.reflect.Proxy} (Mockito's proxy mock maker), not a
@@ -39,9 +38,11 @@ final class ListenerCalls {
     static TransferListener onProgress(ProgressAction action) {
         TransferListener listener = mockListener();
         doAnswer(call -> {
-            action.onProgress(call.getArgument(0, Long.class));
-            return null;
-        }).when(listener).onProgress(anyLong());
+                    action.onProgress(call.getArgument(0, Long.class));
+                    return null;
+                })
+                .when(listener)
+                .onProgress(anyLong());
         return listener;
     }
 
@@ -49,16 +50,18 @@ final class ListenerCalls {
         return ListenerOrder.progress(listener);
     }
 
-    static TransferResult verifyCompleted(TransferListener listener, String strategy, long expectedAtStart, long total) {
+    static TransferResult verifyCompleted(
+            TransferListener listener, String strategy, long expectedAtStart, long total) {
         return ListenerOrder.verifyCompleted(listener, strategy, expectedAtStart, total);
     }
 
-    static void verifyFailed(TransferListener listener, String strategy, long expectedAtStart, TransferException failure) {
+    static void verifyFailed(
+            TransferListener listener, String strategy, long expectedAtStart, TransferException failure) {
         ListenerOrder.verifyFailed(listener, strategy, expectedAtStart, failure);
     }
 
-    static List<Long> verifyFailedAfterProgress(TransferListener listener, String strategy, long expectedAtStart,
-            TransferException failure) {
+    static List<Long> verifyFailedAfterProgress(
+            TransferListener listener, String strategy, long expectedAtStart, TransferException failure) {
         return ListenerOrder.verifyFailedAfterProgress(listener, strategy, expectedAtStart, failure);
     }
 }

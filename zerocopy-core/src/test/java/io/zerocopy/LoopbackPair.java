@@ -59,13 +59,15 @@ final class LoopbackPair implements AutoCloseable {
     /** Reads the receiver to end of stream on a new daemon thread; the future holds every byte read. */
     CompletableFuture<byte[]> drainInBackground() {
         CompletableFuture<byte[]> all = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try {
-                all.complete(readToEnd(receiver));
-            } catch (Throwable t) {
-                all.completeExceptionally(t);
-            }
-        }, "loopback-pair-reader");
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        all.complete(readToEnd(receiver));
+                    } catch (Throwable t) {
+                        all.completeExceptionally(t);
+                    }
+                },
+                "loopback-pair-reader");
         reader.setDaemon(true);
         reader.start();
         return all;

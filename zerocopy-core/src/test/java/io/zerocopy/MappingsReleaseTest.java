@@ -48,16 +48,20 @@ class MappingsReleaseTest {
         Path file = Files.write(dir.resolve("mapped.bin"), data);
         String path = file.toRealPath().toString();
         int[] most = {0};
-        Target target = Target.of(Behaviour.RANDOM_SHORT, random)
-                .hook(total -> most[0] = Math.max(most[0], mappingsOf(path)));
-        TransferOptions options = TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(WINDOW).build();
+        Target target =
+                Target.of(Behaviour.RANDOM_SHORT, random).hook(total -> most[0] = Math.max(most[0], mappingsOf(path)));
+        TransferOptions options = TransferOptions.builder()
+                .strategy(MappedStrategy.NAME)
+                .mappedWindow(WINDOW)
+                .build();
 
         long moved;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             moved = Transfers.copy(in, 0, data.length, target, options);
             // Still open, so a mapping left behind could not be blamed on the file being closed.
-            assertThat(mappingsOf(path)).as("mappings of the file after the copy").isZero();
+            assertThat(mappingsOf(path))
+                    .as("mappings of the file after the copy")
+                    .isZero();
         }
 
         assertThat(moved).isEqualTo(data.length);
@@ -72,14 +76,19 @@ class MappingsReleaseTest {
         Path file = Files.write(dir.resolve("mapped.bin"), data);
         String path = file.toRealPath().toString();
         Target target = Target.limited(Behaviour.FAIL_AFTER_N, 3 * WINDOW + 77, random);
-        TransferOptions options = TransferOptions.builder().strategy(MappedStrategy.NAME)
-                .mappedWindow(WINDOW).build();
+        TransferOptions options = TransferOptions.builder()
+                .strategy(MappedStrategy.NAME)
+                .mappedWindow(WINDOW)
+                .build();
 
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            TransferException e = assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, options));
+            TransferException e =
+                    assertThrows(TransferException.class, () -> Transfers.copy(in, 0, data.length, target, options));
 
             assertThat(e.bytesTransferred()).isEqualTo(3 * WINDOW + 77);
-            assertThat(mappingsOf(path)).as("mappings of the file after the failed copy").isZero();
+            assertThat(mappingsOf(path))
+                    .as("mappings of the file after the failed copy")
+                    .isZero();
         }
         ByteArrays.assertSameBytes("bytes at the target", target.bytes(), Arrays.copyOf(data, 3 * WINDOW + 77));
     }

@@ -26,14 +26,18 @@ class ModuleExportsTest {
      * installed jar when the api module comes from the local repository.
      */
     private static ModuleDescriptor descriptorOf(Class<?> type, String expectedName) throws URISyntaxException {
-        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        ModuleReference reference = ModuleFinder.of(location).find(expectedName)
+        Path location =
+                Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ModuleReference reference = ModuleFinder.of(location)
+                .find(expectedName)
                 .orElseThrow(() -> new AssertionError("no module " + expectedName + " in " + location));
         return reference.descriptor();
     }
 
     private static Set<String> exported(ModuleDescriptor descriptor) {
-        return descriptor.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+        return descriptor.exports().stream()
+                .map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toSet());
     }
 
     @Test
@@ -81,7 +85,8 @@ class ModuleExportsTest {
     @Test
     void modules_shareNoPackage() throws URISyntaxException {
         Set<String> core = descriptorOf(Transfers.class, "io.zerocopy").packages();
-        Set<String> api = descriptorOf(TransferStrategy.class, "io.zerocopy.api").packages();
+        Set<String> api =
+                descriptorOf(TransferStrategy.class, "io.zerocopy.api").packages();
 
         Set<String> shared = new HashSet<>(core);
         shared.retainAll(api);

@@ -16,6 +16,5 @@ final class NowhereSocket implements WritableByteChannel {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import com.google.common.testing.NullPointerTester.Visibility;
 import com.google.common.testing.NullPointerTester;
+import com.google.common.testing.NullPointerTester.Visibility;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
@@ -108,8 +108,9 @@ class NullPointerTest {
         m.put(FileRegion.class, () -> FileRegion.of(channel, 1, 2));
         m.put(TransferOptions.class, TransferOptions::defaults);
         m.put(TransferOptions.Builder.class, TransferOptions::builder);
-        m.put(TransferResult.class, () -> new TransferResult(4, new Choice(BufferedStrategy.INSTANCE, "test"),
-                Duration.ofMillis(1)));
+        m.put(
+                TransferResult.class,
+                () -> new TransferResult(4, new Choice(BufferedStrategy.INSTANCE, "test"), Duration.ofMillis(1)));
         m.put(Transfer.class, () -> {
             try {
                 Transfer t = Transfers.open(file, Channels.newChannel(new ByteArrayOutputStream()));
@@ -125,9 +126,13 @@ class NullPointerTest {
         m.put(TransferTimeoutException.class, () -> new TransferTimeoutException(1, Duration.ofSeconds(1)));
         m.put(Support.class, () -> Support.yes("test"));
         m.put(ChannelKind.class, () -> ChannelKind.FILE);
-        m.put(TransferRequest.class, () -> TransferRequest.builder()
-                .source(channel, ChannelKind.FILE).target(Channels.newChannel(new ByteArrayOutputStream()),
-                        ChannelKind.OTHER).slice(0, 4).build());
+        m.put(
+                TransferRequest.class,
+                () -> TransferRequest.builder()
+                        .source(channel, ChannelKind.FILE)
+                        .target(Channels.newChannel(new ByteArrayOutputStream()), ChannelKind.OTHER)
+                        .slice(0, 4)
+                        .build());
         m.put(TransferRequest.Builder.class, TransferRequest::builder);
         m.put(TransferStrategy.class, null); // implemented by authors
         m.put(TransferStep.class, null); // implemented by authors
@@ -137,27 +142,29 @@ class NullPointerTest {
 
     @Test
     void everyPublicType_hasAnInstanceOrIsAbstract() throws Exception {
-        assertThat(publicTypes()).as("public types of io.zerocopy and io.zerocopy.spi")
+        assertThat(publicTypes())
+                .as("public types of io.zerocopy and io.zerocopy.spi")
                 .containsExactlyInAnyOrderElementsOf(instances().keySet());
     }
 
     @TestFactory
     Stream<DynamicTest> publicType_rejectsNull() throws Exception {
         Map<Class<?>, Supplier<Object>> instances = instances();
-        return publicTypes().stream().map(type -> dynamicTest(type.getName(), () -> {
-            NullPointerTester tester = tester();
-            ignoreNullMeaningful(tester);
-            tester.testStaticMethods(type, Visibility.PUBLIC);
-            if (Throwable.class.isAssignableFrom(type)) {
-                exceptionConstructors_rejectNullExceptMessageAndCause(type);
-            } else {
-                tester.testConstructors(type, Visibility.PUBLIC);
-            }
-            Supplier<Object> instance = instances.get(type);
-            if (instance != null) {
-                tester.testInstanceMethods(instance.get(), Visibility.PUBLIC);
-            }
-        }));
+        return publicTypes().stream()
+                .map(type -> dynamicTest(type.getName(), () -> {
+                    NullPointerTester tester = tester();
+                    ignoreNullMeaningful(tester);
+                    tester.testStaticMethods(type, Visibility.PUBLIC);
+                    if (Throwable.class.isAssignableFrom(type)) {
+                        exceptionConstructors_rejectNullExceptMessageAndCause(type);
+                    } else {
+                        tester.testConstructors(type, Visibility.PUBLIC);
+                    }
+                    Supplier<Object> instance = instances.get(type);
+                    if (instance != null) {
+                        tester.testInstanceMethods(instance.get(), Visibility.PUBLIC);
+                    }
+                }));
     }
 
     /** The parameters where null is part of the contract; each says what null means. */
@@ -189,9 +196,11 @@ class NullPointerTest {
                     args[j] = j == i ? null : exceptionArgument(parameters[j]);
                 }
                 int index = i;
-                assertThatThrownBy(() -> c.newInstance(args)).as("%s with null parameter %d", c, index)
+                assertThatThrownBy(() -> c.newInstance(args))
+                        .as("%s with null parameter %d", c, index)
                         .isInstanceOf(InvocationTargetException.class)
-                        .cause().isInstanceOf(NullPointerException.class);
+                        .cause()
+                        .isInstanceOf(NullPointerException.class);
             }
         }
     }
@@ -241,7 +250,8 @@ class NullPointerTest {
 
     private static TreeSet<String> classNames(Class<?> anchor) throws IOException, URISyntaxException {
         String packagePath = anchor.getPackageName().replace('.', '/');
-        Path location = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path location = Path.of(
+                anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
         if (Files.isDirectory(location)) {
             return classNames(location.resolve(packagePath), anchor.getPackageName());
         }

@@ -59,8 +59,8 @@ class OtherProviderTest {
 
     @BeforeAll
     static void makeData() {
-        System.out.println(OtherProviderTest.class.getSimpleName() + ": seed " + SEED
-                + " (replay with -Dzerocopy.seed=" + SEED + ")");
+        System.out.println(OtherProviderTest.class.getSimpleName() + ": seed " + SEED + " (replay with -Dzerocopy.seed="
+                + SEED + ")");
         data = new byte[SIZE];
         new Random(SEED).nextBytes(data);
     }
@@ -123,7 +123,8 @@ class OtherProviderTest {
     void copyPath_toAPipe_readWithABuffer(String provider) throws Exception {
         TransferListener listener = ListenerCalls.mockListener();
 
-        byte[] got = throughPipe(pipe -> assertThat(Transfers.copy(source(provider), pipe, options(listener))).isEqualTo(SIZE));
+        byte[] got = throughPipe(pipe -> assertThat(Transfers.copy(source(provider), pipe, options(listener)))
+                .isEqualTo(SIZE));
 
         ByteArrays.assertSameBytes("through the pipe", got, data);
         ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, SIZE, SIZE);
@@ -168,15 +169,17 @@ class OtherProviderTest {
     void copyPath_forcedStrategyThatNeedsAJdkFile_cannotServe(String strategy) throws Exception {
         for (String provider : new String[] {"zip", "wrapping"}) {
             Target target = Target.of(Behaviour.RANDOM_SHORT, new Random(SEED));
-            TransferOptions forced = TransferOptions.builder().strategy(strategy).build();
+            TransferOptions forced =
+                    TransferOptions.builder().strategy(strategy).build();
 
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> Transfers.copy(source(provider), target, forced));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> Transfers.copy(source(provider), target, forced));
 
             assertThat(e).as(provider).hasMessageContaining("cannot serve").hasMessageContaining(strategy);
             assertThat(target.calls()).as(provider + ": calls into the target").isZero();
         }
-        assertThat(wrapping.opened).allSatisfy(channel -> assertThat(channel.isOpen()).isFalse());
+        assertThat(wrapping.opened)
+                .allSatisfy(channel -> assertThat(channel.isOpen()).isFalse());
     }
 
     @ParameterizedTest
@@ -225,7 +228,8 @@ class OtherProviderTest {
         try (FileChannel source = FileChannel.open(source(provider), StandardOpenOption.READ)) {
             RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
 
-            long copied = Transfers.copy(FileRegion.of(source, 7, 100_000).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}), target);
+            long copied = Transfers.copy(
+                    FileRegion.of(source, 7, 100_000).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(header)}), target);
 
             assertThat(copied).isEqualTo(header.length + 100_000);
             byte[] expected = Arrays.copyOf(header, header.length + 100_000);
@@ -257,7 +261,13 @@ class OtherProviderTest {
         try (LoopbackPair pair = LoopbackPair.open()) {
             pair.sender.configureBlocking(false);
             // small buffers: one step is far less than the socket takes
-            Transfer transfer = Transfers.open(source(provider), pair.sender, TransferOptions.builder().bufferSize(1024).listener(listener).build());
+            Transfer transfer = Transfers.open(
+                    source(provider),
+                    pair.sender,
+                    TransferOptions.builder()
+                            .bufferSize(1024)
+                            .listener(listener)
+                            .build());
 
             long first = transfer.advance();
             int steps = ListenerCalls.progress(listener).size();
@@ -281,7 +291,10 @@ class OtherProviderTest {
         Path path = source("wrapping");
         try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ)) {
             Target target = Target.of(Behaviour.RANDOM_SHORT, new Random(SEED));
-            Transfer transfer = Transfers.open(FileRegion.of(source, 0, SIZE), target, TransferOptions.builder().bufferSize(4096).build());
+            Transfer transfer = Transfers.open(
+                    FileRegion.of(source, 0, SIZE),
+                    target,
+                    TransferOptions.builder().bufferSize(4096).build());
             transfer.advance();
             try (FileChannel writer = FileChannel.open(plainFile, StandardOpenOption.WRITE)) {
                 writer.truncate(100_000);
@@ -296,7 +309,8 @@ class OtherProviderTest {
             assertThat(e.actualSize()).isEqualTo(100_000);
             assertThat(e.expectedSize()).isEqualTo(SIZE);
             assertThat(e.bytesTransferred()).isEqualTo(target.size()).isLessThanOrEqualTo(100_000);
-            ByteArrays.assertSameBytes("before the truncation", target.bytes(), Arrays.copyOf(data, (int) target.size()));
+            ByteArrays.assertSameBytes(
+                    "before the truncation", target.bytes(), Arrays.copyOf(data, (int) target.size()));
         }
     }
 
@@ -311,7 +325,9 @@ class OtherProviderTest {
             assertThat(channel.positionalReads).as("positional reads").doesNotHaveValue(0);
             assertThat(channel.transfersTo).as("transferTo calls").hasValue(0);
             assertThat(channel.maps).as("map calls").hasValue(0);
-            assertThat(channel.isOpen()).as("open after the copy and the test's own try").isFalse();
+            assertThat(channel.isOpen())
+                    .as("open after the copy and the test's own try")
+                    .isFalse();
         }
     }
 }

@@ -41,15 +41,17 @@ class PendingInterruptTest {
 
             Thread.currentThread().interrupt();
             TransferException slice = assertThrows(TransferException.class, () -> Transfers.copy(file, 0, 100, target));
-            TransferException channel = assertThrows(TransferException.class,
-                    () -> Transfers.copy((ReadableByteChannel) file, target));
+            TransferException channel =
+                    assertThrows(TransferException.class, () -> Transfers.copy((ReadableByteChannel) file, target));
             TransferException path = assertThrows(TransferException.class, () -> Transfers.copy(source, target));
 
             for (TransferException e : new TransferException[] {slice, channel, path}) {
                 assertThat(e.getCause()).isInstanceOf(InterruptedIOException.class);
                 assertThat(e.bytesTransferred()).isZero();
             }
-            assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept").isTrue();
+            assertThat(Thread.currentThread().isInterrupted())
+                    .as("interrupt status kept")
+                    .isTrue();
             Thread.interrupted();
             assertThat(file.isOpen()).as("the caller's channel is not closed").isTrue();
             assertThat(file.position()).isEqualTo(10);

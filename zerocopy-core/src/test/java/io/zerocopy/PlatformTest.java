@@ -37,7 +37,8 @@ class PlatformTest {
      * transfer on, which {@code Platform.of} leaves off, so nothing here. Any other OS: no known path.
      * STREAM and OTHER targets never have a kernel path.
      */
-    private static final String TABLE = String.join("\n",
+    private static final String TABLE = String.join(
+            "\n",
             // os       jdk  kernel             FILE                SOCKET       PIPE         STREAM OTHER
             "LINUX      17   6.18.44-fc         sendfile(2)         sendfile(2)  sendfile(2)  -      -",
             "LINUX      21   6.18.44-fc         copy_file_range(2)  sendfile(2)  sendfile(2)  -      -",
@@ -89,16 +90,19 @@ class PlatformTest {
 
     @Test
     void directTransferTable_coversEveryCombination() {
-        long combinations = (long) OperatingSystem.values().length * JDKS.length * KERNELS.length
-                * ChannelKind.values().length * 2;
+        long combinations =
+                (long) OperatingSystem.values().length * JDKS.length * KERNELS.length * ChannelKind.values().length * 2;
         assertThat(directTransferTable()).hasSize((int) combinations);
-        assertThat(directTransferTable().map(a -> List.of(a.get()).subList(0, 5)).distinct()).hasSize((int) combinations);
+        assertThat(directTransferTable()
+                        .map(a -> List.of(a.get()).subList(0, 5))
+                        .distinct())
+                .hasSize((int) combinations);
     }
 
     @ParameterizedTest(name = "{0} Java {1} kernel {2} -> {3} nonBlocking={4}: {5}")
     @MethodSource("directTransferTable")
-    void directTransferPath_followsDocumentedTable(OperatingSystem os, int jdk, String kernel, ChannelKind target,
-            boolean nonBlocking, String expected) {
+    void directTransferPath_followsDocumentedTable(
+            OperatingSystem os, int jdk, String kernel, ChannelKind target, boolean nonBlocking, String expected) {
         Platform platform = Platform.of(os, jdk, kernel);
 
         Optional<String> path = platform.directTransferPath(target, nonBlocking);
@@ -107,33 +111,36 @@ class PlatformTest {
     }
 
     @ParameterizedTest(name = "kernel \"{0}\" on Linux, Java 21, file to file: {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
-        // numeric comparison, not lexicographic
-        "4.10.0            | copy_file_range(2)",
-        "10.0              | copy_file_range(2)",
-        // missing parts count as 0
-        "4.5               | copy_file_range(2)",
-        "5                 | copy_file_range(2)",
-        "3                 | sendfile(2)",
-        "2.6               | -",
-        // the exact thresholds: 4.5.0 for copy_file_range, 2.6.33 for sendfile to a file
-        "4.5.0             | copy_file_range(2)",
-        "4.4.302           | sendfile(2)",
-        "2.6.33            | sendfile(2)",
-        "2.6.32.71         | -",
-        "2.10.0            | sendfile(2)",
-        // suffixes after the numbers are ignored
-        "6.1-rc3           | copy_file_range(2)",
-        "4.5.0-rc1         | copy_file_range(2)",
-        "2.6.33-rc1        | sendfile(2)",
-        "6.8.0-45-generic  | copy_file_range(2)",
-        // unparseable: a very old kernel
-        "''                | -",
-        "garbage           | -",
-        "v6.1              | -",
-        "' 6.1'            | -",
-        "99999999999.1.1   | -",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '\'',
+            value = {
+                // numeric comparison, not lexicographic
+                "4.10.0            | copy_file_range(2)",
+                "10.0              | copy_file_range(2)",
+                // missing parts count as 0
+                "4.5               | copy_file_range(2)",
+                "5                 | copy_file_range(2)",
+                "3                 | sendfile(2)",
+                "2.6               | -",
+                // the exact thresholds: 4.5.0 for copy_file_range, 2.6.33 for sendfile to a file
+                "4.5.0             | copy_file_range(2)",
+                "4.4.302           | sendfile(2)",
+                "2.6.33            | sendfile(2)",
+                "2.6.32.71         | -",
+                "2.10.0            | sendfile(2)",
+                // suffixes after the numbers are ignored
+                "6.1-rc3           | copy_file_range(2)",
+                "4.5.0-rc1         | copy_file_range(2)",
+                "2.6.33-rc1        | sendfile(2)",
+                "6.8.0-45-generic  | copy_file_range(2)",
+                // unparseable: a very old kernel
+                "''                | -",
+                "garbage           | -",
+                "v6.1              | -",
+                "' 6.1'            | -",
+                "99999999999.1.1   | -",
+            })
     void directTransferPath_parsesKernelVersion(String kernel, String expected) {
         Platform platform = Platform.of(OperatingSystem.LINUX, 21, kernel);
 
@@ -180,7 +187,8 @@ class PlatformTest {
             assertThat(on.directTransferPath(kind, true)).as("%s", kind).isEmpty();
         }
         assertThat(off.directTransferPath(ChannelKind.SOCKET, false)).isEmpty();
-        assertThat(Platforms.withFastFileTransfer(on, false).directTransferPath(ChannelKind.SOCKET, false)).isEmpty();
+        assertThat(Platforms.withFastFileTransfer(on, false).directTransferPath(ChannelKind.SOCKET, false))
+                .isEmpty();
     }
 
     @Test
@@ -198,14 +206,17 @@ class PlatformTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = OperatingSystem.class, names = {"LINUX", "MACOS", "OTHER"})
+    @EnumSource(
+            value = OperatingSystem.class,
+            names = {"LINUX", "MACOS", "OTHER"})
     void withFastFileTransfer_mattersOnlyOnWindows(OperatingSystem os) {
         Platform off = Platform.of(os, 17, "6.1.0");
         Platform on = Platforms.withFastFileTransfer(off, true);
 
         for (ChannelKind kind : ChannelKind.values()) {
             for (boolean nonBlocking : new boolean[] {false, true}) {
-                assertThat(on.directTransferPath(kind, nonBlocking)).as("%s %s", kind, nonBlocking)
+                assertThat(on.directTransferPath(kind, nonBlocking))
+                        .as("%s %s", kind, nonBlocking)
                         .isEqualTo(off.directTransferPath(kind, nonBlocking));
             }
         }
@@ -215,31 +226,36 @@ class PlatformTest {
     @Test
     void maxBytesPerCall_perOperatingSystem() {
         assertThat(Platform.LINUX_MAX_BYTES_PER_CALL).isEqualTo(2_147_479_552L);
-        assertThat(Platform.of(OperatingSystem.LINUX, 17, "6.1.0").maxBytesPerCall()).isEqualTo(0x7ffff000L);
-        assertThat(Platform.of(OperatingSystem.LINUX, 25, "garbage").maxBytesPerCall()).isEqualTo(0x7ffff000L);
+        assertThat(Platform.of(OperatingSystem.LINUX, 17, "6.1.0").maxBytesPerCall())
+                .isEqualTo(0x7ffff000L);
+        assertThat(Platform.of(OperatingSystem.LINUX, 25, "garbage").maxBytesPerCall())
+                .isEqualTo(0x7ffff000L);
         assertThat(Platform.of(OperatingSystem.WINDOWS, 21, "10.0").maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
         assertThat(Platforms.withFastFileTransfer(Platform.of(OperatingSystem.WINDOWS, 21, "10.0"), true)
-                .maxBytesPerCall())
+                        .maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE - 1L);
-        assertThat(Platform.of(OperatingSystem.MACOS, 21, "14.5").maxBytesPerCall()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(Platform.of(OperatingSystem.MACOS, 21, "14.5").maxBytesPerCall())
+                .isEqualTo(Integer.MAX_VALUE);
         assertThat(Platform.of(OperatingSystem.OTHER, 21, "14.0-RELEASE").maxBytesPerCall())
                 .isEqualTo(Integer.MAX_VALUE);
     }
 
     @ParameterizedTest(name = "\"{0}\" is {1}")
-    @CsvSource(quoteCharacter = '\'', value = {
-        "Linux, LINUX",
-        "linux, LINUX",
-        "Mac OS X, MACOS",
-        "macOS, MACOS",
-        "Darwin, MACOS",
-        "Windows 11, WINDOWS",
-        "Windows Server 2022, WINDOWS",
-        "FreeBSD, OTHER",
-        "SunOS, OTHER",
-        "'', OTHER",
-    })
+    @CsvSource(
+            quoteCharacter = '\'',
+            value = {
+                "Linux, LINUX",
+                "linux, LINUX",
+                "Mac OS X, MACOS",
+                "macOS, MACOS",
+                "Darwin, MACOS",
+                "Windows 11, WINDOWS",
+                "Windows Server 2022, WINDOWS",
+                "FreeBSD, OTHER",
+                "SunOS, OTHER",
+                "'', OTHER",
+            })
     void operatingSystem_fromName(String name, OperatingSystem expected) {
         assertThat(OperatingSystem.fromName(name)).isEqualTo(expected);
     }
@@ -257,9 +273,11 @@ class PlatformTest {
     @Test
     void of_rejectsBadArguments() {
         assertThatThrownBy(() -> Platform.of(null, 17, "6.1"))
-                .isInstanceOf(NullPointerException.class).hasMessage("os");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("os");
         assertThatThrownBy(() -> Platform.of(OperatingSystem.LINUX, 17, null))
-                .isInstanceOf(NullPointerException.class).hasMessage("osVersion");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("osVersion");
         assertThatThrownBy(() -> Platform.of(OperatingSystem.LINUX, 16, "6.1"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("javaFeature: 16 (expected: >= 17)");
@@ -295,7 +313,8 @@ class PlatformTest {
     }
 
     @ParameterizedTest(name = "\"{0}\" -> {1}")
-    @CsvSource(value = {"NULL, false", "'', true", "true, true", "TRUE, true", "false, false", "yes, false", "1, false"},
+    @CsvSource(
+            value = {"NULL, false", "'', true", "true, true", "TRUE, true", "false, false", "yes, false", "1, false"},
             nullValues = "NULL")
     void fastFileTransferProperty_readAsTheJdkReadsIt(String value, boolean expected) {
         // sun.nio.ch.FileChannelImpl: enabled when the property is empty or parses as true

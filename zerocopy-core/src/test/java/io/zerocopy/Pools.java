@@ -4,8 +4,7 @@ import java.nio.ByteBuffer;
 
 /** Looks at a direct buffer pool from tests. */
 final class Pools {
-    private Pools() {
-    }
+    private Pools() {}
 
     /**
      * Whether {@code pool} can now lend a buffer of {@code size} bytes: one is taken and given back

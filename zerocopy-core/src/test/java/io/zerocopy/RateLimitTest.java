@@ -48,7 +48,8 @@ class RateLimitTest {
             double allowed = RATE * (p[1] / 1e9) + RATE / 10.0;
             assertThat((double) p[0]).as("bytes after %d ns", p[1]).isLessThanOrEqualTo(allowed);
         }
-        assertThat(elapsed).as("the whole copy cannot beat the rate")
+        assertThat(elapsed)
+                .as("the whole copy cannot beat the rate")
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(data.length * 1000L / RATE));
     }
 }

@@ -74,6 +74,5 @@ final class RecordingGatherer implements GatheringByteChannel {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -3,9 +3,8 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.Platform.OperatingSystem;
+import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -52,7 +50,8 @@ class RegisteredStrategyTest {
                 .startsWith("transferTo", "transferFrom", "mmap", "buffered")
                 .contains(CountingTestStrategy.NAME);
         assertThat(Strategies.registered()).extracting(TransferStrategy::name).contains(CountingTestStrategy.NAME);
-        assertThat(Strategies.registered()).extracting(TransferStrategy::name)
+        assertThat(Strategies.registered())
+                .extracting(TransferStrategy::name)
                 .doesNotContain("transferTo", "transferFrom", "mmap", "buffered");
         assertThat(Strategies.require(CountingTestStrategy.NAME, "strategy"))
                 .isSameAs(Strategies.all().get(CountingTestStrategy.NAME));
@@ -67,7 +66,13 @@ class RegisteredStrategyTest {
         int opened = CountingTestStrategy.OPENED.get();
         int closed = CountingTestStrategy.CLOSED.get();
 
-        long moved = Transfers.copy(source, target, TransferOptions.builder().strategy(CountingTestStrategy.NAME).listener(listener).build());
+        long moved = Transfers.copy(
+                source,
+                target,
+                TransferOptions.builder()
+                        .strategy(CountingTestStrategy.NAME)
+                        .listener(listener)
+                        .build());
 
         assertThat(moved).isEqualTo(10_000);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
@@ -80,7 +85,8 @@ class RegisteredStrategyTest {
     @Test
     void copy_forcedByNameOnTargetItDeclines() throws IOException {
         Path source = file(100);
-        TransferOptions forced = TransferOptions.builder().strategy(CountingTestStrategy.NAME).build();
+        TransferOptions forced =
+                TransferOptions.builder().strategy(CountingTestStrategy.NAME).build();
 
         assertThatThrownBy(() -> Transfers.copy(source, dir.resolve("out"), forced))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -96,12 +102,13 @@ class RegisteredStrategyTest {
         TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
-        long moved = Transfers.copy(source, target, TransferOptions.builder().listener(listener).build());
+        long moved = Transfers.copy(
+                source, target, TransferOptions.builder().listener(listener).build());
 
         assertThat(moved).isEqualTo(2 * 1024 * 1024);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
-        TransferResult result = ListenerCalls.verifyCompleted(listener, CountingTestStrategy.NAME, 2 * 1024 * 1024,
-                2 * 1024 * 1024);
+        TransferResult result =
+                ListenerCalls.verifyCompleted(listener, CountingTestStrategy.NAME, 2 * 1024 * 1024, 2 * 1024 * 1024);
         assertThat(result.reason()).startsWith("registered strategy").contains("MarkerTarget");
     }
 
@@ -112,7 +119,13 @@ class RegisteredStrategyTest {
         TransferListener listener = ListenerCalls.mockListener();
         CountingTestStrategy.MarkerTarget target = new CountingTestStrategy.MarkerTarget();
 
-        Transfers.copy(source, target, TransferOptions.builder().exclude(CountingTestStrategy.NAME).listener(listener).build());
+        Transfers.copy(
+                source,
+                target,
+                TransferOptions.builder()
+                        .exclude(CountingTestStrategy.NAME)
+                        .listener(listener)
+                        .build());
 
         ListenerCalls.verifyCompleted(listener, BufferedStrategy.NAME, 1000, 1000);
         assertThat(target.bytes()).isEqualTo(Files.readAllBytes(source));
@@ -123,19 +136,29 @@ class RegisteredStrategyTest {
         // declared a SOCKET on Linux, where the table would use sendfile (the marker is no peer on this host):
         // the registered one still goes first
         try (FileChannel file = FileChannel.open(file(10), StandardOpenOption.READ)) {
-            TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                    .source(file, ChannelKind.FILE)
-                    .slice(0, 10)
-                    .target(new CountingTestStrategy.MarkerTarget(), ChannelKind.SOCKET)
-                    .build());
-                        assertThat(Selections.choose(request, null, Set.of(), null, null).strategy.name())
+            TransferFacts request = Selections.on(
+                    LINUX,
+                    TransferRequest.builder()
+                            .source(file, ChannelKind.FILE)
+                            .slice(0, 10)
+                            .target(new CountingTestStrategy.MarkerTarget(), ChannelKind.SOCKET)
+                            .build());
+            assertThat(Selections.choose(request, null, Set.of(), null, null)
+                            .strategy
+                            .name())
                     .isEqualTo(CountingTestStrategy.NAME);
-            assertThat(Selections.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null).strategy.name())
+            assertThat(Selections.choose(request, null, Set.of(CountingTestStrategy.NAME), null, null)
+                            .strategy
+                            .name())
                     .isEqualTo("transferTo");
-            assertThat(Selections.choose(request, null, Set.of(), null, CountingTestStrategy.NAME).strategy.name())
+            assertThat(Selections.choose(request, null, Set.of(), null, CountingTestStrategy.NAME)
+                            .strategy
+                            .name())
                     .isEqualTo("transferTo");
             // a forced built-in is not overridden by a registered strategy
-            assertThat(Selections.choose(request, "mmap", Set.of(), null, null).strategy.name())
+            assertThat(Selections.choose(request, "mmap", Set.of(), null, null)
+                            .strategy
+                            .name())
                     .isEqualTo("mmap");
         }
     }
@@ -145,9 +168,12 @@ class RegisteredStrategyTest {
         CountingTestStrategy strategy = (CountingTestStrategy) Strategies.all().get(CountingTestStrategy.NAME);
         Pipe pipe = Pipe.open();
         try (FileChannel source = FileChannel.open(file(10), StandardOpenOption.READ);
-                FileChannel target = FileChannel.open(dir.resolve("t"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileChannel target =
+                        FileChannel.open(dir.resolve("t"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             ReadableByteChannel plainSource = Channels.newChannel(InputStream.nullInputStream());
-            WritableByteChannel[] targets = {target, pipe.sink(), new StreamChannels.Output(java.io.OutputStream.nullOutputStream())};
+            WritableByteChannel[] targets = {
+                target, pipe.sink(), new StreamChannels.Output(java.io.OutputStream.nullOutputStream())
+            };
             for (ChannelKind sourceKind : ChannelKind.values()) {
                 for (WritableByteChannel t : targets) {
                     for (ChannelKind targetKind : ChannelKind.values()) {
@@ -161,7 +187,9 @@ class RegisteredStrategyTest {
                             b.source(plainSource, sourceKind);
                         }
                         TransferRequest request = b.build();
-                        assertThat(strategy.supports(request).supported()).as("%s", request).isFalse();
+                        assertThat(strategy.supports(request).supported())
+                                .as("%s", request)
+                                .isFalse();
                     }
                 }
             }

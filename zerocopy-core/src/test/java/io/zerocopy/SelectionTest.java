@@ -3,9 +3,8 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.Platform.OperatingSystem;
+import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -68,38 +67,34 @@ class SelectionTest {
      * target cannot be non-blocking: "n/a". Every source that is not a FILE gets {@code buffered},
      * whatever the platform, target and count (see {@link #nonFileSourceCases()}).
      */
-    private static final String FILE_SOURCE_TABLE = String.join("\n",
-            // machine           target   blocking small            blocking large            non-blocking small       non-blocking large
+    private static final String FILE_SOURCE_TABLE = String.join(
+            "\n",
+            // machine           target   blocking small            blocking large            non-blocking small
+            // non-blocking large
             "LINUX_6_JDK17       FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
-
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
             "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK25       PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
-
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
-
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
             "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_2_6_32_JDK17  PIPE     buffered                    mmap                        buffered                 mmap",
             "LINUX_2_6_32_JDK17  OTHER    buffered                    buffered                    buffered                 buffered",
-
             "MACOS_JDK21         FILE     buffered                    mmap                        n/a                      n/a",
             "MACOS_JDK21         SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
             "MACOS_JDK21         PIPE     buffered                    mmap                        buffered                 mmap",
             "MACOS_JDK21         OTHER    buffered                    buffered                    buffered                 buffered",
-
             "WINDOWS_JDK21       FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_JDK21       SOCKET   buffered                    mmap                        buffered                 mmap",
             "WINDOWS_JDK21       PIPE     buffered                    mmap                        buffered                 mmap",
             "WINDOWS_JDK21       OTHER    buffered                    buffered                    buffered                 buffered",
-
             "WINDOWS_FAST_JDK21  FILE     buffered                    mmap                        n/a                      n/a",
             "WINDOWS_FAST_JDK21  SOCKET   transferTo[TransmitFile]    transferTo[TransmitFile]    buffered                 mmap",
             "WINDOWS_FAST_JDK21  PIPE     buffered                    mmap                        buffered                 mmap",
@@ -115,7 +110,6 @@ class SelectionTest {
 
     private static final ReadableByteChannel PLAIN_SOURCE = new PlainSource();
     private static final WritableByteChannel PLAIN_TARGET = new PlainTarget();
-
 
     @BeforeAll
     static void openChannels() throws IOException {
@@ -148,19 +142,23 @@ class SelectionTest {
     }
 
     private static TransferFacts fileRequest(Machine machine, ChannelKind targetKind, boolean nonBlocking, long count) {
-        return Selections.on(machine.platform, TransferRequest.builder()
-                .source(fileSource, ChannelKind.FILE)
-                .slice(0, count)
-                .target(target(targetKind, nonBlocking), targetKind)
-                .build());
+        return Selections.on(
+                machine.platform,
+                TransferRequest.builder()
+                        .source(fileSource, ChannelKind.FILE)
+                        .slice(0, count)
+                        .target(target(targetKind, nonBlocking), targetKind)
+                        .build());
     }
 
-    private static TransferFacts streamRequest(Machine machine, ChannelKind sourceKind, ChannelKind targetKind,
-            boolean nonBlocking) {
-        return Selections.on(machine.platform, TransferRequest.builder()
-                .source(PLAIN_SOURCE, sourceKind)
-                .target(target(targetKind, nonBlocking), targetKind)
-                .build());
+    private static TransferFacts streamRequest(
+            Machine machine, ChannelKind sourceKind, ChannelKind targetKind, boolean nonBlocking) {
+        return Selections.on(
+                machine.platform,
+                TransferRequest.builder()
+                        .source(PLAIN_SOURCE, sourceKind)
+                        .target(target(targetKind, nonBlocking), targetKind)
+                        .build());
     }
 
     private Choice choose(TransferFacts request) {
@@ -192,8 +190,7 @@ class SelectionTest {
 
     @Test
     void fileSourceTable_coversEveryPlatformAndTarget() {
-        assertThat(FILE_SOURCE_TABLE.split("\n"))
-                .hasSize(Machine.values().length * ChannelKind.values().length);
+        assertThat(FILE_SOURCE_TABLE.split("\n")).hasSize(Machine.values().length * ChannelKind.values().length);
         assertThat(fileSourceCases().map(a -> List.of(a.get()).subList(0, 4)).distinct())
                 .hasSize(Machine.values().length * (ChannelKind.values().length * 4 - 2));
     }
@@ -235,8 +232,8 @@ class SelectionTest {
 
     @ParameterizedTest(name = "{0}: {1} -> {2}, nonBlocking={3}: buffered")
     @MethodSource("nonFileSourceCases")
-    void choose_nonFileSourceIsBuffered(Machine machine, ChannelKind sourceKind, ChannelKind targetKind,
-            boolean nonBlocking) {
+    void choose_nonFileSourceIsBuffered(
+            Machine machine, ChannelKind sourceKind, ChannelKind targetKind, boolean nonBlocking) {
         TransferFacts request = streamRequest(machine, sourceKind, targetKind, nonBlocking);
 
         Choice choice = choose(request);
@@ -286,16 +283,30 @@ class SelectionTest {
     @Test
     void tableOrder_fastestFirst() {
         assertThat(Selection.tableOrder())
-                .containsExactly("mmap", "transferTo", "buffered", "transferTo", "buffered", "mmap", "transferTo", "mmap", "buffered");
+                .containsExactly(
+                        "mmap",
+                        "transferTo",
+                        "buffered",
+                        "transferTo",
+                        "buffered",
+                        "mmap",
+                        "transferTo",
+                        "mmap",
+                        "buffered");
     }
 
     @Test
     void choose_fileToSocketOnLinuxStillTakesSendfileWhenAsked() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
 
-        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).reason())
-                .startsWith("forced").contains("sendfile");
-        assertThat(Selections.choose(request, null, Set.of(), "transferTo", null).strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null)
+                        .reason())
+                .startsWith("forced")
+                .contains("sendfile");
+        assertThat(Selections.choose(request, null, Set.of(), "transferTo", null)
+                        .strategy
+                        .name())
+                .isEqualTo("transferTo");
         Choice withoutBuffered = Selections.choose(request, null, Set.of("buffered"), null, null);
         assertThat(withoutBuffered.strategy.name()).isEqualTo("transferTo");
         assertThat(withoutBuffered.reason()).contains("sendfile");
@@ -328,7 +339,10 @@ class SelectionTest {
         TransferFacts fromFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         Choice fromSocket = Selections.choose(
                 streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false),
-                "transferFrom", Set.of(), null, null);
+                "transferFrom",
+                Set.of(),
+                null,
+                null);
 
         assertThat(fromSocket.strategy.name()).isEqualTo("transferFrom");
         // a file source would be read at its own, shared position: declined before a byte moves
@@ -345,7 +359,10 @@ class SelectionTest {
         TransferFacts request = fileRequest(Machine.MACOS_JDK21, ChannelKind.FILE, false, LARGE);
 
         assertThat(choose(request).strategy.name()).isEqualTo("mmap");
-        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null).strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, "transferTo", Set.of(), null, null)
+                        .strategy
+                        .name())
+                .isEqualTo("transferTo");
     }
 
     static Stream<Arguments> unservablePairs() {
@@ -353,8 +370,11 @@ class SelectionTest {
                 Arguments.of("transferFrom", fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE)),
                 Arguments.of("transferFrom", fileRequest(Machine.LINUX_6_JDK17, ChannelKind.OTHER, true, SMALL)),
                 Arguments.of("mmap", streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.FILE, false)),
-                Arguments.of("transferTo", streamRequest(Machine.MACOS_JDK21, ChannelKind.OTHER, ChannelKind.OTHER, false)),
-                Arguments.of("transferTo", streamRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, ChannelKind.SOCKET, true)));
+                Arguments.of(
+                        "transferTo", streamRequest(Machine.MACOS_JDK21, ChannelKind.OTHER, ChannelKind.OTHER, false)),
+                Arguments.of(
+                        "transferTo",
+                        streamRequest(Machine.LINUX_6_JDK25, ChannelKind.PIPE, ChannelKind.SOCKET, true)));
     }
 
     @ParameterizedTest(name = "{0} for {1}")
@@ -371,10 +391,12 @@ class SelectionTest {
         Pipe p = Pipe.open();
         try {
             p.source().configureBlocking(false);
-            TransferFacts request = Selections.on(Machine.LINUX_6_JDK17.platform, TransferRequest.builder()
-                    .source(p.source(), ChannelKind.PIPE)
-                    .target(fileTarget, ChannelKind.FILE)
-                    .build());
+            TransferFacts request = Selections.on(
+                    Machine.LINUX_6_JDK17.platform,
+                    TransferRequest.builder()
+                            .source(p.source(), ChannelKind.PIPE)
+                            .target(fileTarget, ChannelKind.FILE)
+                            .build());
 
             assertThatThrownBy(() -> Selections.choose(request, "transferFrom", Set.of(), null, null))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -392,12 +414,22 @@ class SelectionTest {
         TransferFacts large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         TransferFacts small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
-        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("mmap");
-        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null).strategy.name()).isEqualTo("buffered");
-        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null).strategy.name())
+        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null)
+                        .strategy
+                        .name())
+                .isEqualTo("mmap");
+        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null)
+                        .strategy
+                        .name())
+                .isEqualTo("buffered");
+        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null)
+                        .strategy
+                        .name())
                 .isEqualTo("buffered");
         // excluding one that would not have been chosen changes nothing
-        assertThat(Selections.choose(large, null, Set.of("transferFrom", "buffered"), null, null).strategy.name())
+        assertThat(Selections.choose(large, null, Set.of("transferFrom", "buffered"), null, null)
+                        .strategy
+                        .name())
                 .isEqualTo("transferTo");
     }
 
@@ -431,7 +463,10 @@ class SelectionTest {
 
         assertThat(choice.strategy.name()).isEqualTo("mmap");
         assertThat(choice.reason()).contains(TransferOptions.STRATEGY_PROPERTY);
-        assertThat(Selections.choose(request, null, Set.of(), "  buffered ", null).strategy.name()).isEqualTo("buffered");
+        assertThat(Selections.choose(request, null, Set.of(), "  buffered ", null)
+                        .strategy
+                        .name())
+                .isEqualTo("buffered");
     }
 
     /**
@@ -450,11 +485,17 @@ class SelectionTest {
 
     @Test
     void choose_propertyFallsThroughWhereNotSupported() {
-        TransferFacts socketSource = streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
+        TransferFacts socketSource =
+                streamRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, ChannelKind.SOCKET, false);
         TransferFacts fileToFile = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(Selections.choose(socketSource, null, Set.of(), "mmap", null).strategy.name()).isEqualTo("buffered");
-        assertThat(Selections.choose(fileToFile, null, Set.of(), "transferFrom", null).strategy.name())
+        assertThat(Selections.choose(socketSource, null, Set.of(), "mmap", null)
+                        .strategy
+                        .name())
+                .isEqualTo("buffered");
+        assertThat(Selections.choose(fileToFile, null, Set.of(), "transferFrom", null)
+                        .strategy
+                        .name())
                 .isEqualTo("transferTo");
     }
 
@@ -462,17 +503,26 @@ class SelectionTest {
     void choose_blankPropertiesAreIgnored() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(Selections.choose(request, null, Set.of(), "", "").strategy.name()).isEqualTo("transferTo");
-        assertThat(Selections.choose(request, null, Set.of(), " ", "  ").strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), "", "").strategy.name())
+                .isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), " ", "  ")
+                        .strategy
+                        .name())
+                .isEqualTo("transferTo");
     }
 
     @Test
     void choose_propertyTakesPrecedenceOverForcedOption() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(Selections.choose(request, "buffered", Set.of(), "mmap", null).strategy.name()).isEqualTo("mmap");
+        assertThat(Selections.choose(request, "buffered", Set.of(), "mmap", null)
+                        .strategy
+                        .name())
+                .isEqualTo("mmap");
         // where the property's strategy cannot serve, the option's forced one still applies
-        assertThat(Selections.choose(request, "buffered", Set.of(), "transferFrom", null).strategy.name())
+        assertThat(Selections.choose(request, "buffered", Set.of(), "transferFrom", null)
+                        .strategy
+                        .name())
                 .isEqualTo("buffered");
     }
 
@@ -490,18 +540,27 @@ class SelectionTest {
     void choose_excludePropertyBeatsForcingProperty() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(Selections.choose(request, null, Set.of(), "mmap", "mmap").strategy.name()).isEqualTo("transferTo");
+        assertThat(Selections.choose(request, null, Set.of(), "mmap", "mmap")
+                        .strategy
+                        .name())
+                .isEqualTo("transferTo");
     }
 
     @Test
     void choose_excludePropertyIsACommaSeparatedList() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
 
-        assertThat(Selections.choose(request, null, Set.of(), null, "transferTo, mmap").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of(), null, "transferTo, mmap")
+                        .strategy
+                        .name())
                 .isEqualTo("buffered");
-        assertThat(Selections.choose(request, null, Set.of("transferTo"), null, "mmap").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of("transferTo"), null, "mmap")
+                        .strategy
+                        .name())
                 .isEqualTo("buffered");
-        assertThat(Selections.choose(request, null, Set.of(), null, ",transferTo,,mmap,").strategy.name())
+        assertThat(Selections.choose(request, null, Set.of(), null, ",transferTo,,mmap,")
+                        .strategy
+                        .name())
                 .as("empty names are skipped wherever they stand")
                 .isEqualTo("buffered");
     }
@@ -511,12 +570,18 @@ class SelectionTest {
         TransferFacts large = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, LARGE);
         TransferFacts small = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.FILE, false, SMALL);
 
-        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null).reason())
-                .contains("transferTo is excluded").doesNotContain("no kernel path");
-        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null).reason())
-                .contains("transferTo is excluded").contains("below");
-        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null).reason())
-                .contains("transferTo is excluded").contains("mmap is excluded");
+        assertThat(Selections.choose(large, null, Set.of("transferTo"), null, null)
+                        .reason())
+                .contains("transferTo is excluded")
+                .doesNotContain("no kernel path");
+        assertThat(Selections.choose(small, null, Set.of("transferTo"), null, null)
+                        .reason())
+                .contains("transferTo is excluded")
+                .contains("below");
+        assertThat(Selections.choose(large, null, Set.of("transferTo", "mmap"), null, null)
+                        .reason())
+                .contains("transferTo is excluded")
+                .contains("mmap is excluded");
     }
 
     @ParameterizedTest(name = "\"{0}\"")
@@ -564,25 +629,31 @@ class SelectionTest {
                 completed.add(result);
             }
         };
-        TransferOptions forcingBuffered = TransferOptions.builder().strategy("buffered").listener(listener).build();
+        TransferOptions forcingBuffered = TransferOptions.builder()
+                .strategy("buffered")
+                .listener(listener)
+                .build();
         String oldStrategy = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
         String oldExclude = System.getProperty(TransferOptions.EXCLUDE_PROPERTY);
         try {
             // the strategy property wins over the options' forced strategy
             System.setProperty(TransferOptions.STRATEGY_PROPERTY, "mmap");
-            assertThat(Transfers.copy(source, dir.resolve("copy1"), forcingBuffered)).isEqualTo(content.length);
+            assertThat(Transfers.copy(source, dir.resolve("copy1"), forcingBuffered))
+                    .isEqualTo(content.length);
             System.clearProperty(TransferOptions.STRATEGY_PROPERTY);
 
             // the exclude property beats the options' forced strategy; file to file then maps (large
             // file, transferTo excluded too) on every platform
             System.setProperty(TransferOptions.EXCLUDE_PROPERTY, "buffered,transferTo");
-            assertThat(Transfers.copy(source, dir.resolve("copy2"), forcingBuffered)).isEqualTo(content.length);
+            assertThat(Transfers.copy(source, dir.resolve("copy2"), forcingBuffered))
+                    .isEqualTo(content.length);
         } finally {
             restore(TransferOptions.STRATEGY_PROPERTY, oldStrategy);
             restore(TransferOptions.EXCLUDE_PROPERTY, oldExclude);
         }
         // and with the properties gone, the forced option applies again
-        assertThat(Transfers.copy(source, dir.resolve("copy3"), forcingBuffered)).isEqualTo(content.length);
+        assertThat(Transfers.copy(source, dir.resolve("copy3"), forcingBuffered))
+                .isEqualTo(content.length);
 
         assertThat(started).containsExactly("mmap", "mmap", "buffered");
         assertThat(completed).extracting(TransferResult::strategy).containsExactly("mmap", "mmap", "buffered");
@@ -616,8 +687,7 @@ class SelectionTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
         public String toString() {
@@ -638,8 +708,7 @@ class SelectionTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
         public String toString() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.spi.ChannelKind;
-
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -66,10 +65,15 @@ class SocketPeerSelectionTest {
     }
 
     private Choice choose(Platform platform, boolean directIo, long count) {
-        TransferFacts request = TransferFacts.of(TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, count)
-                .target(client, ChannelKind.SOCKET)
-                .build(), TransferOptions.defaults(), platform, directIo);
+        TransferFacts request = TransferFacts.of(
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, count)
+                        .target(client, ChannelKind.SOCKET)
+                        .build(),
+                TransferOptions.defaults(),
+                platform,
+                directIo);
         return Selections.choose(request, null, Set.of(), null, null);
     }
 
@@ -85,8 +89,8 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteFromJdk20() throws IOException {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
-                "the shared budget has room");
+        assumeTrue(
+                Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
         for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason())
@@ -100,7 +104,8 @@ class SocketPeerSelectionTest {
     void choose_loopbackPeerSmallestFiles_isSendfileBeforeJdk20() throws IOException {
         for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "CPU per byte")
+            assertThat(choice.reason())
+                    .contains("sendfile(2)", "peer on this host", "CPU per byte")
                     .doesNotContain("docs/");
         }
     }
@@ -113,19 +118,23 @@ class SocketPeerSelectionTest {
 
         for (Choice choice : List.of(blocking, nonBlocking)) {
             assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "CPU per byte")
+            assertThat(choice.reason())
+                    .contains("sendfile(2)", "peer on this host", "CPU per byte")
                     .doesNotContain("docs/");
         }
     }
 
     @Test
     void choose_loopbackPeerWithoutTransferTo_isBuffered() {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
-                "the shared budget has room");
-        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, LARGE)
-                .target(client, ChannelKind.SOCKET)
-                .build());
+        assumeTrue(
+                Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        TransferFacts request = Selections.on(
+                LINUX,
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, LARGE)
+                        .target(client, ChannelKind.SOCKET)
+                        .build());
 
         Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
 
@@ -133,14 +142,16 @@ class SocketPeerSelectionTest {
         assertThat(choice.reason()).contains("transferTo is excluded");
     }
 
-
     @Test
     void choose_peerOnAnotherHost_isSendfile() {
         // a socket that is not connected anywhere on this host: the same rule as a peer elsewhere
-        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 1024)
-                .target(new NowhereSocket(), ChannelKind.SOCKET)
-                .build());
+        TransferFacts request = Selections.on(
+                LINUX,
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, 1024)
+                        .target(new NowhereSocket(), ChannelKind.SOCKET)
+                        .build());
 
         Choice choice = Selections.choose(request, null, Set.of(), null, null);
 
@@ -151,18 +162,22 @@ class SocketPeerSelectionTest {
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(longs = {1, Selection.LOCAL_READ_MAX_BYTES, 64 * 1024, LARGE})
     void choose_peerOnAnotherHostWithoutTransferTo_saysAnotherHost(long count) {
-        assumeTrue(Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE),
-                "the shared budget has room");
-        TransferFacts request = Selections.on(Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0"),
+        assumeTrue(
+                Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
+        TransferFacts request = Selections.on(
+                Platform.of(Platform.OperatingSystem.LINUX, 25, "6.8.0"),
                 TransferRequest.builder()
-                        .source(file, ChannelKind.FILE).slice(0, count)
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, count)
                         .target(new NowhereSocket(), ChannelKind.SOCKET)
                         .build());
 
         Choice choice = Selections.choose(request, null, Set.of(TransferToStrategy.NAME), null, null);
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
-        assertThat(choice.reason()).contains("another host", "transferTo is excluded").doesNotContain("this host");
+        assertThat(choice.reason())
+                .contains("another host", "transferTo is excluded")
+                .doesNotContain("this host");
     }
 
     @Test
@@ -186,10 +201,13 @@ class SocketPeerSelectionTest {
         assertThat(Peers.onThisHost(new InetSocketAddress("::1", 80))).isTrue();
         // TEST-NET-1 (RFC 5737): never an address of this machine
         assertThat(Peers.onThisHost(new InetSocketAddress("192.0.2.1", 80))).isFalse();
-        assertThat(Peers.onThisHost(InetSocketAddress.createUnresolved("example.org", 80))).isFalse();
+        assertThat(Peers.onThisHost(InetSocketAddress.createUnresolved("example.org", 80)))
+                .isFalse();
         for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             for (InetAddress own : Collections.list(nic.getInetAddresses())) {
-                assertThat(Peers.onThisHost(new InetSocketAddress(own, 80))).as("own address %s", own).isTrue();
+                assertThat(Peers.onThisHost(new InetSocketAddress(own, 80)))
+                        .as("own address %s", own)
+                        .isTrue();
             }
         }
     }

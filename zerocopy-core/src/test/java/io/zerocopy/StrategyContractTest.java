@@ -47,8 +47,8 @@ class StrategyContractTest extends TransferStrategyContract {
         } else if (outcome.failure() != null) {
             ListenerCalls.verifyFailed(listener, outcome.strategy(), outcome.expectedAtStart(), outcome.failure());
         } else {
-            ListenerCalls.verifyCompleted(listener, outcome.strategy(), outcome.expectedAtStart(),
-                    outcome.bytesTransferred());
+            ListenerCalls.verifyCompleted(
+                    listener, outcome.strategy(), outcome.expectedAtStart(), outcome.bytesTransferred());
         }
     }
 

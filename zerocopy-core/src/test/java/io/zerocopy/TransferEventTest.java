@@ -50,12 +50,14 @@ class TransferEventTest {
         new Random(20).nextBytes(data);
         Path source = Files.write(dir.resolve("source"), data);
         List<TransferResult> results = new CopyOnWriteArrayList<>();
-        TransferOptions options = TransferOptions.builder().listener(new TransferListener() {
-            @Override
-            public void onComplete(TransferResult result) {
-                results.add(result);
-            }
-        }).build();
+        TransferOptions options = TransferOptions.builder()
+                .listener(new TransferListener() {
+                    @Override
+                    public void onComplete(TransferResult result) {
+                        results.add(result);
+                    }
+                })
+                .build();
 
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
@@ -63,11 +65,15 @@ class TransferEventTest {
             recording.start();
             Transfers.copy(source, dir.resolve("copy"), options);
             try (FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
-                 FileChannel out = FileChannel.open(dir.resolve("out"), StandardOpenOption.CREATE_NEW,
-                         StandardOpenOption.WRITE)) {
+                    FileChannel out = FileChannel.open(
+                            dir.resolve("out"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 Transfers.copy(file, 7, 4096, out, options);
                 Transfers.copy(file, 0, 60_000, out, options);
-                Transfers.copy(FileRegion.of(file, 10, 1000).withPrefix(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {1, 2, 3})}), out, options);
+                Transfers.copy(
+                        FileRegion.of(file, 10, 1000)
+                                .withPrefix(new ByteBuffer[] {ByteBuffer.wrap(new byte[] {1, 2, 3})}),
+                        out,
+                        options);
                 Transfers.copy(Channels.newChannel(Files.newInputStream(source)), out, options);
                 Transfers.copy(Channels.newChannel(Files.newInputStream(source)), 5000, out, options);
                 try (Transfer handle = Transfers.open(FileRegion.of(file, 100, 200), out, options)) {
@@ -79,7 +85,8 @@ class TransferEventTest {
             try (LoopbackPair pair = LoopbackPair.open()) {
                 CompletableFuture<byte[]> received = pair.drainInBackground();
                 Transfers.copy(source, (WritableByteChannel) pair.sender, options);
-                Transfers.copyAsync(source, pair.sender, task -> new Thread(task).start(), options).get(20, TimeUnit.SECONDS);
+                Transfers.copyAsync(source, pair.sender, task -> new Thread(task).start(), options)
+                        .get(20, TimeUnit.SECONDS);
                 pair.sender.shutdownOutput();
                 assertThat(received.get(20, TimeUnit.SECONDS)).hasSize(2 * SIZE);
             }
@@ -91,10 +98,13 @@ class TransferEventTest {
 
         assertThat(results).hasSize(9);
         assertThat(events).extracting(e -> e.getString("outcome")).containsOnly("completed");
-        assertThat(summaries(events)).containsExactlyInAnyOrderElementsOf(
-                results.stream().map(r -> r.strategy() + " " + r.bytesTransferred()).collect(Collectors.toList()));
+        assertThat(summaries(events))
+                .containsExactlyInAnyOrderElementsOf(results.stream()
+                        .map(r -> r.strategy() + " " + r.bytesTransferred())
+                        .collect(Collectors.toList()));
         for (RecordedEvent e : events) {
-            assertThat(e.getLong("bytes")).isEqualTo(e.getLong("expectedBytes") < 0 ? e.getLong("bytes") : e.getLong("expectedBytes"));
+            assertThat(e.getLong("bytes"))
+                    .isEqualTo(e.getLong("expectedBytes") < 0 ? e.getLong("bytes") : e.getLong("expectedBytes"));
             assertThat(e.getString("reason")).isNotBlank();
             assertThat(e.getDuration().isNegative()).as("duration below 0").isFalse();
             assertThat(e.getLong("stalled")).isNotNegative();
@@ -104,15 +114,16 @@ class TransferEventTest {
     @Test
     void event_failedTransfer_carriesTheExactCount() throws Exception {
         Path source = Files.write(dir.resolve("source"), new byte[SIZE]);
-        AdversarialChannels.Target failing = AdversarialChannels.Target.limited(
-                AdversarialChannels.Behaviour.FAIL_AFTER_N, 10_000, new Random(21));
+        AdversarialChannels.Target failing =
+                AdversarialChannels.Target.limited(AdversarialChannels.Behaviour.FAIL_AFTER_N, 10_000, new Random(21));
 
         TransferException failure;
         List<RecordedEvent> events;
         try (Recording recording = new Recording()) {
             recording.enable(TransferEvent.NAME);
             recording.start();
-            failure = catchThrowableOfType(TransferException.class, () -> Transfers.copy(source, (WritableByteChannel) failing));
+            failure = catchThrowableOfType(
+                    TransferException.class, () -> Transfers.copy(source, (WritableByteChannel) failing));
             recording.stop();
             Path dump = dir.resolve("recording.jfr");
             recording.dump(dump);
@@ -122,7 +133,9 @@ class TransferEventTest {
         assertThat(failure).isNotNull();
         assertThat(events).hasSize(1);
         assertThat(events.get(0).getString("outcome")).isEqualTo("failed");
-        assertThat(events.get(0).getLong("bytes")).isEqualTo(failure.bytesTransferred()).isEqualTo(failing.size());
+        assertThat(events.get(0).getLong("bytes"))
+                .isEqualTo(failure.bytesTransferred())
+                .isEqualTo(failing.size());
         assertThat(events.get(0).getLong("expectedBytes")).isEqualTo(SIZE);
         assertThat(events.get(0).getString("target")).isEqualTo("OTHER");
     }

@@ -58,7 +58,10 @@ class TransferFailureTest {
     }
 
     private static TransferOptions options(TransferListener listener) {
-        return TransferOptions.builder().listener(listener).bufferSize(64 * 1024).build();
+        return TransferOptions.builder()
+                .listener(listener)
+                .bufferSize(64 * 1024)
+                .build();
     }
 
     @Test
@@ -71,12 +74,14 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            TransferException e = catchThrowableOfType(TransferException.class, () -> onCopyingThread(() -> {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-                return null;
-            }));
+            TransferException e = catchThrowableOfType(
+                    TransferException.class,
+                    () -> onCopyingThread(() -> {
+                        while (!transfer.isDone()) {
+                            transfer.advance();
+                        }
+                        return null;
+                    }));
 
             assertThat(e).isNotNull();
             assertThat(e.getCause()).isSameAs(bug);
@@ -96,12 +101,14 @@ class TransferFailureTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), target, options(listener));
 
-            InjectedError thrown = catchThrowableOfType(InjectedError.class, () -> onCopyingThread(() -> {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-                return null;
-            }));
+            InjectedError thrown = catchThrowableOfType(
+                    InjectedError.class,
+                    () -> onCopyingThread(() -> {
+                        while (!transfer.isDone()) {
+                            transfer.advance();
+                        }
+                        return null;
+                    }));
 
             assertThat(thrown).isSameAs(error);
             ArgumentCaptor<TransferException> failure = ArgumentCaptor.forClass(TransferException.class);
@@ -125,8 +132,8 @@ class TransferFailureTest {
         TransferListener listener = ListenerCalls.mockListener();
         ThrowingTarget target = new ThrowingTarget(50_000, bug);
 
-        TransferException e = assertThrows(TransferException.class,
-                () -> onCopyingThread(() -> Transfers.copy(path, target, options(listener))));
+        TransferException e = assertThrows(
+                TransferException.class, () -> onCopyingThread(() -> Transfers.copy(path, target, options(listener))));
 
         assertThat(e.getCause()).isSameAs(bug);
         assertThat(e.bytesTransferred()).isEqualTo(target.accepted);
@@ -173,7 +180,6 @@ class TransferFailureTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

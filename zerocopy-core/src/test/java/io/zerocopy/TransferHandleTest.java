@@ -64,8 +64,10 @@ class TransferHandleTest {
     }
 
     private static TransferOptions copier(String strategy, TransferListener listener) {
-        TransferOptions.Builder options = TransferOptions.builder().listener(listener)
-                .bufferSize(64 * 1024).mappedWindow(256 * 1024);
+        TransferOptions.Builder options = TransferOptions.builder()
+                .listener(listener)
+                .bufferSize(64 * 1024)
+                .mappedWindow(256 * 1024);
         if (!strategy.equals("auto")) {
             options.strategy(strategy);
         }
@@ -81,18 +83,24 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
             assertThat(transfer.interestOps()).as("before the first advance").isEqualTo(SelectionKey.OP_WRITE);
 
             long first = transfer.advance(); // the receiver reads nothing: fills both socket buffers
             long second = transfer.advance();
 
-            assertThat(first).as("the first advance fills the socket").isPositive().isLessThan(data.length);
+            assertThat(first)
+                    .as("the first advance fills the socket")
+                    .isPositive()
+                    .isLessThan(data.length);
             assertThat(second).as("an advance on a full socket").isZero();
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             assertThat(transfer.isDone()).isFalse();
             assertThat(transfer.bytesTransferred()).isEqualTo(first);
-            assertThat(pair.sender.isRegistered()).as("the library registered the caller's channel").isFalse();
+            assertThat(pair.sender.isRegistered())
+                    .as("the library registered the caller's channel")
+                    .isFalse();
             assertThat(pair.sender.isBlocking()).isFalse();
 
             CompletableFuture<byte[]> received = pair.drainInBackground();
@@ -124,7 +132,9 @@ class TransferHandleTest {
             int calls = EventLoops.drive(transfer, pair.sender);
             pair.sender.shutdownOutput();
 
-            ByteArrays.assertSameBytes("received", received.get(20, TimeUnit.SECONDS),
+            ByteArrays.assertSameBytes(
+                    "received",
+                    received.get(20, TimeUnit.SECONDS),
                     Arrays.copyOfRange(data, position, position + count));
             assertThat(calls).isPositive();
             assertThat(transfer.bytesTransferred()).isEqualTo(count);
@@ -143,14 +153,16 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
 
             int calls = 0;
             while (!transfer.isDone()) {
                 int stepsBefore = ListenerCalls.progress(listener).size();
                 long moved = transfer.advance();
                 calls++;
-                assertThat(ListenerCalls.progress(listener).size() - stepsBefore).as("steps in advance() call %d", calls)
+                assertThat(ListenerCalls.progress(listener).size() - stepsBefore)
+                        .as("steps in advance() call %d", calls)
                         .isEqualTo(moved > 0 ? 1 : 0);
                 assertThat(calls).as("advance() calls").isLessThan(10_000);
             }
@@ -175,7 +187,8 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier(strategy, listener));
             long before = transfer.advance(); // fills the socket; the receiver is not reading yet
             assertThat(before).isPositive().isLessThan(shrunk);
             try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) {
@@ -183,14 +196,16 @@ class TransferHandleTest {
             }
             CompletableFuture<byte[]> received = pair.drainInBackground();
 
-            TruncatedSourceException e = catchThrowableOfType(TruncatedSourceException.class,
-                    () -> EventLoops.drive(transfer, pair.sender));
+            TruncatedSourceException e =
+                    catchThrowableOfType(TruncatedSourceException.class, () -> EventLoops.drive(transfer, pair.sender));
             pair.sender.shutdownOutput();
 
             assertThat(e).as("the failure").isNotNull();
             // mmap may send zeros up to the end of the page that holds the new end of the file
             long atMost = strategy.equals("mmap") ? (shrunk + 4095) / 4096 * 4096 : shrunk;
-            assertThat(e.bytesTransferred()).isEqualTo(transfer.bytesTransferred()).isLessThanOrEqualTo(atMost);
+            assertThat(e.bytesTransferred())
+                    .isEqualTo(transfer.bytesTransferred())
+                    .isLessThanOrEqualTo(atMost);
             assertThat(e.expectedSize()).isEqualTo(data.length);
             assertThat(e.actualSize()).isEqualTo(shrunk);
             byte[] got = received.get(20, TimeUnit.SECONDS);
@@ -198,8 +213,8 @@ class TransferHandleTest {
             if (!strategy.equals("mmap")) { // mmap's tail after a truncation is not to be trusted
                 ByteArrays.assertSameBytes("received", got, Arrays.copyOf(data, got.length));
             }
-            ListenerCalls.verifyFailedAfterProgress(listener, strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy,
-                    data.length, e);
+            ListenerCalls.verifyFailedAfterProgress(
+                    listener, strategy.equals("auto") ? AUTO_TO_LOOPBACK : strategy, data.length, e);
             assertThrows(IllegalStateException.class, transfer::advance);
             assertThat(transfer.isDone()).isFalse();
         }
@@ -217,7 +232,8 @@ class TransferHandleTest {
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             long copied = Transfers.copy(file, 0, data.length, copyTarget, copier("auto", ofCopy));
 
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), handleTarget, copier("auto", ofHandle));
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, 0, data.length), handleTarget, copier("auto", ofHandle));
             verify(ofHandle).onStart(anyString(), eq((long) data.length)); // heard at open
             verifyNoMoreInteractions(ofHandle); // no progress before the first advance
             while (!transfer.isDone()) {
@@ -227,10 +243,10 @@ class TransferHandleTest {
             assertThat(copied).isEqualTo(data.length);
             ArgumentCaptor<String> strategy = ArgumentCaptor.forClass(String.class);
             verify(ofCopy).onStart(strategy.capture(), anyLong());
-            TransferResult ofCopyResult = ListenerCalls.verifyCompleted(ofCopy, strategy.getValue(), data.length,
-                    data.length);
-            TransferResult ofHandleResult = ListenerCalls.verifyCompleted(ofHandle, strategy.getValue(), data.length,
-                    data.length);
+            TransferResult ofCopyResult =
+                    ListenerCalls.verifyCompleted(ofCopy, strategy.getValue(), data.length, data.length);
+            TransferResult ofHandleResult =
+                    ListenerCalls.verifyCompleted(ofHandle, strategy.getValue(), data.length, data.length);
             assertThat(ListenerCalls.progress(ofHandle)).as("progress calls").isEqualTo(ListenerCalls.progress(ofCopy));
             assertThat(ofHandleResult.reason()).isEqualTo(ofCopyResult.reason());
             assertThat(transfer.result()).isSameAs(ofHandleResult);
@@ -261,7 +277,8 @@ class TransferHandleTest {
         try (LoopbackPair pair = LoopbackPair.open();
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier("auto", listener));
+            Transfer transfer =
+                    Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, copier("auto", listener));
             long moved = transfer.advance();
 
             transfer.close();
@@ -312,14 +329,22 @@ class TransferHandleTest {
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             pair.sender.configureBlocking(false);
             CompletableFuture<byte[]> received = pair.drainInBackground();
-            Transfer transfer = Transfers.open(FileRegion.of(file, 0, data.length), pair.sender, TransferOptions.builder().rateLimit(rate).build());
+            Transfer transfer = Transfers.open(
+                    FileRegion.of(file, 0, data.length),
+                    pair.sender,
+                    TransferOptions.builder().rateLimit(rate).build());
 
             long first = transfer.advance();
             long second = transfer.advance();
 
-            assertThat(first).as("a step is a tenth of a second's worth").isPositive().isLessThanOrEqualTo(rate / 10);
+            assertThat(first)
+                    .as("a step is a tenth of a second's worth")
+                    .isPositive()
+                    .isLessThanOrEqualTo(rate / 10);
             assertThat(second).as("ahead of the rate").isZero();
-            assertThat(transfer.interestOps()).as("nothing to wait for but time").isZero();
+            assertThat(transfer.interestOps())
+                    .as("nothing to wait for but time")
+                    .isZero();
             // the step's bytes are due at most first/rate seconds after the start, which has passed
             assertThat(transfer.delayNanos()).isPositive().isLessThanOrEqualTo(first * 1_000_000_000L / rate);
 
@@ -356,11 +381,15 @@ class TransferHandleTest {
             Transfer transfer = Transfers.open(path, pair.sender);
             transfer.advance();
             assertThat(transfer.isDone()).isFalse();
-            assertThat(descriptorsOf(path)).as("descriptors on the file while open").isEqualTo(1);
+            assertThat(descriptorsOf(path))
+                    .as("descriptors on the file while open")
+                    .isEqualTo(1);
 
             transfer.close();
 
-            assertThat(descriptorsOf(path)).as("descriptors on the file once closed").isZero();
+            assertThat(descriptorsOf(path))
+                    .as("descriptors on the file once closed")
+                    .isZero();
             assertThat(pair.sender.isOpen()).isTrue();
         }
     }
@@ -369,9 +398,12 @@ class TransferHandleTest {
     void openPath_rejectedBeforeStart_closesTheFile() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
         Path path = Files.write(dir.resolve("source"), randomBytes(1000));
-        TransferOptions forcedFrom = TransferOptions.builder().strategy("transferFrom").build();
+        TransferOptions forcedFrom =
+                TransferOptions.builder().strategy("transferFrom").build();
 
-        assertThrows(IllegalArgumentException.class, () -> Transfers.open(path, Target.of(Behaviour.ONE_BYTE, random), forcedFrom));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Transfers.open(path, Target.of(Behaviour.ONE_BYTE, random), forcedFrom));
 
         assertThat(descriptorsOf(path)).isZero();
     }
@@ -381,12 +413,13 @@ class TransferHandleTest {
         Path real = file.toRealPath();
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.filter(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).equals(real);
-                } catch (IOException e) {
-                    return false; // closed while listed
-                }
-            }).count();
+                        try {
+                            return Files.readSymbolicLink(fd).equals(real);
+                        } catch (IOException e) {
+                            return false; // closed while listed
+                        }
+                    })
+                    .count();
         }
     }
 }

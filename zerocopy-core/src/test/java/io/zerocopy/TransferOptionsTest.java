@@ -53,7 +53,8 @@ class TransferOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("bufferSize: 1073741825 (expected: 1..1073741824)");
         assertThat(TransferOptions.builder().bufferSize(1).build().bufferSize()).isEqualTo(1);
-        assertThat(TransferOptions.builder().bufferSize(1 << 30).build().bufferSize()).isEqualTo(1 << 30);
+        assertThat(TransferOptions.builder().bufferSize(1 << 30).build().bufferSize())
+                .isEqualTo(1 << 30);
     }
 
     @Test
@@ -67,8 +68,12 @@ class TransferOptionsTest {
         assertThatThrownBy(() -> TransferOptions.builder().mappedWindow(-4096))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("mappedWindow: -4096 (expected: 1..2147483647)");
-        assertThat(TransferOptions.builder().mappedWindow(1).build().mappedWindow()).isEqualTo(1);
-        assertThat(TransferOptions.builder().mappedWindow(Integer.MAX_VALUE).build().mappedWindow())
+        assertThat(TransferOptions.builder().mappedWindow(1).build().mappedWindow())
+                .isEqualTo(1);
+        assertThat(TransferOptions.builder()
+                        .mappedWindow(Integer.MAX_VALUE)
+                        .build()
+                        .mappedWindow())
                 .isEqualTo(Integer.MAX_VALUE);
     }
 
@@ -83,7 +88,10 @@ class TransferOptionsTest {
         assertThatThrownBy(() -> TransferOptions.builder().stallTimeout(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("stallTimeout");
-        assertThat(TransferOptions.builder().stallTimeout(Duration.ofNanos(1)).build().stallTimeout())
+        assertThat(TransferOptions.builder()
+                        .stallTimeout(Duration.ofNanos(1))
+                        .build()
+                        .stallTimeout())
                 .isEqualTo(Duration.ofNanos(1));
     }
 
@@ -93,7 +101,8 @@ class TransferOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("rateLimit: -1 (expected: >= 0)");
         assertThat(TransferOptions.builder().rateLimit(0).build().rateLimit()).isZero();
-        assertThat(TransferOptions.builder().rateLimit(Long.MAX_VALUE).build().rateLimit()).isEqualTo(Long.MAX_VALUE);
+        assertThat(TransferOptions.builder().rateLimit(Long.MAX_VALUE).build().rateLimit())
+                .isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -132,7 +141,11 @@ class TransferOptionsTest {
 
     @Test
     void exclude_addsUpInOrder() {
-        TransferOptions o = TransferOptions.builder().exclude("mmap").exclude("transferTo", "mmap").exclude().build();
+        TransferOptions o = TransferOptions.builder()
+                .exclude("mmap")
+                .exclude("transferTo", "mmap")
+                .exclude()
+                .build();
 
         assertThat(o.excluded()).containsExactly("mmap", "transferTo");
     }
@@ -140,17 +153,23 @@ class TransferOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"transferTo", "transferFrom", "mmap", "buffered"})
     void strategy_forcedAndExcludedAtOnce(String name) {
-        assertThatThrownBy(() -> TransferOptions.builder().strategy(name).exclude(name).build())
+        assertThatThrownBy(() ->
+                        TransferOptions.builder().strategy(name).exclude(name).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("strategy: " + name + " (expected: a strategy that is not excluded)");
-        assertThatThrownBy(() -> TransferOptions.builder().exclude(name).strategy(name).build())
+        assertThatThrownBy(() ->
+                        TransferOptions.builder().exclude(name).strategy(name).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("strategy: " + name + " ");
     }
 
     @Test
     void strategy_nullMeansAutomatic() {
-        TransferOptions o = TransferOptions.builder().strategy("mmap").strategy(null).exclude("mmap").build();
+        TransferOptions o = TransferOptions.builder()
+                .strategy("mmap")
+                .strategy(null)
+                .exclude("mmap")
+                .build();
 
         assertThat(o.strategy()).isEmpty();
         assertThat(o.excluded()).containsExactly("mmap");
@@ -190,9 +209,14 @@ class TransferOptionsTest {
 
     @Test
     void toBuilder_changesDoNotLeakBack() {
-        TransferOptions original = TransferOptions.builder().exclude("transferTo").bufferSize(4096).build();
+        TransferOptions original =
+                TransferOptions.builder().exclude("transferTo").bufferSize(4096).build();
 
-        TransferOptions changed = original.toBuilder().exclude("mmap").bufferSize(8192).strategy("buffered").build();
+        TransferOptions changed = original.toBuilder()
+                .exclude("mmap")
+                .bufferSize(8192)
+                .strategy("buffered")
+                .build();
 
         assertThat(original.excluded()).containsExactly("transferTo");
         assertThat(original.bufferSize()).isEqualTo(4096);
@@ -226,8 +250,8 @@ class TransferOptionsTest {
                 .listener(LISTENER)
                 .build();
 
-        assertThat(o.toString()).contains("mmap", "transferTo", "4096", Integer.toString(1 << 20), "PT5S", "777",
-                "test listener");
+        assertThat(o.toString())
+                .contains("mmap", "transferTo", "4096", Integer.toString(1 << 20), "PT5S", "777", "test listener");
         assertThat(TransferOptions.defaults().toString()).contains("auto", "none");
     }
 }

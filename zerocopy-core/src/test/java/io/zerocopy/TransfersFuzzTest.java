@@ -36,13 +36,20 @@ class TransfersFuzzTest {
     /** Short, so that an input that stalls costs little; timing out is an allowed outcome here. */
     private static final Duration STALL = Duration.ofMillis(30);
 
-    private static final String[] FILE_STRATEGIES = {"", BufferedStrategy.NAME, TransferToStrategy.NAME,
-        MappedStrategy.NAME};
+    private static final String[] FILE_STRATEGIES = {
+        "", BufferedStrategy.NAME, TransferToStrategy.NAME, MappedStrategy.NAME
+    };
 
     @TempDir
     static Path dir;
 
-    enum Verb { CHANNELS, EXACT_COUNT, FILE_SLICE, HEADER_AND_SLICE, PATH }
+    enum Verb {
+        CHANNELS,
+        EXACT_COUNT,
+        FILE_SLICE,
+        HEADER_AND_SLICE,
+        PATH
+    }
 
     @FuzzTest(maxDuration = "10m")
     void copy_adversarialChannels(FuzzedDataProvider data) throws IOException {
@@ -52,14 +59,16 @@ class TransfersFuzzTest {
         Behaviour targetBehaviour = data.pickValue(Behaviour.values());
         Target target = Target.limited(targetBehaviour, data.consumeLong(0, content.length + 64), random);
         boolean zeros = zeros(targetBehaviour);
-        TransferOptions.Builder options = TransferOptions.builder().stallTimeout(STALL)
-                .bufferSize(data.consumeInt(1, 16 * 1024)).mappedWindow(data.consumeInt(1, 16 * 1024));
+        TransferOptions.Builder options = TransferOptions.builder()
+                .stallTimeout(STALL)
+                .bufferSize(data.consumeInt(1, 16 * 1024))
+                .mappedWindow(data.consumeInt(1, 16 * 1024));
         switch (verb) {
             case CHANNELS, EXACT_COUNT -> {
                 Behaviour sourceBehaviour = data.pickValue(Behaviour.values());
                 zeros |= zeros(sourceBehaviour);
-                Source source = Source.limited(content, sourceBehaviour, data.consumeLong(0, content.length + 64),
-                        random);
+                Source source =
+                        Source.limited(content, sourceBehaviour, data.consumeLong(0, content.length + 64), random);
                 if (data.consumeBoolean()) {
                     options.strategy(BufferedStrategy.NAME);
                 }
@@ -78,8 +87,17 @@ class TransfersFuzzTest {
                 boolean shrink = !strategy.equals(MappedStrategy.NAME) && data.consumeBoolean();
                 long cutAfter = data.consumeLong(0, header.length + count);
                 int cutTo = data.consumeInt(0, content.length);
-                file(options.build(), verb, content, position, count, header,
-                        shrink ? cutAfter : -1, cutTo, target, zeros);
+                file(
+                        options.build(),
+                        verb,
+                        content,
+                        position,
+                        count,
+                        header,
+                        shrink ? cutAfter : -1,
+                        cutTo,
+                        target,
+                        zeros);
             }
         }
     }
@@ -91,18 +109,23 @@ class TransfersFuzzTest {
         Random random = new Random(7);
         Source source = Source.limited(content, Behaviour.FAIL_AFTER_N, 3000, random);
         Target target = Target.limited(Behaviour.RANDOM_SHORT, 0, random);
-        TransferOptions copier = TransferOptions.builder().stallTimeout(STALL).bufferSize(1024).build();
+        TransferOptions copier =
+                TransferOptions.builder().stallTimeout(STALL).bufferSize(1024).build();
         channels(copier, source, -1, content, target, false);
         assertThat(target.size()).isEqualTo(3000);
     }
 
-    private static void channels(TransferOptions copier, Source source, long count, byte[] content, Target target,
-            boolean zeros) throws IOException {
+    private static void channels(
+            TransferOptions copier, Source source, long count, byte[] content, Target target, boolean zeros)
+            throws IOException {
         byte[] model = count < 0 ? content : Arrays.copyOf(content, (int) Math.min(count, content.length));
         try {
-            long moved = count < 0 ? Transfers.copy(source, target, copier) : Transfers.copy(source, count, target, copier);
+            long moved =
+                    count < 0 ? Transfers.copy(source, target, copier) : Transfers.copy(source, count, target, copier);
             assertThat(moved).isEqualTo(model.length).isEqualTo(target.size());
-            assertThat(count).as("a copy of %d bytes from %d", count, content.length).isLessThanOrEqualTo(content.length);
+            assertThat(count)
+                    .as("a copy of %d bytes from %d", count, content.length)
+                    .isLessThanOrEqualTo(content.length);
         } catch (TransferException e) {
             assertFailure(e, target, model, zeros);
             if (count > content.length && e.getCause() instanceof EOFException) {
@@ -118,8 +141,18 @@ class TransfersFuzzTest {
         }
     }
 
-    private static void file(TransferOptions copier, Verb verb, byte[] content, int position, long count, byte[] header,
-            long cutAfter, int cutTo, Target target, boolean zeros) throws IOException {
+    private static void file(
+            TransferOptions copier,
+            Verb verb,
+            byte[] content,
+            int position,
+            long count,
+            byte[] header,
+            long cutAfter,
+            int cutTo,
+            Target target,
+            boolean zeros)
+            throws IOException {
         Path path = Files.write(Files.createTempFile(dir, "source", ".bin"), content);
         long[] cut = {-1};
         if (cutAfter >= 0) {
@@ -141,7 +174,8 @@ class TransfersFuzzTest {
             try {
                 long moved = switch (verb) {
                     case FILE_SLICE -> Transfers.copy(source, position, count, target, copier);
-                    case HEADER_AND_SLICE -> Transfers.copy(FileRegion.of(source, position, count).withPrefix(headers), target, copier);
+                    case HEADER_AND_SLICE ->
+                        Transfers.copy(FileRegion.of(source, position, count).withPrefix(headers), target, copier);
                     default -> Transfers.copy(path, target, copier);
                 };
                 assertThat(moved).isEqualTo(model.length).isEqualTo(target.size());
@@ -170,7 +204,9 @@ class TransfersFuzzTest {
         assertThat(e.bytesTransferred()).as("count in %s", e).isEqualTo(target.size());
         assertThat(target.size()).isLessThanOrEqualTo(model.length);
         if (e instanceof TransferTimeoutException) {
-            assertThat(zeros).as("timed out without a channel that moves nothing: %s", e).isTrue();
+            assertThat(zeros)
+                    .as("timed out without a channel that moves nothing: %s", e)
+                    .isTrue();
         }
     }
 
@@ -185,8 +221,11 @@ class TransfersFuzzTest {
         }
         int a = (header[0] & 0xff) % header.length;
         int b = a + (header[1] & 0xff) % (header.length - a);
-        return new ByteBuffer[] {ByteBuffer.wrap(header, 0, a).slice(), ByteBuffer.wrap(header, a, b - a).slice(),
-            ByteBuffer.wrap(header, b, header.length - b).slice()};
+        return new ByteBuffer[] {
+            ByteBuffer.wrap(header, 0, a).slice(),
+            ByteBuffer.wrap(header, a, b - a).slice(),
+            ByteBuffer.wrap(header, b, header.length - b).slice()
+        };
     }
 
     private static byte[] content(int size) {

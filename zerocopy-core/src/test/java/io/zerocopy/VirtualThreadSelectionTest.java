@@ -42,7 +42,8 @@ class VirtualThreadSelectionTest {
     void setUp() throws Exception {
         pair = LoopbackPair.open();
         file = FileChannel.open(Files.write(dir.resolve("source"), new byte[1024]), StandardOpenOption.READ);
-        virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        virtual = (ExecutorService)
+                Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
     }
 
     @AfterEach
@@ -63,10 +64,13 @@ class VirtualThreadSelectionTest {
 
     @Test
     void choose_loopbackPeerLargeFile_isSendfileToo() throws Exception {
-        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 8L << 20)
-                .target(pair.sender, ChannelKind.SOCKET)
-                .build());
+        TransferFacts request = Selections.on(
+                LINUX,
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, 8L << 20)
+                        .target(pair.sender, ChannelKind.SOCKET)
+                        .build());
 
         Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
 
@@ -76,10 +80,13 @@ class VirtualThreadSelectionTest {
 
     @Test
     void choose_peerOnAnotherHost_isSendfileToo() throws Exception {
-        TransferFacts request = Selections.on(LINUX, TransferRequest.builder()
-                .source(file, ChannelKind.FILE).slice(0, 1024)
-                .target(new NowhereSocket(), ChannelKind.SOCKET)
-                .build());
+        TransferFacts request = Selections.on(
+                LINUX,
+                TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .slice(0, 1024)
+                        .target(new NowhereSocket(), ChannelKind.SOCKET)
+                        .build());
 
         Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
 

@@ -3,7 +3,6 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -45,6 +44,7 @@ class VirtualThreadSendfileTest {
     private Path source;
     /** Starts each task on a new virtual thread and remembers it. */
     private Executor virtual;
+
     private final AtomicReference<Thread> copyingThread = new AtomicReference<>();
 
     @BeforeEach
@@ -53,7 +53,8 @@ class VirtualThreadSendfileTest {
         new Random(SIZE).nextBytes(data);
         source = Files.write(dir.resolve("source"), data);
         ThreadFactory factory = (ThreadFactory) Class.forName("java.lang.Thread$Builder")
-                .getMethod("factory").invoke(Thread.class.getMethod("ofVirtual").invoke(null));
+                .getMethod("factory")
+                .invoke(Thread.class.getMethod("ofVirtual").invoke(null));
         virtual = r -> {
             Thread t = factory.newThread(r);
             copyingThread.set(t);
@@ -61,14 +62,16 @@ class VirtualThreadSendfileTest {
         };
     }
 
-    private static final TransferOptions FORCED = TransferOptions.builder().strategy("transferTo").build();
+    private static final TransferOptions FORCED =
+            TransferOptions.builder().strategy("transferTo").build();
 
     @Test
     void copy_firstIoOfTheSocket_parksInItsWriteAndDeliversEveryByte() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open()) {
             // the socket's first I/O on this virtual thread is the transfer itself
             CompletableFuture<TransferResult> copy =
-                    onVirtualThread(() -> Transfers.copyAsync(source, pair.sender, Runnable::run, FORCED).get());
+                    onVirtualThread(() -> Transfers.copyAsync(source, pair.sender, Runnable::run, FORCED)
+                            .get());
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE);
@@ -78,16 +81,19 @@ class VirtualThreadSendfileTest {
             assertThat(result.strategy()).isEqualTo(TransferToStrategy.NAME);
             assertThat(result.reason()).contains("parks the thread");
             ByteArrays.assertSameBytes("received", received, data);
-            assertThat(pair.sender.isOpen()).as("the caller's socket stays open").isTrue();
+            assertThat(pair.sender.isOpen())
+                    .as("the caller's socket stays open")
+                    .isTrue();
         }
     }
 
     @Test
     void copySlice_parked_leavesTheCallersChannelsOpenAndPositioned() throws Exception {
         try (LoopbackPair pair = LoopbackPair.open();
-             FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
+                FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
             file.position(123);
-            CompletableFuture<Long> copy = onVirtualThread(() -> Transfers.copy(file, 1000, SIZE - 1000, pair.sender, FORCED));
+            CompletableFuture<Long> copy =
+                    onVirtualThread(() -> Transfers.copy(file, 1000, SIZE - 1000, pair.sender, FORCED));
 
             awaitParked();
             byte[] received = LoopbackPair.readExactly(pair.receiver, SIZE - 1000);
@@ -113,7 +119,8 @@ class VirtualThreadSendfileTest {
 
             Exception e = assertThrows(Exception.class, () -> copy.get(20, TimeUnit.SECONDS));
             assertThat(e.getCause()).hasCauseInstanceOf(TruncatedSourceException.class);
-            TruncatedSourceException truncated = (TruncatedSourceException) e.getCause().getCause();
+            TruncatedSourceException truncated =
+                    (TruncatedSourceException) e.getCause().getCause();
             pair.sender.shutdownOutput();
             byte[] got = received.get(20, TimeUnit.SECONDS);
             assertThat((long) got.length).as("bytes the receiver got").isEqualTo(truncated.bytesTransferred());
@@ -134,19 +141,23 @@ class VirtualThreadSendfileTest {
             TransferException failure = (TransferException) e.getCause().getCause();
             assertThat(failure).hasCauseInstanceOf(ClosedByInterruptException.class);
             assertThat(failure.bytesTransferred()).isBetween(1L, (long) SIZE - 1);
-            assertThat(pair.sender.isOpen()).as("the JDK closes the socket the interrupted write was on").isFalse();
+            assertThat(pair.sender.isOpen())
+                    .as("the JDK closes the socket the interrupted write was on")
+                    .isFalse();
         }
     }
 
     /** Runs {@code copy} on a new virtual thread; a failure reaches the future as the cause of an {@code IllegalStateException}. */
     private <T> CompletableFuture<T> onVirtualThread(Callable<T> copy) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return copy.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, virtual);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return copy.call();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                virtual);
     }
 
     /**

@@ -12,15 +12,17 @@ class VirtualThreadTransferFailureTest extends TransferFailureTest {
     @Override
     <T> T onCopyingThread(Callable<T> transfer) throws Exception {
         ThreadFactory virtual = (ThreadFactory) Class.forName("java.lang.Thread$Builder")
-                .getMethod("factory").invoke(Thread.class.getMethod("ofVirtual").invoke(null));
+                .getMethod("factory")
+                .invoke(Thread.class.getMethod("ofVirtual").invoke(null));
         CompletableFuture<T> outcome = new CompletableFuture<>();
         virtual.newThread(() -> {
-            try {
-                outcome.complete(transfer.call());
-            } catch (Throwable t) {
-                outcome.completeExceptionally(t);
-            }
-        }).start();
+                    try {
+                        outcome.complete(transfer.call());
+                    } catch (Throwable t) {
+                        outcome.completeExceptionally(t);
+                    }
+                })
+                .start();
         try {
             return outcome.get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

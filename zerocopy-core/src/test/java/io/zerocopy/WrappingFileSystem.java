@@ -50,29 +50,31 @@ final class WrappingFileSystem extends FileSystem {
 
     /** The wrapped form of a default-file-system path. */
     Path wrap(Path path) {
-        return (Path) Proxy.newProxyInstance(Path.class.getClassLoader(), new Class<?>[] {Path.class}, (proxy, method, args) -> {
-            switch (method.getName()) {
-                case "getFileSystem":
-                    return this;
-                case "equals":
-                    return args[0] instanceof Path && ((Path) args[0]).getFileSystem() == this
-                            && path.equals(unwrap((Path) args[0]));
-                default:
-                    break;
-            }
-            Object[] plain = args == null ? null : args.clone();
-            for (int i = 0; plain != null && i < plain.length; i++) {
-                if (plain[i] instanceof Path && ((Path) plain[i]).getFileSystem() == this) {
-                    plain[i] = unwrap((Path) plain[i]);
-                }
-            }
-            try {
-                Object result = method.invoke(path, plain);
-                return result instanceof Path ? wrap((Path) result) : result;
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        });
+        return (Path) Proxy.newProxyInstance(
+                Path.class.getClassLoader(), new Class<?>[] {Path.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "getFileSystem":
+                            return this;
+                        case "equals":
+                            return args[0] instanceof Path
+                                    && ((Path) args[0]).getFileSystem() == this
+                                    && path.equals(unwrap((Path) args[0]));
+                        default:
+                            break;
+                    }
+                    Object[] plain = args == null ? null : args.clone();
+                    for (int i = 0; plain != null && i < plain.length; i++) {
+                        if (plain[i] instanceof Path && ((Path) plain[i]).getFileSystem() == this) {
+                            plain[i] = unwrap((Path) plain[i]);
+                        }
+                    }
+                    try {
+                        Object result = method.invoke(path, plain);
+                        return result instanceof Path ? wrap((Path) result) : result;
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     /** The default-file-system path behind a wrapped one. */
@@ -86,8 +88,7 @@ final class WrappingFileSystem extends FileSystem {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public boolean isOpen() {
@@ -172,8 +173,8 @@ final class WrappingFileSystem extends FileSystem {
         }
 
         @Override
-        public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
-                throws IOException {
+        public SeekableByteChannel newByteChannel(
+                Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
             return newFileChannel(path, options, attrs);
         }
 
@@ -235,7 +236,8 @@ final class WrappingFileSystem extends FileSystem {
         }
 
         @Override
-        public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+        public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options)
+                throws IOException {
             return Files.readAttributes(unwrap(path), attributes, options);
         }
 

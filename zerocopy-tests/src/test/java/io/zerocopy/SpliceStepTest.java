@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpliceStepTest {
-    private static final long SEED = Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
+    private static final long SEED =
+            Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
     private static final int TRAILING = 5000;
 
     @TempDir
@@ -57,7 +58,8 @@ class SpliceStepTest {
         Random random = new Random(SEED + count);
         byte[] data = new byte[count + TRAILING];
         random.nextBytes(data);
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
             source.send(data, false);
             TransferRequest request = TransferRequest.builder()
                     .source(source.near(), ChannelKind.SOCKET)
@@ -73,7 +75,9 @@ class SpliceStepTest {
             assertThat(target.receive(count)).isEqualTo(Arrays.copyOf(data, count));
             ByteBuffer rest = ByteBuffer.allocate(TRAILING);
             while (rest.hasRemaining()) {
-                assertThat(source.near().read(rest)).as("source still holds the bytes after the count").isPositive();
+                assertThat(source.near().read(rest))
+                        .as("source still holds the bytes after the count")
+                        .isPositive();
             }
             assertThat(rest.array()).isEqualTo(Arrays.copyOfRange(data, count, data.length));
         }

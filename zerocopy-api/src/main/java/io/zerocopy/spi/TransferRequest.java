@@ -43,11 +43,15 @@ public final class TransferRequest {
         }
         if (sourceKind == ChannelKind.FILE ? count < 0 : count < -1) {
             throw new IllegalArgumentException("count: " + count
-                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: >= -1 for a source that is not a FILE)"));
+                    + (sourceKind == ChannelKind.FILE
+                            ? " (expected: >= 0)"
+                            : " (expected: >= -1 for a source that is not a FILE)"));
         }
         if (position < 0 || sourceKind != ChannelKind.FILE && position != 0) {
             throw new IllegalArgumentException("position: " + position
-                    + (sourceKind == ChannelKind.FILE ? " (expected: >= 0)" : " (expected: 0 for a source that is not a FILE)"));
+                    + (sourceKind == ChannelKind.FILE
+                            ? " (expected: >= 0)"
+                            : " (expected: 0 for a source that is not a FILE)"));
         }
     }
 
@@ -114,9 +118,11 @@ public final class TransferRequest {
     @Override
     public String toString() {
         return sourceKind + " -> " + targetKind + (targetNonBlocking() ? " (non-blocking)" : "")
-                + (count < 0 ? ", until end of stream"
-                        : sourceKind == ChannelKind.FILE ? ", " + count + " bytes from " + position
-                        : ", exactly " + count + " bytes");
+                + (count < 0
+                        ? ", until end of stream"
+                        : sourceKind == ChannelKind.FILE
+                                ? ", " + count + " bytes from " + position
+                                : ", exactly " + count + " bytes");
     }
 
     /** Builds a {@link TransferRequest}; not thread-safe. */
@@ -128,8 +134,7 @@ public final class TransferRequest {
         private long position;
         private long count = -1;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The source and its kind, neither null; a FILE source must be a {@code FileChannel}. */
         public Builder source(ReadableByteChannel source, ChannelKind kind) {

@@ -14,7 +14,8 @@ public interface TransferStep extends Closeable {
 
     /** Which end of the transfer a step that made no progress was waiting on. */
     enum Side {
-        SOURCE, TARGET
+        SOURCE,
+        TARGET
     }
 
     /**

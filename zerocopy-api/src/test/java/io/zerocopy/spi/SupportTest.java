@@ -27,8 +27,12 @@ class SupportTest {
 
     @Test
     void reason_mustNotBeNull() {
-        assertThatThrownBy(() -> Support.yes(null)).isInstanceOf(NullPointerException.class).hasMessage("reason");
-        assertThatThrownBy(() -> Support.no(null)).isInstanceOf(NullPointerException.class).hasMessage("reason");
+        assertThatThrownBy(() -> Support.yes(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("reason");
+        assertThatThrownBy(() -> Support.no(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("reason");
     }
 
     @Test

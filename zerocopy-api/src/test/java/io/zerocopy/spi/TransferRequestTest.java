@@ -41,7 +41,10 @@ class TransferRequestTest {
     }
 
     private TransferRequest.Builder fileToSink() {
-        return TransferRequest.builder().source(file, ChannelKind.FILE).target(sink, ChannelKind.OTHER).slice(0, 10);
+        return TransferRequest.builder()
+                .source(file, ChannelKind.FILE)
+                .target(sink, ChannelKind.OTHER)
+                .slice(0, 10);
     }
 
     @Test
@@ -77,13 +80,18 @@ class TransferRequestTest {
 
     @Test
     void build_fileKindNeedsFileChannel() {
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.FILE)
-                .target(sink, ChannelKind.OTHER).slice(0, 1).build())
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.FILE)
+                        .target(sink, ChannelKind.OTHER)
+                        .slice(0, 1)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("source: ")
                 .hasMessageContaining("expected: a FileChannel");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER)
-                .target(sink, ChannelKind.FILE).build())
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.OTHER)
+                        .target(sink, ChannelKind.FILE)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("target: ")
                 .hasMessageContaining("expected: a FileChannel");
@@ -91,57 +99,95 @@ class TransferRequestTest {
 
     @Test
     void builder_missingPartsThrowNpeNamingThem() {
-        assertThatThrownBy(() -> TransferRequest.builder().target(sink, ChannelKind.OTHER).build())
-                .isInstanceOf(NullPointerException.class).hasMessage("source");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, null).target(sink, ChannelKind.OTHER).build())
-                .isInstanceOf(NullPointerException.class).hasMessage("sourceKind");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER).build())
-                .isInstanceOf(NullPointerException.class).hasMessage("target");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.OTHER).target(sink, null).build())
-                .isInstanceOf(NullPointerException.class).hasMessage("targetKind");
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .target(sink, ChannelKind.OTHER)
+                        .build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("source");
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, null)
+                        .target(sink, ChannelKind.OTHER)
+                        .build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("sourceKind");
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.OTHER)
+                        .build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("target");
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.OTHER)
+                        .target(sink, null)
+                        .build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("targetKind");
     }
 
     @Test
     void build_fileSourceNeedsNonNegativeSlice() {
         assertThatThrownBy(() -> fileToSink().slice(0, -1).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("count: -1 (expected: >= 0)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("count: -1 (expected: >= 0)");
         assertThatThrownBy(() -> fileToSink().slice(-1, 10).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("position: -1 (expected: >= 0)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("position: -1 (expected: >= 0)");
         // a FILE source without slice() keeps the "until end of stream" count, which is not allowed
-        assertThatThrownBy(() -> TransferRequest.builder().source(file, ChannelKind.FILE)
-                .target(sink, ChannelKind.OTHER).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("count: -1 ");
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(file, ChannelKind.FILE)
+                        .target(sink, ChannelKind.OTHER)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("count: -1 ");
         assertThat(fileToSink().slice(0, 0).build().count()).isZero();
         assertThat(fileToSink().slice(Long.MAX_VALUE, 0).build().position()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void build_otherSourceRunsToEndOfStreamOrTakesAnExactCount() {
-        TransferRequest exact = TransferRequest.builder().source(stream, ChannelKind.SOCKET)
-                .target(sink, ChannelKind.OTHER).count(10).build();
+        TransferRequest exact = TransferRequest.builder()
+                .source(stream, ChannelKind.SOCKET)
+                .target(sink, ChannelKind.OTHER)
+                .count(10)
+                .build();
         assertThat(exact.count()).isEqualTo(10);
         assertThat(exact.position()).isZero();
         assertThat(exact).hasToString("SOCKET -> OTHER, exactly 10 bytes");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.SOCKET)
-                .target(sink, ChannelKind.OTHER).count(-2).build())
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.SOCKET)
+                        .target(sink, ChannelKind.OTHER)
+                        .count(-2)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("count: -2 (expected: >= -1 for a source that is not a FILE)");
-        assertThatThrownBy(() -> TransferRequest.builder().source(stream, ChannelKind.PIPE)
-                .target(sink, ChannelKind.OTHER).slice(5, -1).build())
+        assertThatThrownBy(() -> TransferRequest.builder()
+                        .source(stream, ChannelKind.PIPE)
+                        .target(sink, ChannelKind.OTHER)
+                        .slice(5, -1)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("position: 5 (expected: 0 for a source that is not a FILE)");
         // a FileChannel described as OTHER (procfs files) is read as a stream too
-        assertThat(TransferRequest.builder().source(file, ChannelKind.OTHER).target(sink, ChannelKind.OTHER)
-                .build().count()).isEqualTo(-1);
+        assertThat(TransferRequest.builder()
+                        .source(file, ChannelKind.OTHER)
+                        .target(sink, ChannelKind.OTHER)
+                        .build()
+                        .count())
+                .isEqualTo(-1);
     }
 
     @Test
     void sourceFileAndTargetFile_onlyForFileKinds() {
-        TransferRequest r = TransferRequest.builder().source(stream, ChannelKind.SOCKET)
-                .target(sink, ChannelKind.PIPE).build();
+        TransferRequest r = TransferRequest.builder()
+                .source(stream, ChannelKind.SOCKET)
+                .target(sink, ChannelKind.PIPE)
+                .build();
 
-        assertThatThrownBy(r::sourceFile).isInstanceOf(IllegalStateException.class).hasMessageContaining("SOCKET");
-        assertThatThrownBy(r::targetFile).isInstanceOf(IllegalStateException.class).hasMessageContaining("PIPE");
+        assertThatThrownBy(r::sourceFile)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("SOCKET");
+        assertThatThrownBy(r::targetFile)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("PIPE");
     }
 
     @Test
@@ -187,8 +233,7 @@ class TransferRequestTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static final class NullSink implements WritableByteChannel {
@@ -205,7 +250,6 @@ class TransferRequestTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -39,8 +39,7 @@ public final class CommittedRun {
     private static final String M64 = "67108864";
     private static final String G1 = "1073741824";
 
-    private CommittedRun() {
-    }
+    private CommittedRun() {}
 
     /** One JMH invocation: a benchmark class and the parameter values it runs with. */
     static final class Group {
@@ -63,40 +62,100 @@ public final class CommittedRun {
     static List<Group> groups() {
         return List.of(
                 new Group("socket-loopback", FileToSocketBenchmark.class)
-                        .with("peer", "loopback").with("noDelay", "false").with("size", K64, M64, G1)
-                        .with("contender", "default", "transferTo", "mmap", "buffered", "bufferedMss", "rawTransferTo",
-                                "rawMmap", "classic4k", "guava", "commonsIo", "streamTransferTo"),
+                        .with("peer", "loopback")
+                        .with("noDelay", "false")
+                        .with("size", K64, M64, G1)
+                        .with(
+                                "contender",
+                                "default",
+                                "transferTo",
+                                "mmap",
+                                "buffered",
+                                "bufferedMss",
+                                "rawTransferTo",
+                                "rawMmap",
+                                "classic4k",
+                                "guava",
+                                "commonsIo",
+                                "streamTransferTo"),
                 new Group("socket-loopback-4k", FileToSocketBenchmark.class)
-                        .with("peer", "loopback").with("noDelay", "false").with("size", "4096")
-                        .with("contender", "default", "transferTo", "buffered", "rawTransferTo", "classic4k",
+                        .with("peer", "loopback")
+                        .with("noDelay", "false")
+                        .with("size", "4096")
+                        .with(
+                                "contender",
+                                "default",
+                                "transferTo",
+                                "buffered",
+                                "rawTransferTo",
+                                "classic4k",
                                 "streamTransferTo"),
                 new Group("socket-loopback-nodelay", FileToSocketBenchmark.class)
-                        .with("peer", "loopback").with("noDelay", "true").with("size", M64)
+                        .with("peer", "loopback")
+                        .with("noDelay", "true")
+                        .with("size", M64)
                         .with("contender", "default", "transferTo", "mmap", "buffered", "rawTransferTo", "classic4k"),
                 new Group("socket-veth", FileToSocketBenchmark.class)
-                        .with("peer", "veth").with("noDelay", "false").with("size", M1, G1)
-                        .with("contender", "default", "transferTo", "mmap", "buffered", "bufferedMss", "rawTransferTo",
+                        .with("peer", "veth")
+                        .with("noDelay", "false")
+                        .with("size", M1, G1)
+                        .with(
+                                "contender",
+                                "default",
+                                "transferTo",
+                                "mmap",
+                                "buffered",
+                                "bufferedMss",
+                                "rawTransferTo",
                                 "classic4k"),
                 new Group("file-1g", FileToFileBenchmark.class)
                         .with("size", G1)
-                        .with("contender", "default", "transferTo", "mmap", "buffered", "rawTransferTo", "classic4k",
-                                "guava", "filesCopy", "fileUtils"),
+                        .with(
+                                "contender",
+                                "default",
+                                "transferTo",
+                                "mmap",
+                                "buffered",
+                                "rawTransferTo",
+                                "classic4k",
+                                "guava",
+                                "filesCopy",
+                                "fileUtils"),
                 new Group("file-1m", FileToFileBenchmark.class)
-                        .with("size", M1).with("contender", "default", "transferTo", "buffered", "classic4k", "filesCopy"),
+                        .with("size", M1)
+                        .with("contender", "default", "transferTo", "buffered", "classic4k", "filesCopy"),
                 new Group("socket-to-file", SocketToFileBenchmark.class)
                         .with("size", M64)
-                        .with("contender", "default", "buffered", "transferFrom", "rawTransferFrom", "classic4k",
-                                "guava", "commonsIo", "streamTransferTo"),
+                        .with(
+                                "contender",
+                                "default",
+                                "buffered",
+                                "transferFrom",
+                                "rawTransferFrom",
+                                "classic4k",
+                                "guava",
+                                "commonsIo",
+                                "streamTransferTo"),
                 new Group("socket-to-file-1m", SocketToFileBenchmark.class)
-                        .with("size", M1).with("contender", "default", "transferFrom", "rawTransferFrom", "classic4k"),
+                        .with("size", M1)
+                        .with("contender", "default", "transferFrom", "rawTransferFrom", "classic4k"),
                 new Group("stream", StreamToStreamBenchmark.class)
                         .with("size", M1)
-                        .with("contender", "default", "buffered", "classic4k", "guava", "commonsIo", "streamTransferTo"),
+                        .with(
+                                "contender",
+                                "default",
+                                "buffered",
+                                "classic4k",
+                                "guava",
+                                "commonsIo",
+                                "streamTransferTo"),
                 new Group("wrapper-checksum", FileToWrapperBenchmark.class)
-                        .with("wrapper", "checksum").with("size", M1, M64)
+                        .with("wrapper", "checksum")
+                        .with("size", M1, M64)
                         .with("contender", "default", "mmap", "buffered", "rawTransferTo", "rawMmap", "classic4k"),
                 new Group("wrapper-socket", FileToWrapperBenchmark.class)
-                        .with("wrapper", "socketStream").with("size", M64)
+                        .with("wrapper", "socketStream")
+                        .with("size", M64)
                         .with("contender", "default", "mmap", "buffered", "rawTransferTo"));
     }
 
@@ -171,8 +230,16 @@ public final class CommittedRun {
         double bytes = score(secondary, "bytes");
         double operations = bytes / Long.parseLong(params.getParam("size"));
         var stats = result.getPrimaryResult().getStatistics();
-        return String.join(",", jdk, pair, params.getParam("size"), String.join(" ", cell), params.getParam("contender"),
-                format(stats.getPercentile(50)), format(stats.getMin()), format(stats.getMax()),
+        return String.join(
+                ",",
+                jdk,
+                pair,
+                params.getParam("size"),
+                String.join(" ", cell),
+                params.getParam("contender"),
+                format(stats.getPercentile(50)),
+                format(stats.getMin()),
+                format(stats.getMax()),
                 format(bytes > 0 ? cpuNanos / bytes * 1000 : Double.NaN),
                 format(score(secondary, "gc.alloc.rate.norm")),
                 format(operations > 0 ? score(secondary, "allocatedBytes") / operations : Double.NaN));

@@ -1,8 +1,8 @@
 package io.zerocopy.benchmarks;
 
 import com.google.common.io.ByteStreams;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.FileInputStream;
@@ -49,15 +49,17 @@ final class Contenders {
 
     private static final Map<String, TransferOptions> FORCED = new ConcurrentHashMap<>();
 
-    private static final TransferOptions BUFFERED_MSS = 
-            TransferOptions.builder().strategy("buffered").bufferSize(FOUR_LOOPBACK_MSS).build();
+    private static final TransferOptions BUFFERED_MSS = TransferOptions.builder()
+            .strategy("buffered")
+            .bufferSize(FOUR_LOOPBACK_MSS)
+            .build();
 
-    private Contenders() {
-    }
+    private Contenders() {}
 
     /** The library with {@code strategy} forced. */
     static TransferOptions forced(String strategy) {
-        return FORCED.computeIfAbsent(strategy, s -> TransferOptions.builder().strategy(s).build());
+        return FORCED.computeIfAbsent(
+                strategy, s -> TransferOptions.builder().strategy(s).build());
     }
 
     /**
@@ -66,12 +68,14 @@ final class Contenders {
      */
     static String defaultChoice(IoAction<TransferOptions> transfer) throws IOException {
         TransferResult[] seen = new TransferResult[1];
-        TransferOptions listening = TransferOptions.builder().listener(new TransferListener() {
-            @Override
-            public void onComplete(TransferResult result) {
-                seen[0] = result;
-            }
-        }).build();
+        TransferOptions listening = TransferOptions.builder()
+                .listener(new TransferListener() {
+                    @Override
+                    public void onComplete(TransferResult result) {
+                        seen[0] = result;
+                    }
+                })
+                .build();
         transfer.run(listening);
         return seen[0] == null ? "unknown" : seen[0].strategy() + " (" + seen[0].reason() + ")";
     }
@@ -106,8 +110,8 @@ final class Contenders {
                 try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
                     long size = in.size();
                     for (long position = 0; position < size; position += RAW_MMAP_WINDOW) {
-                        MappedByteBuffer window = in.map(FileChannel.MapMode.READ_ONLY, position,
-                                Math.min(RAW_MMAP_WINDOW, size - position));
+                        MappedByteBuffer window = in.map(
+                                FileChannel.MapMode.READ_ONLY, position, Math.min(RAW_MMAP_WINDOW, size - position));
                         while (window.hasRemaining()) {
                             channel.write(window);
                         }
@@ -152,8 +156,13 @@ final class Contenders {
     }
 
     /** Copies a channel to its end of stream into a file, by {@code contender}. */
-    static long intoFile(String contender, ReadableByteChannel source, InputStream sourceStream,
-            FileChannel target, OutputStream targetStream) throws IOException {
+    static long intoFile(
+            String contender,
+            ReadableByteChannel source,
+            InputStream sourceStream,
+            FileChannel target,
+            OutputStream targetStream)
+            throws IOException {
         switch (contender) {
             case "default":
                 return Transfers.copy(source, target);

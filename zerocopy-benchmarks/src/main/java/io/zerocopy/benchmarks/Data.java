@@ -17,13 +17,13 @@ import java.util.Random;
  * {@code java.io.tmpdir/zerocopy-bench}.
  */
 public final class Data {
-    private Data() {
-    }
+    private Data() {}
 
     /** The directory holding sources and targets. */
     public static Path dir() throws IOException {
         String configured = System.getProperty("zerocopy.bench.dir");
-        Path dir = configured != null ? Paths.get(configured)
+        Path dir = configured != null
+                ? Paths.get(configured)
                 : Paths.get(System.getProperty("java.io.tmpdir"), "zerocopy-bench");
         return Files.createDirectories(dir);
     }
@@ -52,7 +52,10 @@ public final class Data {
                     }
                 }
             }
-            Files.move(partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            Files.move(
+                    partial,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
         warm(file);

@@ -27,8 +27,20 @@ public class FileToFileBenchmark extends CopyBenchmark {
      * How to copy; see {@link Contenders}, plus {@code filesCopy} ({@code Files.copy} with
      * {@code REPLACE_EXISTING}) and {@code fileUtils} (Commons IO {@code FileUtils.copyFile}).
      */
-    @Param({"default", "transferTo", "mmap", "buffered", "rawTransferTo", "rawMmap", "classic4k", "guava",
-            "commonsIo", "streamTransferTo", "filesCopy", "fileUtils"})
+    @Param({
+        "default",
+        "transferTo",
+        "mmap",
+        "buffered",
+        "rawTransferTo",
+        "rawMmap",
+        "classic4k",
+        "guava",
+        "commonsIo",
+        "streamTransferTo",
+        "filesCopy",
+        "fileUtils"
+    })
     public String contender;
 
     private Path source;
@@ -40,8 +52,9 @@ public class FileToFileBenchmark extends CopyBenchmark {
         source = Data.source(size);
         target = Data.target("file-target");
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(
-                    options -> Transfers.copy(source, target, options, StandardCopyOption.REPLACE_EXISTING)));
+            System.out.println("default picks: "
+                    + Contenders.defaultChoice(
+                            options -> Transfers.copy(source, target, options, StandardCopyOption.REPLACE_EXISTING)));
         }
     }
 
@@ -65,7 +78,8 @@ public class FileToFileBenchmark extends CopyBenchmark {
             case "transferTo":
             case "mmap":
             case "buffered":
-                moved = Transfers.copy(source, target, Contenders.forced(contender), StandardCopyOption.REPLACE_EXISTING);
+                moved = Transfers.copy(
+                        source, target, Contenders.forced(contender), StandardCopyOption.REPLACE_EXISTING);
                 break;
             default:
                 Files.deleteIfExists(target);

@@ -27,8 +27,19 @@ public class FileToSocketBenchmark extends CopyBenchmark {
     public boolean noDelay;
 
     /** How to copy; see {@link Contenders}. */
-    @Param({"default", "transferTo", "mmap", "buffered", "bufferedMss", "rawTransferTo", "rawMmap", "classic4k", "guava",
-            "commonsIo", "streamTransferTo"})
+    @Param({
+        "default",
+        "transferTo",
+        "mmap",
+        "buffered",
+        "bufferedMss",
+        "rawTransferTo",
+        "rawMmap",
+        "classic4k",
+        "guava",
+        "commonsIo",
+        "streamTransferTo"
+    })
     public String contender;
 
     private Path source;
@@ -40,10 +51,11 @@ public class FileToSocketBenchmark extends CopyBenchmark {
         source = Data.source(size);
         socket = new SocketPeer(peer, noDelay, size);
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
-                Transfers.copy(source, socket.channel(), options);
-                socket.awaitAck();
-            }));
+            System.out.println("default picks: "
+                    + Contenders.defaultChoice(options -> {
+                        Transfers.copy(source, socket.channel(), options);
+                        socket.awaitAck();
+                    }));
         }
     }
 

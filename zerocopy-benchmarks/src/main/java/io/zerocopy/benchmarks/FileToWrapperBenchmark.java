@@ -27,8 +27,17 @@ public class FileToWrapperBenchmark extends CopyBenchmark {
     public String wrapper;
 
     /** How to copy; see {@link Contenders}. */
-    @Param({"default", "mmap", "buffered", "rawTransferTo", "rawMmap", "classic4k", "guava", "commonsIo",
-            "streamTransferTo"})
+    @Param({
+        "default",
+        "mmap",
+        "buffered",
+        "rawTransferTo",
+        "rawMmap",
+        "classic4k",
+        "guava",
+        "commonsIo",
+        "streamTransferTo"
+    })
     public String contender;
 
     private Path source;
@@ -55,10 +64,11 @@ public class FileToWrapperBenchmark extends CopyBenchmark {
                 throw new IllegalArgumentException("wrapper: " + wrapper + " (expected: checksum or socketStream)");
         }
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
-                Transfers.copy(source, channel, options);
-                awaitAck();
-            }));
+            System.out.println("default picks: "
+                    + Contenders.defaultChoice(options -> {
+                        Transfers.copy(source, channel, options);
+                        awaitAck();
+                    }));
         }
     }
 

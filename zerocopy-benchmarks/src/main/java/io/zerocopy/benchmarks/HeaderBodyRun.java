@@ -3,10 +3,8 @@ package io.zerocopy.benchmarks;
 import io.zerocopy.FileRegion;
 import io.zerocopy.Transfers;
 import java.io.EOFException;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
@@ -54,8 +52,7 @@ public final class HeaderBodyRun {
     private static final int WARM_UP_REQUESTS = 3;
     private static final int MIN_REQUESTS = 8;
 
-    private HeaderBodyRun() {
-    }
+    private HeaderBodyRun() {}
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
@@ -86,20 +83,37 @@ public final class HeaderBodyRun {
             Files.deleteIfExists(file);
             threads.shutdownNow();
         }
-        System.out.println("# size,connections,contender,requests,medianUs,p99Us,atLeast10ms,medianRatioHeaderBodyOverHeaderThenCopy");
+        System.out.println(
+                "# size,connections,contender,requests,medianUs,p99Us,atLeast10ms,medianRatioHeaderBodyOverHeaderThenCopy");
         for (Map.Entry<String, List<long[]>> e : latencies.entrySet()) {
-            long[] all = e.getValue().stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            long[] all =
+                    e.getValue().stream().flatMapToLong(Arrays::stream).sorted().toArray();
             long slow = Arrays.stream(all).filter(v -> v >= SLOW_NANOS).count();
             String key = e.getKey();
             String pair = key.substring(0, key.lastIndexOf(','));
-            System.out.printf(Locale.ROOT, "%s,%d,%.1f,%.1f,%d,%.3f%n", key, all.length, quantile(all, 0.5) / 1e3,
-                    quantile(all, 0.99) / 1e3, slow, median(ratios.get(pair)));
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s,%d,%.1f,%.1f,%d,%.3f%n",
+                    key,
+                    all.length,
+                    quantile(all, 0.5) / 1e3,
+                    quantile(all, 0.99) / 1e3,
+                    slow,
+                    median(ratios.get(pair)));
         }
     }
 
     /** Both contenders on one size and connection count, in an order that alternates by round. */
-    private static void cellPair(ExecutorService threads, FileChannel source, int size, int connections, int round,
-            double seconds, Map<String, List<long[]>> latencies, Map<String, List<Double>> ratios) throws Exception {
+    private static void cellPair(
+            ExecutorService threads,
+            FileChannel source,
+            int size,
+            int connections,
+            int round,
+            double seconds,
+            Map<String, List<long[]>> latencies,
+            Map<String, List<Double>> ratios)
+            throws Exception {
         double[] measure = new double[2];
         for (int i = 0; i < 2; i++) {
             int c = (i + round) % 2;
@@ -109,7 +123,13 @@ public final class HeaderBodyRun {
             double elapsed = System.nanoTime() - start;
             long[] sorted = times.clone();
             Arrays.sort(sorted);
-            System.out.printf(Locale.ROOT, "%s,%d,%d,%.1f,%.1f%n", key, round, times.length, quantile(sorted, 0.5) / 1e3,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s,%d,%d,%.1f,%.1f%n",
+                    key,
+                    round,
+                    times.length,
+                    quantile(sorted, 0.5) / 1e3,
                     quantile(sorted, 0.99) / 1e3);
             System.out.flush();
             measure[c] = connections == 1 ? quantile(sorted, 0.5) : elapsed / times.length;
@@ -118,13 +138,15 @@ public final class HeaderBodyRun {
             }
         }
         if (round > 0) {
-            ratios.computeIfAbsent(size + "," + connections, k -> new ArrayList<>()).add(measure[0] / measure[1]);
+            ratios.computeIfAbsent(size + "," + connections, k -> new ArrayList<>())
+                    .add(measure[0] / measure[1]);
         }
     }
 
     /** Request latencies (ns) of {@code connections} keep-alive clients asking for {@code seconds}. */
-    private static long[] cell(ExecutorService threads, FileChannel source, int size, int connections, String contender,
-            double seconds) throws Exception {
+    private static long[] cell(
+            ExecutorService threads, FileChannel source, int size, int connections, String contender, double seconds)
+            throws Exception {
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), connections);
             List<Future<?>> servers = new ArrayList<>();
@@ -208,7 +230,9 @@ public final class HeaderBodyRun {
     /** A plausible HTTP response header of exactly {@link #HEADER_BYTES} bytes. */
     private static byte[] header(int size) {
         StringBuilder b = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n")
-                .append("Content-Length: ").append(size).append("\r\nX-Pad: ");
+                .append("Content-Length: ")
+                .append(size)
+                .append("\r\nX-Pad: ");
         while (b.length() < HEADER_BYTES - 4) {
             b.append('x');
         }

@@ -99,7 +99,8 @@ final class Receiver implements Closeable {
      * outlives the benchmark that started it.
      */
     public static void main(String[] args) throws IOException {
-        try (Receiver receiver = start(new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1])))) {
+        try (Receiver receiver =
+                start(new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1])))) {
             System.out.println("READY " + receiver.address().getPort());
             System.out.flush();
             while (System.in.read() >= 0) {

@@ -27,7 +27,8 @@ import javax.imageio.ImageIO;
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.Report <tables.md> <chart.png> <summary.csv>...}
  */
 public final class Report {
-    static final String CSV_HEADER = "jdk,pair,size,cell,contender,medianMs,minMs,maxMs,cpuMsPerGB,allocBytesPerOp,threadAllocBytesPerOp";
+    static final String CSV_HEADER =
+            "jdk,pair,size,cell,contender,medianMs,minMs,maxMs,cpuMsPerGB,allocBytesPerOp,threadAllocBytesPerOp";
 
     /** The cells drawn in the chart: pair, cell, size, title. */
     private static final String[][] CHART = {
@@ -37,8 +38,7 @@ public final class Report {
         {"SocketToFile", "", "67108864", "64 MiB loopback socket to file"},
     };
 
-    private Report() {
-    }
+    private Report() {}
 
     /** One line of a summary. */
     static final class Row {
@@ -106,8 +106,12 @@ public final class Report {
     }
 
     private static double fastest(Map<String, Map<String, Row>> cell, String jdk) {
-        return cell.values().stream().map(m -> m.get(jdk)).filter(r -> r != null && !Double.isNaN(r.medianMs))
-                .mapToDouble(r -> r.medianMs).min().orElse(Double.NaN);
+        return cell.values().stream()
+                .map(m -> m.get(jdk))
+                .filter(r -> r != null && !Double.isNaN(r.medianMs))
+                .mapToDouble(r -> r.medianMs)
+                .min()
+                .orElse(Double.NaN);
     }
 
     /** Per cell: the default's time over the fastest contender's, and which one that was. */
@@ -119,18 +123,29 @@ public final class Report {
             rule.append("---:|---|");
         }
         md.append('\n').append(rule).append('\n');
-        for (Map.Entry<String, Map<String, Map<String, Row>>> cell : byCell(rows).entrySet()) {
+        for (Map.Entry<String, Map<String, Map<String, Row>>> cell :
+                byCell(rows).entrySet()) {
             String[] key = cell.getKey().split("\\|", -1);
-            md.append("| ").append(key[0]).append(" | ").append(size(Long.parseLong(key[2]))).append(" | ")
-                    .append(key[1]).append(" |");
+            md.append("| ")
+                    .append(key[0])
+                    .append(" | ")
+                    .append(size(Long.parseLong(key[2])))
+                    .append(" | ")
+                    .append(key[1])
+                    .append(" |");
             for (String jdk : jdks) {
                 double fastest = fastest(cell.getValue(), jdk);
                 Row def = cell.getValue().getOrDefault("default", Map.of()).get(jdk);
                 String winner = cell.getValue().entrySet().stream()
-                        .filter(e -> e.getValue().get(jdk) != null && e.getValue().get(jdk).medianMs == fastest)
-                        .map(Map.Entry::getKey).findFirst().orElse("-");
+                        .filter(e ->
+                                e.getValue().get(jdk) != null && e.getValue().get(jdk).medianMs == fastest)
+                        .map(Map.Entry::getKey)
+                        .findFirst()
+                        .orElse("-");
                 md.append(def == null ? " - |" : String.format(Locale.ROOT, " %.2f |", def.medianMs / fastest))
-                        .append(' ').append(winner).append(" |");
+                        .append(' ')
+                        .append(winner)
+                        .append(" |");
             }
             md.append('\n');
         }
@@ -145,21 +160,33 @@ public final class Report {
             head.append(" JDK ").append(jdk).append(" ms | GB/s | vs fastest | CPU ms/GB | alloc B/op |");
             rule.append("---:|---:|---:|---:|---:|");
         }
-        for (Map.Entry<String, Map<String, Map<String, Row>>> cell : byCell(rows).entrySet()) {
+        for (Map.Entry<String, Map<String, Map<String, Row>>> cell :
+                byCell(rows).entrySet()) {
             String[] key = cell.getKey().split("\\|", -1);
-            md.append("\n**").append(key[0]).append(", ").append(size(Long.parseLong(key[2])))
-                    .append(key[1].isEmpty() ? "" : ", " + key[1]).append("**\n\n");
+            md.append("\n**")
+                    .append(key[0])
+                    .append(", ")
+                    .append(size(Long.parseLong(key[2])))
+                    .append(key[1].isEmpty() ? "" : ", " + key[1])
+                    .append("**\n\n");
             md.append(head).append('\n').append(rule).append('\n');
             for (Map.Entry<String, Map<String, Row>> contender : cell.getValue().entrySet()) {
-                md.append("| ").append(contender.getKey().equals("default") ? "**default**" : contender.getKey()).append(" |");
+                md.append("| ")
+                        .append(contender.getKey().equals("default") ? "**default**" : contender.getKey())
+                        .append(" |");
                 for (String jdk : jdks) {
                     Row r = contender.getValue().get(jdk);
                     if (r == null || Double.isNaN(r.medianMs)) {
                         md.append(" - | - | - | - | - |");
                         continue;
                     }
-                    md.append(String.format(Locale.ROOT, " %s | %.2f | %.2f | %.0f | %s |", ms(r.medianMs),
-                            r.gbPerSecond(), r.medianMs / fastest(cell.getValue(), jdk), r.cpuMsPerGb,
+                    md.append(String.format(
+                            Locale.ROOT,
+                            " %s | %.2f | %.2f | %.0f | %s |",
+                            ms(r.medianMs),
+                            r.gbPerSecond(),
+                            r.medianMs / fastest(cell.getValue(), jdk),
+                            r.cpuMsPerGb,
                             bytes(r.allocBytes)));
                 }
                 md.append('\n');
@@ -169,7 +196,8 @@ public final class Report {
     }
 
     private static String ms(double value) {
-        return value >= 100 ? String.format(Locale.ROOT, "%.0f", value)
+        return value >= 100
+                ? String.format(Locale.ROOT, "%.0f", value)
                 : value >= 1 ? String.format(Locale.ROOT, "%.2f", value) : String.format(Locale.ROOT, "%.4f", value);
     }
 
@@ -221,8 +249,12 @@ public final class Report {
         y += 20;
         for (String[] panel : panels) {
             Map<String, Map<String, Row>> cell = cells.get(panel[0] + "|" + panel[1] + "|" + panel[2]);
-            double max = cell.values().stream().flatMap(m -> m.values().stream())
-                    .mapToDouble(Row::gbPerSecond).filter(v -> !Double.isNaN(v)).max().orElse(1);
+            double max = cell.values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .mapToDouble(Row::gbPerSecond)
+                    .filter(v -> !Double.isNaN(v))
+                    .max()
+                    .orElse(1);
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
             g.setColor(Color.BLACK);
             g.drawString(panel[3], 10, y + 14);
@@ -239,7 +271,10 @@ public final class Report {
                         g.setColor(colors[j % colors.length]);
                         g.fillRect(labelWidth, y, w, barHeight - 1);
                         g.setColor(Color.DARK_GRAY);
-                        g.drawString(String.format(Locale.ROOT, "%.2f", r.gbPerSecond()), labelWidth + w + 4, y + barHeight - 1);
+                        g.drawString(
+                                String.format(Locale.ROOT, "%.2f", r.gbPerSecond()),
+                                labelWidth + w + 4,
+                                y + barHeight - 1);
                     }
                     y += barHeight;
                 }

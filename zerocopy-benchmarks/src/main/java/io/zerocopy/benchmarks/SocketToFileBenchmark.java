@@ -26,8 +26,16 @@ public class SocketToFileBenchmark extends CopyBenchmark {
      * How to copy; see {@link Contenders}. {@code rawTransferFrom} is the JDK's
      * {@code FileChannel.transferFrom} in a loop.
      */
-    @Param({"default", "buffered", "transferFrom", "rawTransferFrom", "classic4k", "guava", "commonsIo",
-            "streamTransferTo"})
+    @Param({
+        "default",
+        "buffered",
+        "transferFrom",
+        "rawTransferFrom",
+        "classic4k",
+        "guava",
+        "commonsIo",
+        "streamTransferTo"
+    })
     public String contender;
 
     private Path target;
@@ -39,13 +47,14 @@ public class SocketToFileBenchmark extends CopyBenchmark {
         sender = new Sender(Data.source(size));
         target = Data.target("socket-target");
         if (contender.equals("default")) {
-            System.out.println("default picks: " + Contenders.defaultChoice(options -> {
-                Files.deleteIfExists(target);
-                try (SocketChannel in = SocketChannel.open(sender.address());
-                        FileOutputStream out = new FileOutputStream(target.toFile())) {
-                    Transfers.copy(in, out.getChannel(), options);
-                }
-            }));
+            System.out.println("default picks: "
+                    + Contenders.defaultChoice(options -> {
+                        Files.deleteIfExists(target);
+                        try (SocketChannel in = SocketChannel.open(sender.address());
+                                FileOutputStream out = new FileOutputStream(target.toFile())) {
+                            Transfers.copy(in, out.getChannel(), options);
+                        }
+                    }));
         }
     }
 

@@ -55,10 +55,10 @@ public final class SpliceRun {
     private static final boolean NO_DELAY = Boolean.getBoolean("nodelay");
     /** {@code -Dvirtual=true}: relay contenders on virtual threads too. */
     private static final boolean VIRTUAL = Boolean.getBoolean("virtual");
+
     private static final String ON_VIRTUAL = "-virtual";
 
-    private SpliceRun() {
-    }
+    private SpliceRun() {}
 
     public static void main(String[] args) throws Exception {
         String kind = args[0];
@@ -74,10 +74,14 @@ public final class SpliceRun {
                     for (int n : new int[] {1, 256}) {
                         long each = n == 1 ? 2 * GIB : 8L << 20;
                         String[] contenders = VIRTUAL
-                                ? new String[] {"buffered", "splice", "socat", "buffered" + ON_VIRTUAL, "splice" + ON_VIRTUAL}
+                                ? new String[] {
+                                    "buffered", "splice", "socat", "buffered" + ON_VIRTUAL, "splice" + ON_VIRTUAL
+                                }
                                 : new String[] {"buffered", "splice", "socat"};
                         for (String contender : contenders) {
-                            double[] r = contender.equals("socat") ? socat(receiver, n, each) : relay(receiver, n, each, contender);
+                            double[] r = contender.equals("socat")
+                                    ? socat(receiver, n, each)
+                                    : relay(receiver, n, each, contender);
                             record(results, "relay," + peer + "," + n + "," + contender, round, r);
                         }
                     }
@@ -90,7 +94,11 @@ public final class SpliceRun {
                     for (int n : new int[] {1, 256}) {
                         long each = n == 1 ? GIB : 4L << 20;
                         for (String contender : new String[] {"buffered", "transferFrom", "splice"}) {
-                            record(results, "file,loopback," + n + "," + contender, round, toFiles(dir, n, each, contender));
+                            record(
+                                    results,
+                                    "file,loopback," + n + "," + contender,
+                                    round,
+                                    toFiles(dir, n, each, contender));
                         }
                     }
                 }
@@ -106,14 +114,27 @@ public final class SpliceRun {
         System.out.println("# medians: key, GB/s, CPU ms/GB, runs[, process CPU ms/GB]");
         for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
             List<double[]> runs = e.getValue();
-            System.out.printf(Locale.ROOT, "%s,%.2f,%.0f,%d%s%n", e.getKey(), median(runs, 0), median(runs, 1), runs.size(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s,%.2f,%.0f,%d%s%n",
+                    e.getKey(),
+                    median(runs, 0),
+                    median(runs, 1),
+                    runs.size(),
                     runs.get(0).length > 3 ? String.format(Locale.ROOT, ",%.0f", median(runs, 3)) : "");
         }
     }
 
     private static void record(Map<String, List<double[]>> results, String key, int round, double[] r) {
         results.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
-        System.out.printf(Locale.ROOT, "%s,%d,%.3f,%.2f,%.0f%s%n", key, round, r[2], r[0], r[1],
+        System.out.printf(
+                Locale.ROOT,
+                "%s,%d,%.3f,%.2f,%.0f%s%n",
+                key,
+                round,
+                r[2],
+                r[0],
+                r[1],
                 r.length > 3 ? String.format(Locale.ROOT, ",%.0f", r[3]) : "");
         System.out.flush();
     }
@@ -131,7 +152,8 @@ public final class SpliceRun {
     /** {GB/s, relay CPU ms per GB, seconds} for N connections of {@code each} bytes through a Java relay. */
     private static double[] relay(InetSocketAddress receiver, int n, long each, String contender) throws Exception {
         boolean virtual = contender.endsWith(ON_VIRTUAL);
-        TransferOptions options = options(virtual ? contender.substring(0, contender.length() - ON_VIRTUAL.length()) : contender);
+        TransferOptions options =
+                options(virtual ? contender.substring(0, contender.length() - ON_VIRTUAL.length()) : contender);
         AtomicLong cpu = new AtomicLong();
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(LOOPBACK, 0), n);
@@ -172,7 +194,8 @@ public final class SpliceRun {
     private static final AtomicLong finished = new AtomicLong();
 
     /** One direction of a relayed connection: copy to end of stream, pass the end on; the last one closes both. */
-    private static void pump(TransferOptions options, SocketChannel from, SocketChannel to, AtomicLong cpu, AtomicLong directions) {
+    private static void pump(
+            TransferOptions options, SocketChannel from, SocketChannel to, AtomicLong cpu, AtomicLong directions) {
         long started = THREADS.getCurrentThreadCpuTime();
         try {
             Transfers.copy((ReadableByteChannel) from, to, options);
@@ -182,7 +205,8 @@ public final class SpliceRun {
         } finally {
             cpu.addAndGet(THREADS.getCurrentThreadCpuTime() - started);
             if (directions.decrementAndGet() == 0) {
-                try (from; to) {
+                try (from;
+                        to) {
                     finished.addAndGet(2);
                 } catch (IOException ignored) {
                     // closing
@@ -202,7 +226,8 @@ public final class SpliceRun {
         for (int i = 0; i < n; i++) {
             senders.add(start(() -> {
                 try (SocketChannel socket = SocketChannel.open(address)) {
-                    ByteBuffer header = ByteBuffer.allocate(Long.BYTES).putLong(each).flip();
+                    ByteBuffer header =
+                            ByteBuffer.allocate(Long.BYTES).putLong(each).flip();
                     while (header.hasRemaining()) {
                         socket.write(header);
                     }
@@ -233,10 +258,16 @@ public final class SpliceRun {
         try (ServerSocketChannel probe = ServerSocketChannel.open().bind(new InetSocketAddress(LOOPBACK, 0))) {
             port = ((InetSocketAddress) probe.getLocalAddress()).getPort();
         }
-        Process socat = new ProcessBuilder("socat", "-b", "262144",
-                "TCP-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork,backlog=512" + (NO_DELAY ? ",nodelay" : ""),
-                "TCP:" + receiver.getHostString() + ":" + receiver.getPort() + (NO_DELAY ? ",nodelay" : ""))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process socat = new ProcessBuilder(
+                        "socat",
+                        "-b",
+                        "262144",
+                        "TCP-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork,backlog=512"
+                                + (NO_DELAY ? ",nodelay" : ""),
+                        "TCP:" + receiver.getHostString() + ":" + receiver.getPort() + (NO_DELAY ? ",nodelay" : ""))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             InetSocketAddress address = new InetSocketAddress(LOOPBACK, port);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -299,8 +330,12 @@ public final class SpliceRun {
                 Path file = dir.resolve("f" + i);
                 copyingThreads.add(start(() -> {
                     long cpuStart = THREADS.getCurrentThreadCpuTime();
-                    try (source; FileChannel target = FileChannel.open(file, StandardOpenOption.CREATE,
-                            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                    try (source;
+                            FileChannel target = FileChannel.open(
+                                    file,
+                                    StandardOpenOption.CREATE,
+                                    StandardOpenOption.WRITE,
+                                    StandardOpenOption.TRUNCATE_EXISTING)) {
                         if (Transfers.copy((ReadableByteChannel) source, target, options) != each) {
                             throw new IOException("short copy");
                         }
@@ -358,7 +393,9 @@ public final class SpliceRun {
         }
         try {
             Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-            return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class).invoke(builder, body);
+            return (Thread) Class.forName("java.lang.Thread$Builder")
+                    .getMethod("start", Runnable.class)
+                    .invoke(builder, body);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("virtual threads need Java 21; this is " + Runtime.version(), e);
         }

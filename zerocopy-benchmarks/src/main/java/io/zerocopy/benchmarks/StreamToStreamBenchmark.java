@@ -40,7 +40,8 @@ public class StreamToStreamBenchmark extends CopyBenchmark {
         cpu.start();
         long moved;
         Files.deleteIfExists(target);
-        try (InputStream in = Files.newInputStream(source); OutputStream out = Files.newOutputStream(target)) {
+        try (InputStream in = Files.newInputStream(source);
+                OutputStream out = Files.newOutputStream(target)) {
             moved = Contenders.fromStream(contender, in, out);
         }
         cpu.stop(moved);

@@ -78,8 +78,11 @@ public final class VethPeer implements AutoCloseable {
             command.addAll(jvmOptions);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
             command.addAll(args);
-            Process receiver = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(receiver.getInputStream(), StandardCharsets.UTF_8));
+            Process receiver = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(receiver.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
             if (line == null || !line.startsWith("READY ")) {
                 receiver.destroyForcibly();
@@ -120,8 +123,11 @@ public final class VethPeer implements AutoCloseable {
     }
 
     private static void quietly(String... command) throws IOException, InterruptedException {
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start().waitFor(30, TimeUnit.SECONDS);
+        new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor(30, TimeUnit.SECONDS);
     }
 
     private static void run(String... command) throws IOException, InterruptedException {

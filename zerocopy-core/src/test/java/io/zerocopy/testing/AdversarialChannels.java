@@ -27,8 +27,7 @@ public final class AdversarialChannels {
      */
     public static final int ZERO_ONE_IN = 16;
 
-    private AdversarialChannels() {
-    }
+    private AdversarialChannels() {}
 
     /** How a fake decides how many bytes a call moves. */
     public enum Behaviour {
@@ -50,8 +49,7 @@ public final class AdversarialChannels {
         void after(long totalSoFar) throws IOException;
     }
 
-    private static final Hook NO_HOOK = total -> {
-    };
+    private static final Hook NO_HOOK = total -> {};
 
     /** Shared decision logic; {@code done} is what moved before this call, {@code available} what this call could move (> 0). */
     public abstract static class Fake {

@@ -24,8 +24,7 @@ import org.mockito.InOrder;
  */
 public final class ListenerOrder {
 
-    private ListenerOrder() {
-    }
+    private ListenerOrder() {}
 
     /** The counts of every progress call so far, in order, without verifying anything. */
     public static List<Long> progress(TransferListener listener) {
@@ -36,7 +35,8 @@ public final class ListenerOrder {
     }
 
     /** Verifies the calls of a transfer that returned {@code total} bytes; returns the result it was told. */
-    public static TransferResult verifyCompleted(TransferListener listener, String strategy, long expectedAtStart, long total) {
+    public static TransferResult verifyCompleted(
+            TransferListener listener, String strategy, long expectedAtStart, long total) {
         InOrder inOrder = inOrder(listener);
         inOrder.verify(listener).onStart(strategy, expectedAtStart);
         if (total > 0) {
@@ -56,8 +56,8 @@ public final class ListenerOrder {
     }
 
     /** Verifies the calls of a transfer that failed with {@code failure}: the last progress is its count. */
-    public static void verifyFailed(TransferListener listener, String strategy, long expectedAtStart,
-            TransferException failure) {
+    public static void verifyFailed(
+            TransferListener listener, String strategy, long expectedAtStart, TransferException failure) {
         List<Long> progress = verifyFailedAfterProgress(listener, strategy, expectedAtStart, failure);
         if (failure.bytesTransferred() == 0) {
             assertThat(progress).as("progress calls when nothing moved").isEmpty();
@@ -70,16 +70,19 @@ public final class ListenerOrder {
      * As {@link #verifyFailed}, except that the last progress call may be short of the failure's
      * count: for a failure that can surface between counting a step and reporting it.
      */
-    public static List<Long> verifyFailedAfterProgress(TransferListener listener, String strategy, long expectedAtStart,
-            TransferException failure) {
+    public static List<Long> verifyFailedAfterProgress(
+            TransferListener listener, String strategy, long expectedAtStart, TransferException failure) {
         List<Long> progress = progress(listener);
         InOrder inOrder = inOrder(listener);
         inOrder.verify(listener).onStart(strategy, expectedAtStart);
         if (!progress.isEmpty()) {
             inOrder.verify(listener, atLeastOnce()).onProgress(anyLong());
             assertIncreasing(progress);
-            assertThat(progress).as("progress calls").last().satisfies(
-                    last -> assertThat(last).as("last progress").isLessThanOrEqualTo(failure.bytesTransferred()));
+            assertThat(progress)
+                    .as("progress calls")
+                    .last()
+                    .satisfies(last ->
+                            assertThat(last).as("last progress").isLessThanOrEqualTo(failure.bytesTransferred()));
         }
         inOrder.verify(listener).onFailure(failure);
         verifyNoMoreInteractions(listener);
@@ -105,7 +108,8 @@ public final class ListenerOrder {
 
     private static void assertIncreasing(List<Long> progress) {
         for (int i = 1; i < progress.size(); i++) {
-            assertThat(progress.get(i)).as("progress call %d after %d", i, progress.get(i - 1))
+            assertThat(progress.get(i))
+                    .as("progress call %d after %d", i, progress.get(i - 1))
                     .isGreaterThan(progress.get(i - 1));
         }
     }

@@ -63,7 +63,8 @@ import org.junit.jupiter.api.io.TempDir;
 public abstract class TransferStrategyContract {
 
     /** The master seed: {@code -Dzerocopy.seed=N}, or a random one. */
-    protected static final long SEED = Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
+    protected static final long SEED =
+            Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
 
     private static final int CASES = 50;
     private static final int MAX_SIZE = 300 * 1024;
@@ -100,8 +101,7 @@ public abstract class TransferStrategyContract {
     }
 
     /** Checks what {@link #listener()}'s listener heard in one case; the default checks nothing. */
-    protected void verifyListener(TransferListener listener, Outcome outcome) {
-    }
+    protected void verifyListener(TransferListener listener, Outcome outcome) {}
 
     /**
      * How one case ended, for {@link #verifyListener}.
@@ -112,13 +112,19 @@ public abstract class TransferStrategyContract {
      * @param failure the exception of a failed copy, or null
      * @param declined whether the strategy declined the case (then nothing started)
      */
-    public record Outcome(String strategy, long expectedAtStart, long bytesTransferred, TransferException failure,
-            boolean declined) {
-    }
+    public record Outcome(
+            String strategy,
+            long expectedAtStart,
+            long bytesTransferred,
+            TransferException failure,
+            boolean declined) {}
 
     /** Which ends are real files and which are fakes. */
     enum Shape {
-        FILE_TO_FAKE(true, false), FILE_TO_FILE(true, true), FAKE_TO_FAKE(false, false), FAKE_TO_FILE(false, true);
+        FILE_TO_FAKE(true, false),
+        FILE_TO_FILE(true, true),
+        FAKE_TO_FAKE(false, false),
+        FAKE_TO_FILE(false, true);
 
         final boolean fileSource;
         final boolean fileTarget;
@@ -145,7 +151,8 @@ public abstract class TransferStrategyContract {
         System.out.println(getClass().getSimpleName() + " (" + name + "): seed " + SEED
                 + " (replay with -Dzerocopy.seed=" + SEED + ")");
         Random master = new Random(SEED ^ name.hashCode());
-        return IntStream.range(0, CASES).mapToObj(i -> new Case(i, name, master.nextLong()))
+        return IntStream.range(0, CASES)
+                .mapToObj(i -> new Case(i, name, master.nextLong()))
                 .map(c -> dynamicTest(c.toString(), () -> runUnlessStuck(strategy, c)));
     }
 
@@ -156,14 +163,16 @@ public abstract class TransferStrategyContract {
     private void runUnlessStuck(TransferStrategy strategy, Case c) throws Throwable {
         AtomicLong lastProgress = new AtomicLong(System.nanoTime());
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                run(strategy, c, lastProgress);
-                done.complete(null);
-            } catch (Throwable t) {
-                done.completeExceptionally(t);
-            }
-        }, "contract-case-" + c.index);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        run(strategy, c, lastProgress);
+                        done.complete(null);
+                    } catch (Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+                },
+                "contract-case-" + c.index);
         thread.setDaemon(true);
         thread.start();
         while (true) {
@@ -192,9 +201,11 @@ public abstract class TransferStrategyContract {
         final int size;
         /** Where the model starts in the data: the slice position, or the file channel's position. */
         final int from;
+
         final int count;
         /** The file source's own position before a SLICE copy (must be unchanged after it). */
         final int sourcePosition;
+
         final Behaviour sourceBehaviour;
         final Behaviour targetBehaviour;
         final long failAfter;
@@ -210,8 +221,9 @@ public abstract class TransferStrategyContract {
             Random r = new Random(caseSeed);
             this.shape = pick(r, Shape.values());
             this.call = shape.fileSource && r.nextBoolean() ? Call.CHANNEL : Call.SLICE;
-            Behaviour[] fakeBehaviours = {Behaviour.ONE_BYTE, Behaviour.RANDOM_SHORT, Behaviour.ZEROS_NOW_AND_THEN,
-                Behaviour.FAIL_AFTER_N};
+            Behaviour[] fakeBehaviours = {
+                Behaviour.ONE_BYTE, Behaviour.RANDOM_SHORT, Behaviour.ZEROS_NOW_AND_THEN, Behaviour.FAIL_AFTER_N
+            };
             Behaviour src = shape.fileSource ? null : pick(r, fakeBehaviours);
             Behaviour dst = shape.fileTarget ? null : pick(r, fakeBehaviours);
             if (src == Behaviour.FAIL_AFTER_N && dst == Behaviour.FAIL_AFTER_N) {
@@ -264,21 +276,37 @@ public abstract class TransferStrategyContract {
         @Override
         public String toString() {
             StringBuilder s = new StringBuilder()
-                    .append(strategy).append(" #").append(index)
-                    .append(" seed=").append(SEED)
-                    .append(": ").append(shape.fileSource ? "file" : "fake(" + sourceBehaviour + ")")
-                    .append(" -> ").append(shape.fileTarget ? "file" : "fake(" + targetBehaviour + ")");
+                    .append(strategy)
+                    .append(" #")
+                    .append(index)
+                    .append(" seed=")
+                    .append(SEED)
+                    .append(": ")
+                    .append(shape.fileSource ? "file" : "fake(" + sourceBehaviour + ")")
+                    .append(" -> ")
+                    .append(shape.fileTarget ? "file" : "fake(" + targetBehaviour + ")");
             if (fails()) {
                 s.append(" failAfter=").append(failAfter);
             }
             s.append(", size=").append(size);
             if (shape.fileSource) {
-                s.append(", ").append(call).append(" from=").append(from).append(" count=").append(count);
+                s.append(", ")
+                        .append(call)
+                        .append(" from=")
+                        .append(from)
+                        .append(" count=")
+                        .append(count);
             }
             if (shape.fileTarget) {
-                s.append(", targetPrefix=").append(targetPrefix).append(" targetPosition=").append(targetPosition);
+                s.append(", targetPrefix=")
+                        .append(targetPrefix)
+                        .append(" targetPosition=")
+                        .append(targetPosition);
             }
-            return s.append(", bufferSize=").append(bufferSize).append(", mappedWindow=").append(mappedWindow)
+            return s.append(", bufferSize=")
+                    .append(bufferSize)
+                    .append(", mappedWindow=")
+                    .append(mappedWindow)
                     .toString();
         }
     }
@@ -342,12 +370,13 @@ public abstract class TransferStrategyContract {
             if (!support.supported()) {
                 FileChannel slice = sourceFile;
                 assertThatThrownBy(() -> {
-                    if (c.call == Call.SLICE && c.shape.fileSource) {
-                        Transfers.copy(slice, c.from, c.count, target, options);
-                    } else {
-                        Transfers.copy(source, target, options);
-                    }
-                }).as("a forced copy the strategy declined (%s)", support.reason())
+                            if (c.call == Call.SLICE && c.shape.fileSource) {
+                                Transfers.copy(slice, c.from, c.count, target, options);
+                            } else {
+                                Transfers.copy(source, target, options);
+                            }
+                        })
+                        .as("a forced copy the strategy declined (%s)", support.reason())
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageStartingWith("strategy: " + c.strategy)
                         .hasMessageContaining(support.reason());
@@ -362,7 +391,9 @@ public abstract class TransferStrategyContract {
                     failure = e;
                 }
                 if (c.fails()) {
-                    assertThat(failure).as("exception after an injected failure").isNotNull();
+                    assertThat(failure)
+                            .as("exception after an injected failure")
+                            .isNotNull();
                     moved = failure.bytesTransferred();
                     assertThat(moved).as("bytesTransferred").isEqualTo(c.failAfter);
                     IOException injected = fakeTarget != null && fakeTarget.lastFailure() != null
@@ -386,7 +417,8 @@ public abstract class TransferStrategyContract {
                 assertThat(fakeTarget.isOpen()).as("target still open").isTrue();
             } else {
                 byte[] file = Files.readAllBytes(targetPath);
-                byte[] expectedFile = Arrays.copyOf(prefix, Math.max(prefix.length, c.targetPosition + expected.length));
+                byte[] expectedFile =
+                        Arrays.copyOf(prefix, Math.max(prefix.length, c.targetPosition + expected.length));
                 System.arraycopy(expected, 0, expectedFile, c.targetPosition, expected.length);
                 assertSameBytes("target file", file, expectedFile);
                 assertThat(targetFile.isOpen()).as("target still open").isTrue();
@@ -394,13 +426,18 @@ public abstract class TransferStrategyContract {
             }
             if (sourceFile != null) {
                 assertThat(sourceFile.isOpen()).as("source still open").isTrue();
-                assertThat(sourceFile.position()).as("source position")
+                assertThat(sourceFile.position())
+                        .as("source position")
                         .isEqualTo(c.call == Call.SLICE ? c.sourcePosition : c.from + moved);
             } else {
                 assertThat(fakeSource.isOpen()).as("source still open").isTrue();
-                assertThat(fakeSource.delivered()).as("bytes read from the source").isGreaterThanOrEqualTo(moved);
+                assertThat(fakeSource.delivered())
+                        .as("bytes read from the source")
+                        .isGreaterThanOrEqualTo(moved);
                 if (support.supported() && !c.fails()) {
-                    assertThat(fakeSource.delivered()).as("bytes read from the source").isEqualTo(c.count);
+                    assertThat(fakeSource.delivered())
+                            .as("bytes read from the source")
+                            .isEqualTo(c.count);
                 }
             }
         } finally {
@@ -416,8 +453,11 @@ public abstract class TransferStrategyContract {
     /** Compares byte arrays by length and first difference, without printing them. */
     private static void assertSameBytes(String what, byte[] actual, byte[] expected) {
         int at = Arrays.mismatch(actual, expected);
-        assertThat(at).as("%s: first difference (at index %d: %d bytes, expected %d)", what, at, actual.length,
-                expected.length).isEqualTo(-1);
+        assertThat(at)
+                .as(
+                        "%s: first difference (at index %d: %d bytes, expected %d)",
+                        what, at, actual.length, expected.length)
+                .isEqualTo(-1);
     }
 
     /** The request the engine makes of this case's channels, as a strategy sees it. */

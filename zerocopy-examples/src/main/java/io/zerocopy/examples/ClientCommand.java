@@ -27,9 +27,13 @@ import picocli.CommandLine.Spec;
  * {@code transferTo}), or {@code auto} for the library's own choice. Unlike the original clients it
  * sends exactly the file, however short the counts of the calls underneath.
  */
-@Command(mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Sends a file to a server over TCP with the zerocopy library and prints bytes sent, time and "
-                + "the strategy that ran."})
+@Command(
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Sends a file to a server over TCP with the zerocopy library and prints bytes sent, time and "
+                    + "the strategy that ran."
+        })
 final class ClientCommand implements Callable<Integer> {
 
     @Spec
@@ -44,12 +48,16 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--file", paramLabel = "PATH", required = true, description = "The file to send.")
     Path file;
 
-    @Option(names = "--strategy", paramLabel = "NAME",
+    @Option(
+            names = "--strategy",
+            paramLabel = "NAME",
             description = "Strategy to force: buffered, transferTo, mmap, or auto for the library's own choice "
                     + "(default: ${DEFAULT-VALUE}).")
     String strategy;
 
-    @Option(names = "--buffer-size", paramLabel = "BYTES",
+    @Option(
+            names = "--buffer-size",
+            paramLabel = "BYTES",
             description = "Buffer size of the buffered strategy (default: ${DEFAULT-VALUE}).")
     int bufferSize;
 
@@ -71,8 +79,9 @@ final class ClientCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 1 to 65535)");
         }
         if (!Files.isRegularFile(file)) {
-            throw new ParameterException(spec.commandLine(), "--file: " + (Files.exists(file)
-                    ? "not a regular file: " : "no such file: ") + file);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--file: " + (Files.exists(file) ? "not a regular file: " : "no such file: ") + file);
         }
         InetSocketAddress address = new InetSocketAddress(host, port);
         if (address.isUnresolved()) {
@@ -88,8 +97,8 @@ final class ClientCommand implements Callable<Integer> {
             try {
                 socket.connect(address);
             } catch (ConnectException e) {
-                ConnectException named = new ConnectException("cannot connect to " + host + ":" + port + ": "
-                        + e.getMessage());
+                ConnectException named =
+                        new ConnectException("cannot connect to " + host + ":" + port + ": " + e.getMessage());
                 named.initCause(e);
                 throw named;
             }
@@ -104,12 +113,22 @@ final class ClientCommand implements Callable<Integer> {
             end = System.nanoTime();
         }
         TransferResult r = result.get();
-        String how = r.strategy() + ("buffered".equals(r.strategy()) ? " with a " + bufferSize + "-byte buffer" : "")
+        String how = r.strategy()
+                + ("buffered".equals(r.strategy()) ? " with a " + bufferSize + "-byte buffer" : "")
                 + ("auto".equals(strategy) ? " (" + r.reason() + ")" : " (forced)");
         double ms = (end - start) / 1e6;
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "%s: sent %d bytes of %s to %s:%d in %.1f ms (%.1f MB/s) by %s%n",
-                name, sent, file, host, port, ms, sent / Math.max(ms, 1e-3) / 1e3, how);
+        out.printf(
+                Locale.ROOT,
+                "%s: sent %d bytes of %s to %s:%d in %.1f ms (%.1f MB/s) by %s%n",
+                name,
+                sent,
+                file,
+                host,
+                port,
+                ms,
+                sent / Math.max(ms, 1e-3) / 1e3,
+                how);
         out.flush();
         return 0;
     }
@@ -122,8 +141,8 @@ final class ClientCommand implements Callable<Integer> {
                     .listener(listener)
                     .build();
         } catch (IllegalArgumentException e) {
-            String option = e.getMessage() != null && e.getMessage().startsWith("bufferSize") ? "--buffer-size"
-                    : "--strategy";
+            String option =
+                    e.getMessage() != null && e.getMessage().startsWith("bufferSize") ? "--buffer-size" : "--strategy";
             throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage(), e);
         }
     }

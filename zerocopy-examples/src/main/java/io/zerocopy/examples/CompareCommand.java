@@ -42,14 +42,20 @@ import picocli.CommandLine.Spec;
  *
  * <p>A time runs from just before the client connects until the server has seen end of stream.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Reproduces the 2008 zero-copy table on this machine: a 4 KiB read/write loop against "
-                + "transferTo (and the library's own choice), file to a socket over loopback. Prints medians beside "
-                + "the 2008 figures and writes a CSV and a PNG chart."})
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Reproduces the 2008 zero-copy table on this machine: a 4 KiB read/write loop against "
+                    + "transferTo (and the library's own choice), file to a socket over loopback. Prints medians beside "
+                    + "the 2008 figures and writes a CSV and a PNG chart."
+        })
 final class CompareCommand implements Callable<Integer> {
 
     /** The sizes of the 2008 table (7 MB to 1 GB, taken as MiB and GiB). */
     static final String TABLE_SIZES = "7M,21M,63M,98M,200M,350M,700M,1G";
+
     static final String QUICK_SIZES = "64K,1M";
     static final int DEFAULT_RUNS = 11;
 
@@ -69,7 +75,9 @@ final class CompareCommand implements Callable<Integer> {
 
     /** The three senders, in the CSV's and the table's order. */
     enum Sender {
-        TRADITIONAL("4 KiB loop"), TRANSFER_TO("transferTo"), AUTO("auto");
+        TRADITIONAL("4 KiB loop"),
+        TRANSFER_TO("transferTo"),
+        AUTO("auto");
 
         final String label;
 
@@ -81,16 +89,23 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sizes", paramLabel = "LIST", split = ",",
+    @Option(
+            names = "--sizes",
+            paramLabel = "LIST",
+            split = ",",
             description = "File sizes, comma-separated, each a number with an optional K, M or G (binary units; "
                     + "default: the 2008 table's, " + TABLE_SIZES + "; with --quick: " + QUICK_SIZES + ").")
     List<String> sizes;
 
-    @Option(names = "--runs", paramLabel = "N",
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
             description = "Timed runs of each method at each size (default: " + DEFAULT_RUNS + "; with --quick: 1).")
     Integer runs;
 
-    @Option(names = "--out", paramLabel = "DIR",
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
             description = "Directory for compare.csv, compare-runs.csv and compare.png (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("target", "compare");
 
@@ -100,7 +115,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sending socket (turn Nagle's algorithm off).")
     boolean noDelay;
 
-    @Option(names = "--no-progress", description = "No progress bar (there is none anyway when stderr is not a terminal).")
+    @Option(
+            names = "--no-progress",
+            description = "No progress bar (there is none anyway when stderr is not a terminal).")
     boolean noProgress;
 
     /** The medians of one size. */
@@ -127,26 +144,42 @@ final class CompareCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("zerocopy-compare");
         List<Path> files = new ArrayList<>();
         try {
-            console.printf(Locale.ROOT, "Generating %d file%s (%s in all) in %s%n", bytes.size(),
-                    bytes.size() == 1 ? "" : "s", label(bytes.stream().mapToLong(Long::longValue).sum()), dir);
+            console.printf(
+                    Locale.ROOT,
+                    "Generating %d file%s (%s in all) in %s%n",
+                    bytes.size(),
+                    bytes.size() == 1 ? "" : "s",
+                    label(bytes.stream().mapToLong(Long::longValue).sum()),
+                    dir);
             console.flush();
             for (int i = 0; i < bytes.size(); i++) {
                 Path file = dir.resolve("file-" + i + ".bin");
                 files.add(file);
                 GeneratedFile.create(file, bytes.get(i), 2008 + i);
             }
-            console.printf(Locale.ROOT, "File to a socket over 127.0.0.1, %d run%s of each method per size, "
-                    + "interleaved; TCP_NODELAY %s; Java %s; %s %s; %d cores%n", n, n == 1 ? "" : "s",
-                    noDelay ? "on" : "off", Runtime.version(), System.getProperty("os.name"),
-                    System.getProperty("os.version"), Runtime.getRuntime().availableProcessors());
+            console.printf(
+                    Locale.ROOT,
+                    "File to a socket over 127.0.0.1, %d run%s of each method per size, "
+                            + "interleaved; TCP_NODELAY %s; Java %s; %s %s; %d cores%n",
+                    n,
+                    n == 1 ? "" : "s",
+                    noDelay ? "on" : "off",
+                    Runtime.version(),
+                    System.getProperty("os.name"),
+                    System.getProperty("os.version"),
+                    Runtime.getRuntime().availableProcessors());
             console.flush();
             List<Row> rows = measure(bytes, files, n);
             printTable(console, rows);
             writeCsv(out.resolve("compare.csv"), rows, n);
             Path png = out.resolve("compare.png");
             ComparisonChart.write(png, rows, noDelay);
-            console.printf(Locale.ROOT, "Wrote %s, %s and %s%n", out.resolve("compare.csv"),
-                    out.resolve("compare-runs.csv"), png);
+            console.printf(
+                    Locale.ROOT,
+                    "Wrote %s, %s and %s%n",
+                    out.resolve("compare.csv"),
+                    out.resolve("compare-runs.csv"),
+                    png);
             console.flush();
         } finally {
             for (Path file : files) {
@@ -188,10 +221,12 @@ final class CompareCommand implements Callable<Integer> {
                         if (m == Sender.AUTO) {
                             autoStrategy[s] = strategy;
                         }
-                        runsCsv.write(String.format(Locale.ROOT, "%d,%d,%s,%s,%.3f%n", bytes.get(s), run + 1,
-                                m.label, strategy, t));
-                        step(bar, String.format(Locale.ROOT, "run %d/%d, %s, %s", run + 1, n, label(bytes.get(s)),
-                                m.label));
+                        runsCsv.write(String.format(
+                                Locale.ROOT, "%d,%d,%s,%s,%.3f%n", bytes.get(s), run + 1, m.label, strategy, t));
+                        step(
+                                bar,
+                                String.format(
+                                        Locale.ROOT, "run %d/%d, %s, %s", run + 1, n, label(bytes.get(s)), m.label));
                     }
                 }
             }
@@ -202,8 +237,13 @@ final class CompareCommand implements Callable<Integer> {
             for (int run = 0; run < n; run++) {
                 ratios[run] = ms[s][Sender.TRANSFER_TO.ordinal()][run] / ms[s][Sender.TRADITIONAL.ordinal()][run];
             }
-            rows.add(new Row(bytes.get(s), Stats.median(ms[s][0]), Stats.median(ms[s][1]), Stats.median(ms[s][2]),
-                    autoStrategy[s], Stats.median(ratios)));
+            rows.add(new Row(
+                    bytes.get(s),
+                    Stats.median(ms[s][0]),
+                    Stats.median(ms[s][1]),
+                    Stats.median(ms[s][2]),
+                    autoStrategy[s],
+                    Stats.median(ratios)));
         }
         return rows;
     }
@@ -224,17 +264,31 @@ final class CompareCommand implements Callable<Integer> {
 
     private static Map<Sender, TransferOptions> optionSets(LastResult listener) {
         Map<Sender, TransferOptions> optionSets = new LinkedHashMap<>();
-        optionSets.put(Sender.TRADITIONAL, TransferOptions.builder()
-                .strategy("buffered").bufferSize(4096).listener(listener).build());
-        optionSets.put(Sender.TRANSFER_TO, TransferOptions.builder()
-                .strategy("transferTo").listener(listener).build());
+        optionSets.put(
+                Sender.TRADITIONAL,
+                TransferOptions.builder()
+                        .strategy("buffered")
+                        .bufferSize(4096)
+                        .listener(listener)
+                        .build());
+        optionSets.put(
+                Sender.TRANSFER_TO,
+                TransferOptions.builder()
+                        .strategy("transferTo")
+                        .listener(listener)
+                        .build());
         optionSets.put(Sender.AUTO, TransferOptions.builder().listener(listener).build());
         return optionSets;
     }
 
     /** Sends one file and returns the milliseconds from connecting until the server saw end of stream. */
-    private double send(TransferOptions options, Path file, long size, InetSocketAddress address,
-            BlockingQueue<Server.Connection> arrived) throws IOException, InterruptedException {
+    private double send(
+            TransferOptions options,
+            Path file,
+            long size,
+            InetSocketAddress address,
+            BlockingQueue<Server.Connection> arrived)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         try (SocketChannel socket = SocketChannel.open()) {
             socket.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
@@ -246,8 +300,8 @@ final class CompareCommand implements Callable<Integer> {
             throw new IOException("the receiver reported nothing within 5 minutes");
         }
         if (!c.complete() || c.bytes() != size) {
-            throw new IOException("the receiver got " + c.bytes() + " bytes of " + size
-                    + (c.complete() ? "" : ": " + c.failure()));
+            throw new IOException(
+                    "the receiver got " + c.bytes() + " bytes of " + size + (c.complete() ? "" : ": " + c.failure()));
         }
         return (c.endNanos() - start) / 1e6;
     }
@@ -300,10 +354,19 @@ final class CompareCommand implements Callable<Integer> {
         console.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Row r : rows) {
             long[] o = r.original();
-            console.printf(Locale.ROOT, "| %s | %s | %s | %s | %.1f | %.1f | %.1f (%s) | %.2f | %.0f%% |%n",
-                    label(r.size()), o == null ? "-" : o[0], o == null ? "-" : o[1],
+            console.printf(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %.1f | %.1f | %.1f (%s) | %.2f | %.0f%% |%n",
+                    label(r.size()),
+                    o == null ? "-" : o[0],
+                    o == null ? "-" : o[1],
                     o == null ? "-" : String.format(Locale.ROOT, "%.0f%%", (1 - (double) o[1] / o[0]) * 100),
-                    r.traditional(), r.transferTo(), r.auto(), r.autoStrategy(), r.ratio(), r.saved());
+                    r.traditional(),
+                    r.transferTo(),
+                    r.auto(),
+                    r.autoStrategy(),
+                    r.ratio(),
+                    r.saved());
         }
         console.println();
         console.println("Medians; \"transferTo / loop\" is the median of the per-run ratios; \"saved\" is 1 minus it.");
@@ -315,9 +378,20 @@ final class CompareCommand implements Callable<Integer> {
                 + "transferto_vs_loop,saved_percent,original_loop_ms,original_transferto_ms,runs,nodelay\n");
         for (Row r : rows) {
             long[] o = r.original();
-            text.append(String.format(Locale.ROOT, "%d,%.3f,%.3f,%.3f,%s,%.4f,%.1f,%s,%s,%d,%b%n", r.size(),
-                    r.traditional(), r.transferTo(), r.auto(), r.autoStrategy(), r.ratio(), r.saved(),
-                    o == null ? "" : o[0], o == null ? "" : o[1], n, noDelay));
+            text.append(String.format(
+                    Locale.ROOT,
+                    "%d,%.3f,%.3f,%.3f,%s,%.4f,%.1f,%s,%s,%d,%b%n",
+                    r.size(),
+                    r.traditional(),
+                    r.transferTo(),
+                    r.auto(),
+                    r.autoStrategy(),
+                    r.ratio(),
+                    r.saved(),
+                    o == null ? "" : o[0],
+                    o == null ? "" : o[1],
+                    n,
+                    noDelay));
         }
         Files.writeString(csv, text, StandardCharsets.UTF_8);
     }
@@ -334,15 +408,19 @@ final class CompareCommand implements Callable<Integer> {
             } catch (NumberFormatException e) {
                 value = -1;
             }
-            int shift = m.matches() ? switch (m.group(2).toUpperCase(Locale.ROOT)) {
-                case "K" -> 10;
-                case "M" -> 20;
-                case "G" -> 30;
-                default -> 0;
-            } : 0;
+            int shift = m.matches()
+                    ? switch (m.group(2).toUpperCase(Locale.ROOT)) {
+                        case "K" -> 10;
+                        case "M" -> 20;
+                        case "G" -> 30;
+                        default -> 0;
+                    }
+                    : 0;
             if (value < 1 || value > (Long.MAX_VALUE >> 1 >> shift)) {
-                throw new ParameterException(spec.commandLine(), "--sizes: " + item
-                        + " (expected: a positive number of bytes with an optional K, M or G, such as 7M or 1G)");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--sizes: " + item
+                                + " (expected: a positive number of bytes with an optional K, M or G, such as 7M or 1G)");
             }
             parsed.add(value << shift);
         }

@@ -22,17 +22,17 @@ final class ComparisonChart {
     private static final Color LOOP = new Color(0xC0, 0x39, 0x2B);
     private static final Color TRANSFER_TO = new Color(0x1F, 0x5F, 0xAF);
     private static final Color AUTO = new Color(0x2E, 0x8B, 0x57);
-    private static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-            new float[] {7f, 5f}, 0f);
+    private static final BasicStroke DASHED =
+            new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 5f}, 0f);
     private static final BasicStroke SOLID = new BasicStroke(2.5f);
 
-    private ComparisonChart() {
-    }
+    private ComparisonChart() {}
 
     /** Writes the chart of these rows as a PNG to {@code png}. */
     static void write(Path png, List<CompareCommand.Row> rows, boolean noDelay) throws IOException {
         XYChart chart = new XYChartBuilder()
-                .width(900).height(560)
+                .width(900)
+                .height(560)
                 .title("File to a socket over loopback: 4 KiB read/write loop vs transferTo"
                         + (noDelay ? " (TCP_NODELAY on)" : " (Nagle on)"))
                 .xAxisTitle("File size (MiB)")
@@ -68,8 +68,13 @@ final class ComparisonChart {
         }
     }
 
-    private static void add(XYChart chart, String name, List<CompareCommand.Row> rows,
-            ToDoubleFunction<CompareCommand.Row> ms, Color color, BasicStroke stroke) {
+    private static void add(
+            XYChart chart,
+            String name,
+            List<CompareCommand.Row> rows,
+            ToDoubleFunction<CompareCommand.Row> ms,
+            Color color,
+            BasicStroke stroke) {
         double[] x = new double[rows.size()];
         double[] y = new double[rows.size()];
         for (int i = 0; i < rows.size(); i++) {

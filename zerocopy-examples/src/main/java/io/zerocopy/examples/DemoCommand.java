@@ -22,9 +22,13 @@ import picocli.CommandLine.Spec;
  *
  * <p>Usage: {@code java -jar zerocopy-examples.jar demo [--size-mib N]}
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Sends a generated file to a receiver on 127.0.0.1 with the library's own choice and with "
-                + "each strategy forced; prints strategy, throughput and whether the checksum matched."})
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Sends a generated file to a receiver on 127.0.0.1 with the library's own choice and with "
+                    + "each strategy forced; prints strategy, throughput and whether the checksum matched."
+        })
 final class DemoCommand implements Callable<Integer> {
 
     @Spec
@@ -36,17 +40,21 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (mib < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "--size-mib: " + mib + " (expected: at least 1)");
+            throw new ParameterException(spec.commandLine(), "--size-mib: " + mib + " (expected: at least 1)");
         }
         Path dir = Files.createTempDirectory("zerocopy-demo");
         Path file = dir.resolve("demo.bin");
         try {
             long crc = GeneratedFile.create(file, mib << 20, 42);
-            System.out.printf(Locale.ROOT, "zerocopy demo: %d MiB file to 127.0.0.1, Java %s on %s %s%n",
-                    mib, Runtime.version(), System.getProperty("os.name"), System.getProperty("os.version"));
-            System.out.printf(Locale.ROOT, "%-10s %-12s %12s %10s %9s  %s%n",
-                    "asked", "ran", "bytes", "ms", "GB/s", "checksum");
+            System.out.printf(
+                    Locale.ROOT,
+                    "zerocopy demo: %d MiB file to 127.0.0.1, Java %s on %s %s%n",
+                    mib,
+                    Runtime.version(),
+                    System.getProperty("os.name"),
+                    System.getProperty("os.version"));
+            System.out.printf(
+                    Locale.ROOT, "%-10s %-12s %12s %10s %9s  %s%n", "asked", "ran", "bytes", "ms", "GB/s", "checksum");
             for (String strategy : new String[] {null, "transferTo", "mmap", "buffered"}) {
                 send(file, crc, strategy);
             }
@@ -59,10 +67,8 @@ final class DemoCommand implements Callable<Integer> {
 
     private static void send(Path file, long expectedCrc, String strategy) throws IOException, InterruptedException {
         LastResult result = new LastResult();
-        TransferOptions options = TransferOptions.builder()
-                .strategy(strategy)
-                .listener(result)
-                .build();
+        TransferOptions options =
+                TransferOptions.builder().strategy(strategy).listener(result).build();
         try (LoopbackReceiver receiver = new LoopbackReceiver()) {
             var received = receiver.receiveOne(true);
             long start = System.nanoTime();
@@ -71,9 +77,15 @@ final class DemoCommand implements Callable<Integer> {
             }
             LoopbackReceiver.Received r = received.get();
             double seconds = (r.endNanos - start) / 1e9;
-            System.out.printf(Locale.ROOT, "%-10s %-12s %12d %10.1f %9.2f  %s%n",
-                    strategy == null ? "auto" : strategy, result.get().strategy(), r.bytes, seconds * 1e3,
-                    r.bytes / seconds / 1e9, r.crc == expectedCrc ? "ok" : "MISMATCH");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10s %-12s %12d %10.1f %9.2f  %s%n",
+                    strategy == null ? "auto" : strategy,
+                    result.get().strategy(),
+                    r.bytes,
+                    seconds * 1e3,
+                    r.bytes / seconds / 1e9,
+                    r.crc == expectedCrc ? "ok" : "MISMATCH");
             if (strategy == null) {
                 System.out.println("           why: " + result.get().reason());
             }

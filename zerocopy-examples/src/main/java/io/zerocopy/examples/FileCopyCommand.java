@@ -14,15 +14,18 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code file-copy}: file to file with a buffer or with {@code transferTo} (sendfile or
  * copy_file_range underneath), like the C and Java demos people use to show sendfile.
  */
-@Command(name = "file-copy", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "file-copy",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = {"Copies a file with the zerocopy library and prints bytes, time and the strategy that ran."})
 final class FileCopyCommand implements Callable<Integer> {
 
@@ -39,11 +42,15 @@ final class FileCopyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--mode", paramLabel = "M",
+    @Option(
+            names = "--mode",
+            paramLabel = "M",
             description = "How to copy: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Mode mode = Mode.auto;
 
-    @Option(names = "--replace", description = "Replace TARGET if it exists (otherwise an existing TARGET is an error).")
+    @Option(
+            names = "--replace",
+            description = "Replace TARGET if it exists (otherwise an existing TARGET is an error).")
     boolean replace;
 
     @Parameters(index = "0", paramLabel = "SOURCE", description = "The file to copy.")
@@ -55,8 +62,9 @@ final class FileCopyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (!Files.isRegularFile(source)) {
-            throw new ParameterException(spec.commandLine(), "SOURCE: " + (Files.exists(source)
-                    ? "not a regular file: " : "no such file: ") + source);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "SOURCE: " + (Files.exists(source) ? "not a regular file: " : "no such file: ") + source);
         }
         LastResult result = new LastResult();
         TransferOptions options = TransferOptions.builder()
@@ -71,8 +79,15 @@ final class FileCopyCommand implements Callable<Integer> {
         // no result when there was nothing to move (a file onto itself)
         String how = r == null ? "nothing to copy" : r.strategy() + (mode == Mode.auto ? " (" + r.reason() + ")" : "");
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "file-copy: copied %d bytes from %s to %s in %.1f ms (%.1f MB/s) by %s%n",
-                copied, source, target, ms, copied / Math.max(ms, 1e-3) / 1e3, how);
+        out.printf(
+                Locale.ROOT,
+                "file-copy: copied %d bytes from %s to %s in %.1f ms (%.1f MB/s) by %s%n",
+                copied,
+                source,
+                target,
+                ms,
+                copied / Math.max(ms, 1e-3) / 1e3,
+                how);
         out.flush();
         return 0;
     }

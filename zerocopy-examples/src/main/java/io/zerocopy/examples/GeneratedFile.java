@@ -10,16 +10,15 @@ import java.util.zip.CRC32C;
 
 /** Writes files of pseudo-random content and checksums files, for the example programs. */
 final class GeneratedFile {
-    private GeneratedFile() {
-    }
+    private GeneratedFile() {}
 
     /** Creates {@code file} with {@code size} bytes of seeded pseudo-random content; returns its CRC32C. */
     static long create(Path file, long size, long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
         CRC32C crc = new CRC32C();
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel out = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (long left = size; left > 0; ) {
                 chunk.clear();
                 while (chunk.remaining() >= Long.BYTES) {

@@ -42,26 +42,28 @@ final class LoopbackReceiver implements AutoCloseable {
     /** Accepts the next connection and drains it on a new thread. */
     CompletableFuture<Received> receiveOne(boolean checksum) {
         CompletableFuture<Received> result = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try (SocketChannel peer = server.accept()) {
-                ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-                byte[] heap = checksum ? new byte[1 << 20] : null;
-                CRC32C crc = new CRC32C();
-                long total = 0;
-                for (int n; (n = peer.read(buffer)) >= 0; ) {
-                    total += n;
-                    if (checksum) {
-                        buffer.flip();
-                        buffer.get(heap, 0, n);
-                        crc.update(heap, 0, n);
+        Thread t = new Thread(
+                () -> {
+                    try (SocketChannel peer = server.accept()) {
+                        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+                        byte[] heap = checksum ? new byte[1 << 20] : null;
+                        CRC32C crc = new CRC32C();
+                        long total = 0;
+                        for (int n; (n = peer.read(buffer)) >= 0; ) {
+                            total += n;
+                            if (checksum) {
+                                buffer.flip();
+                                buffer.get(heap, 0, n);
+                                crc.update(heap, 0, n);
+                            }
+                            buffer.clear();
+                        }
+                        result.complete(new Received(total, crc.getValue(), System.nanoTime()));
+                    } catch (Throwable e) {
+                        result.completeExceptionally(e);
                     }
-                    buffer.clear();
-                }
-                result.complete(new Received(total, crc.getValue(), System.nanoTime()));
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        }, "loopback-receiver");
+                },
+                "loopback-receiver");
         t.setDaemon(true);
         t.start();
         return result;

@@ -15,7 +15,10 @@ import picocli.CommandLine.Spec;
  * them. Exit codes: 0 done, 1 failed (a port in use, a refused connection, an I/O error), 2 bad
  * command line (unknown or invalid option, missing file).
  */
-@Command(name = "zerocopy-examples", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "zerocopy-examples",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = {"The classic zero-copy experiment and other examples, built on the zerocopy library."},
         footer = {"", "Run COMMAND --help for the options of each command."})
 public final class Main implements Callable<Integer> {
@@ -35,14 +38,26 @@ public final class Main implements Callable<Integer> {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        add(cl, "traditional-server", new ServerCommand("traditional-server", 2000),
+        add(
+                cl,
+                "traditional-server",
+                new ServerCommand("traditional-server", 2000),
                 "Receives files from traditional-client (or any client): one line per connection, a summary on Ctrl-C.");
-        add(cl, "traditional-client", new ClientCommand("traditional-client", 2000, "buffered", 4096),
+        add(
+                cl,
+                "traditional-client",
+                new ClientCommand("traditional-client", 2000, "buffered", 4096),
                 "Sends a file the classic way: a read/write loop through a 4 KiB buffer.");
-        add(cl, "transferto-server", new ServerCommand("transferto-server", 9026),
+        add(
+                cl,
+                "transferto-server",
+                new ServerCommand("transferto-server", 9026),
                 "The same receiver on the transferTo pair's port, 9026.");
-        add(cl, "transferto-client", new ClientCommand("transferto-client", 9026, "transferTo",
-                io.zerocopy.TransferOptions.DEFAULT_BUFFER_SIZE),
+        add(
+                cl,
+                "transferto-client",
+                new ClientCommand(
+                        "transferto-client", 9026, "transferTo", io.zerocopy.TransferOptions.DEFAULT_BUFFER_SIZE),
                 "Sends a file with FileChannel.transferTo (sendfile): the kernel moves the bytes.");
         cl.addSubcommand("file-copy", new FileCopyCommand());
         cl.addSubcommand("compare", new CompareCommand());
@@ -101,9 +116,11 @@ public final class Main implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"zerocopy-examples " + (version == null ? "(development build)" : version),
-                    "Java " + Runtime.version() + " on " + System.getProperty("os.name") + " "
-                            + System.getProperty("os.version")};
+            return new String[] {
+                "zerocopy-examples " + (version == null ? "(development build)" : version),
+                "Java " + Runtime.version() + " on " + System.getProperty("os.name") + " "
+                        + System.getProperty("os.version")
+            };
         }
     }
 }

@@ -23,8 +23,7 @@ import java.util.function.Consumer;
 final class Relay implements AutoCloseable {
 
     /** What one relayed connection moved; the strategy is that of the client-to-target direction. */
-    record Connection(String client, long up, long down, long millis, String strategy, String failure) {
-    }
+    record Connection(String client, long up, long down, long millis, String strategy, String failure) {}
 
     private final ServerSocketChannel server;
     private final InetSocketAddress target;
@@ -110,15 +109,17 @@ final class Relay implements AutoCloseable {
         }
 
         private void thread(String direction, Runnable body) {
-            Thread t = new Thread(() -> {
-                try {
-                    body.run();
-                } finally {
-                    if (running.decrementAndGet() == 0) {
-                        finish();
-                    }
-                }
-            }, "relay-" + direction + "-" + name);
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            body.run();
+                        } finally {
+                            if (running.decrementAndGet() == 0) {
+                                finish();
+                            }
+                        }
+                    },
+                    "relay-" + direction + "-" + name);
             t.setDaemon(true);
             t.start();
         }
@@ -126,7 +127,10 @@ final class Relay implements AutoCloseable {
         /** Copies one direction to its end and passes the end on; on failure closes both, ending the other. */
         private long pump(SocketChannel from, SocketChannel to, LastResult result) {
             try {
-                long n = Transfers.copy((ReadableByteChannel) from, to, options.toBuilder().listener(result).build());
+                long n = Transfers.copy(
+                        (ReadableByteChannel) from,
+                        to,
+                        options.toBuilder().listener(result).build());
                 to.shutdownOutput();
                 return n;
             } catch (IOException e) {
@@ -141,8 +145,13 @@ final class Relay implements AutoCloseable {
             closeQuietly(client);
             closeQuietly(upstream);
             TransferResult result = upResult.get();
-            onDone.accept(new Connection(name, up, down, (System.nanoTime() - started) / 1_000_000,
-                    result == null ? "-" : result.strategy(), failure.get()));
+            onDone.accept(new Connection(
+                    name,
+                    up,
+                    down,
+                    (System.nanoTime() - started) / 1_000_000,
+                    result == null ? "-" : result.strategy(),
+                    failure.get()));
         }
     }
 

@@ -1,6 +1,5 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.Transfers;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.Locale;
@@ -14,28 +13,46 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code relay}: a {@link Relay} on the command line, one line per connection. */
-@Command(name = "relay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Relays TCP connections to another address, both directions with Transfers.copy(socket, socket): "
-                + "a buffer, or splice(2) with --strategy splice (Linux, Java 22+, the jar's Add-Exports and "
-                + "Enable-Native-Access manifest entries). One line per connection: bytes each way, time, strategy."})
+@Command(
+        name = "relay",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Relays TCP connections to another address, both directions with Transfers.copy(socket, socket): "
+                    + "a buffer, or splice(2) with --strategy splice (Linux, Java 22+, the jar's Add-Exports and "
+                    + "Enable-Native-Access manifest entries). One line per connection: bytes each way, time, strategy."
+        })
 final class RelayCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--listen", required = true, paramLabel = "PORT", description = "Port to accept connections on, 0 for any free one.")
+    @Option(
+            names = "--listen",
+            required = true,
+            paramLabel = "PORT",
+            description = "Port to accept connections on, 0 for any free one.")
     int listen;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Local address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            description = "Local address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
     @Option(names = "--to", required = true, paramLabel = "HOST:PORT", description = "Where to relay each connection.")
     String to;
 
-    @Option(names = "--strategy", paramLabel = "NAME", description = "Force a strategy (buffered, splice), or auto (default).")
+    @Option(
+            names = "--strategy",
+            paramLabel = "NAME",
+            description = "Force a strategy (buffered, splice), or auto (default).")
     String strategy = "auto";
 
-    @Option(names = "--connections", paramLabel = "N", description = "Stop after N connections have ended (default: run until Ctrl-C).")
+    @Option(
+            names = "--connections",
+            paramLabel = "N",
+            description = "Stop after N connections have ended (default: run until Ctrl-C).")
     long connections;
 
     /** Completed with the bound address once listening; lets an in-process caller find an ephemeral port. */
@@ -49,16 +66,24 @@ final class RelayCommand implements Callable<Integer> {
         int colon = to.lastIndexOf(':');
         int port = colon < 0 ? -1 : parsePort(to.substring(colon + 1));
         if (colon <= 0 || port < 1) {
-            throw new ParameterException(spec.commandLine(), "--to: " + to + " (expected: HOST:PORT with a port from 1 to 65535)");
+            throw new ParameterException(
+                    spec.commandLine(), "--to: " + to + " (expected: HOST:PORT with a port from 1 to 65535)");
         }
         InetSocketAddress target = new InetSocketAddress(to.substring(0, colon), port);
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch ended = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
-        try (Relay relay = Relay.start(new InetSocketAddress(bind, listen), target,
-                strategy.equals("auto") ? null : strategy, c -> {
+        try (Relay relay = Relay.start(
+                new InetSocketAddress(bind, listen), target, strategy.equals("auto") ? null : strategy, c -> {
                     synchronized (out) {
-                        out.printf(Locale.ROOT, "%s: %d bytes up, %d bytes down, %d ms, %s%s%n", c.client(), c.up(), c.down(),
-                                c.millis(), c.strategy(), c.failure() == null ? "" : ", failed: " + c.failure());
+                        out.printf(
+                                Locale.ROOT,
+                                "%s: %d bytes up, %d bytes down, %d ms, %s%s%n",
+                                c.client(),
+                                c.up(),
+                                c.down(),
+                                c.millis(),
+                                c.strategy(),
+                                c.failure() == null ? "" : ", failed: " + c.failure());
                         out.flush();
                     }
                     ended.countDown();

@@ -43,7 +43,13 @@ public final class Server implements AutoCloseable {
      * @param endNanos {@code System.nanoTime()} when end of stream or the failure was seen
      * @param failure why the connection ended early, or {@code null} if it reached end of stream
      */
-    public record Connection(long id, SocketAddress remote, long bytes, long crc32c, long startNanos, long endNanos,
+    public record Connection(
+            long id,
+            SocketAddress remote,
+            long bytes,
+            long crc32c,
+            long startNanos,
+            long endNanos,
             IOException failure) {
 
         /** Whether the client's data ended normally (end of stream) rather than with an error. */
@@ -112,8 +118,8 @@ public final class Server implements AutoCloseable {
             server.bind(new InetSocketAddress(bind, port), 128);
         } catch (BindException e) {
             server.close();
-            BindException named = new BindException("cannot listen on " + bind.getHostAddress() + ":" + port + ": "
-                    + e.getMessage());
+            BindException named =
+                    new BindException("cannot listen on " + bind.getHostAddress() + ":" + port + ": " + e.getMessage());
             named.initCause(e);
             throw named;
         } catch (IOException | RuntimeException e) {

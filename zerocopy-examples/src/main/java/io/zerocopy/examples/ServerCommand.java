@@ -22,23 +22,33 @@ import picocli.CommandLine.Spec;
  * port, as in the original experiment. One line per connection, a summary line when stopped by
  * Ctrl-C or after {@code --connections} connections.
  */
-@Command(mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Receives files from any number of clients at once and prints one line per connection: "
-                + "bytes received, elapsed time and their CRC32C. Ctrl-C stops it with a summary line."})
+@Command(
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Receives files from any number of clients at once and prints one line per connection: "
+                    + "bytes received, elapsed time and their CRC32C. Ctrl-C stops it with a summary line."
+        })
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS",
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
             description = "Local address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
-    @Option(names = "--port", paramLabel = "N",
+    @Option(
+            names = "--port",
+            paramLabel = "N",
             description = "Port to listen on, 0 for any free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--connections", paramLabel = "N",
+    @Option(
+            names = "--connections",
+            paramLabel = "N",
             description = "Stop after N connections have ended (default: run until Ctrl-C).")
     long connections;
 
@@ -58,7 +68,8 @@ final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 0 to 65535)");
         }
         if (connections < 0) {
-            throw new ParameterException(spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
+            throw new ParameterException(
+                    spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
         }
         InetAddress address;
         try {
@@ -67,7 +78,8 @@ final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--bind: unknown address " + bind, e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        CountDownLatch enough = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
+        CountDownLatch enough =
+                new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
         Server server = new Server(address, port, true, connection -> {
             synchronized (out) {
                 out.println(describe(name, connection));
@@ -120,8 +132,13 @@ final class ServerCommand implements Callable<Integer> {
             out.println(name + ": while closing: " + e);
         }
         synchronized (out) {
-            out.printf(Locale.ROOT, "%s: stopped after %d connection%s (%d failed), %d bytes received in total%n",
-                    name, server.connections(), server.connections() == 1 ? "" : "s", server.failures(),
+            out.printf(
+                    Locale.ROOT,
+                    "%s: stopped after %d connection%s (%d failed), %d bytes received in total%n",
+                    name,
+                    server.connections(),
+                    server.connections() == 1 ? "" : "s",
+                    server.failures(),
                     server.totalBytes());
             out.flush();
         }
@@ -134,7 +151,15 @@ final class ServerCommand implements Callable<Integer> {
         String end = c.complete()
                 ? String.format(Locale.ROOT, ", crc32c %08x", c.crc32c())
                 : ", cut short: " + Main.describe(c.failure());
-        return String.format(Locale.ROOT, "%s: connection %d from %s: %d bytes in %.1f ms%s%s",
-                serverName, c.id(), c.remote(), c.bytes(), ms, rate, end);
+        return String.format(
+                Locale.ROOT,
+                "%s: connection %d from %s: %d bytes in %.1f ms%s%s",
+                serverName,
+                c.id(),
+                c.remote(),
+                c.bytes(),
+                ms,
+                rate,
+                end);
     }
 }

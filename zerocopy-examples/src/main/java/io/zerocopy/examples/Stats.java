@@ -4,8 +4,7 @@ import java.util.Arrays;
 
 /** Small statistics for the timing programs. */
 final class Stats {
-    private Stats() {
-    }
+    private Stats() {}
 
     /** The median of the values (the mean of the middle two for an even count); the array is not changed. */
     static double median(double[] values) {

@@ -8,8 +8,7 @@ import picocli.CommandLine;
 final class Cli {
 
     /** What one run printed and returned. */
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private final CommandLine commandLine = Main.commandLine();
     private final StringWriter out = new StringWriter();

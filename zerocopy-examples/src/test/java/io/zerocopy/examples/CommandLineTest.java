@@ -13,8 +13,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CommandLineTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"traditional-server", "traditional-client", "transferto-server", "transferto-client",
-            "file-copy", "compare", "demo", "http-server", "relay"})
+    @ValueSource(
+            strings = {
+                "traditional-server",
+                "traditional-client",
+                "transferto-server",
+                "transferto-client",
+                "file-copy",
+                "compare",
+                "demo",
+                "http-server",
+                "relay"
+            })
     void subcommand_help_printsUsage(String command) {
         Cli.Run run = Cli.exec(command, "--help");
         assertThat(run.exit()).isZero();
@@ -23,9 +33,18 @@ class CommandLineTest {
 
     /** With its required arguments, so that the unknown option is the only thing wrong. */
     @ParameterizedTest
-    @ValueSource(strings = {"traditional-server", "traditional-client --file x", "transferto-server",
-            "transferto-client --file x", "file-copy a b", "compare", "demo", "http-server --root x",
-            "relay --listen 0 --to localhost:1"})
+    @ValueSource(
+            strings = {
+                "traditional-server",
+                "traditional-client --file x",
+                "transferto-server",
+                "transferto-client --file x",
+                "file-copy a b",
+                "compare",
+                "demo",
+                "http-server --root x",
+                "relay --listen 0 --to localhost:1"
+            })
     void subcommand_unknownOption_isAUsageErrorNamingIt(String commandLine) {
         Cli.Run run = Cli.exec((commandLine + " --no-such-option").split(" "));
         assertThat(run.exit()).isEqualTo(2);
@@ -52,8 +71,16 @@ class CommandLineTest {
     void main_help_listsEverySubcommand() {
         Cli.Run run = Cli.exec("--help");
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).contains("traditional-server", "traditional-client", "transferto-server",
-                "transferto-client", "file-copy", "compare", "demo", "http-server");
+        assertThat(run.out())
+                .contains(
+                        "traditional-server",
+                        "traditional-client",
+                        "transferto-server",
+                        "transferto-client",
+                        "file-copy",
+                        "compare",
+                        "demo",
+                        "http-server");
     }
 
     @Test

@@ -67,7 +67,8 @@ class CompareCommandTest {
         // the 2008 article's figures for 7 MB
         assertThat(run.out()).contains("| 7 MiB | 156 | 45 | 71% |");
         Map<String, String> row = csv(out.resolve("compare.csv")).get(0);
-        assertThat(row).containsEntry("size_bytes", String.valueOf(7 << 20))
+        assertThat(row)
+                .containsEntry("size_bytes", String.valueOf(7 << 20))
                 .containsEntry("original_loop_ms", "156")
                 .containsEntry("original_transferto_ms", "45")
                 .containsEntry("nodelay", "true");
@@ -97,14 +98,16 @@ class CompareCommandTest {
     private static List<Map<String, String>> csv(Path file) throws Exception {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         String[] header = lines.get(0).split(",", -1);
-        return lines.subList(1, lines.size()).stream().map(line -> {
-            String[] cells = line.split(",", -1);
-            assertThat(cells).as(line).hasSameSizeAs(header);
-            Map<String, String> row = new HashMap<>();
-            for (int i = 0; i < header.length; i++) {
-                row.put(header[i], cells[i]);
-            }
-            return row;
-        }).toList();
+        return lines.subList(1, lines.size()).stream()
+                .map(line -> {
+                    String[] cells = line.split(",", -1);
+                    assertThat(cells).as(line).hasSameSizeAs(header);
+                    Map<String, String> row = new HashMap<>();
+                    for (int i = 0; i < header.length; i++) {
+                        row.put(header[i], cells[i]);
+                    }
+                    return row;
+                })
+                .toList();
     }
 }

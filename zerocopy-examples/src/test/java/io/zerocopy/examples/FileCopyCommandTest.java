@@ -54,7 +54,8 @@ class FileCopyCommandTest {
     @Test
     void fileCopy_missingSource_isAUsageError() {
         Path missing = dir.resolve("missing.bin");
-        Cli.Run run = Cli.exec("file-copy", missing.toString(), dir.resolve("t.bin").toString());
+        Cli.Run run =
+                Cli.exec("file-copy", missing.toString(), dir.resolve("t.bin").toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("SOURCE", "no such file", missing.toString());
         assertThat(dir.resolve("t.bin")).doesNotExist();

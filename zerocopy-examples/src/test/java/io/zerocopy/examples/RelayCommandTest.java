@@ -22,13 +22,14 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RelayCommandTest {
-    private static final long SEED = Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
+    private static final long SEED =
+            Long.getLong("zerocopy.seed", ThreadLocalRandom.current().nextLong());
 
     @Test
     void relay_echoesThroughBothDirections() throws Exception {
         System.out.println("RelayCommandTest: seed " + SEED + " (replay with -Dzerocopy.seed=" + SEED + ")");
-        try (ServerSocketChannel echo = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
+        try (ServerSocketChannel echo =
+                ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
             Thread echoThread = new Thread(() -> echo(echo, 2), "echo");
             echoThread.setDaemon(true);
             echoThread.start();
@@ -37,8 +38,10 @@ class RelayCommandTest {
             int echoPort = ((InetSocketAddress) echo.getLocalAddress()).getPort();
             CompletableFuture<Cli.Run> run = new CompletableFuture<>();
             // Own threads, not the common pool: on two cores it has one thread, which the relay would hold.
-            Thread relayThread = new Thread(() -> run.complete(
-                    cli.run("relay", "--listen", "0", "--to", "127.0.0.1:" + echoPort, "--connections", "2")), "relay");
+            Thread relayThread = new Thread(
+                    () -> run.complete(
+                            cli.run("relay", "--listen", "0", "--to", "127.0.0.1:" + echoPort, "--connections", "2")),
+                    "relay");
             relayThread.setDaemon(true);
             relayThread.start();
             InetSocketAddress relay = command.started.get(20, TimeUnit.SECONDS);
@@ -47,12 +50,15 @@ class RelayCommandTest {
             for (int size : new int[] {1, 3_000_017}) {
                 byte[] data = new byte[size];
                 random.nextBytes(data);
-                assertThat(roundTrip(relay, data)).as("echoed through the relay, %d bytes", size).isEqualTo(data);
+                assertThat(roundTrip(relay, data))
+                        .as("echoed through the relay, %d bytes", size)
+                        .isEqualTo(data);
             }
 
             Cli.Run result = run.get(30, TimeUnit.SECONDS);
             assertThat(result.exit()).as(result.err()).isZero();
-            assertThat(result.out()).contains("relaying ", "1 bytes up, 1 bytes down", "3000017 bytes up, 3000017 bytes down");
+            assertThat(result.out())
+                    .contains("relaying ", "1 bytes up, 1 bytes down", "3000017 bytes up, 3000017 bytes down");
         }
     }
 
@@ -60,18 +66,20 @@ class RelayCommandTest {
     private static byte[] roundTrip(InetSocketAddress relay, byte[] data) throws Exception {
         try (SocketChannel client = SocketChannel.open(relay)) {
             CompletableFuture<Void> sent = new CompletableFuture<>();
-            Thread sender = new Thread(() -> {
-                try {
-                    ByteBuffer out = ByteBuffer.wrap(data);
-                    while (out.hasRemaining()) {
-                        client.write(out);
-                    }
-                    client.shutdownOutput();
-                    sent.complete(null);
-                } catch (IOException e) {
-                    sent.completeExceptionally(e);
-                }
-            }, "relay-test-sender");
+            Thread sender = new Thread(
+                    () -> {
+                        try {
+                            ByteBuffer out = ByteBuffer.wrap(data);
+                            while (out.hasRemaining()) {
+                                client.write(out);
+                            }
+                            client.shutdownOutput();
+                            sent.complete(null);
+                        } catch (IOException e) {
+                            sent.completeExceptionally(e);
+                        }
+                    },
+                    "relay-test-sender");
             sender.setDaemon(true);
             sender.start();
             ByteBuffer in = ByteBuffer.allocate(data.length + 1);

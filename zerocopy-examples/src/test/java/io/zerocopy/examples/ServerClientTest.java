@@ -41,7 +41,10 @@ class ServerClientTest {
         return Stream.of(
                 Arguments.of("traditional-server", "traditional-client", List.of(), "buffered with a 4096-byte buffer"),
                 Arguments.of("transferto-server", "transferto-client", List.of(), "transferTo (forced)"),
-                Arguments.of("traditional-server", "traditional-client", List.of("--strategy", "auto", "--nodelay"),
+                Arguments.of(
+                        "traditional-server",
+                        "traditional-client",
+                        List.of("--strategy", "auto", "--nodelay"),
                         // the library's pick, with its reason
                         "transferTo (sendfile(2) from a file to a SOCKET, to a peer on this host"),
                 Arguments.of("transferto-server", "transferto-client", List.of("--strategy", "mmap"), "mmap (forced)"));
@@ -49,18 +52,18 @@ class ServerClientTest {
 
     @ParameterizedTest(name = "{0} + {1} {2}")
     @MethodSource("pairs")
-    void serverAndClient_deliverTheFileExactly(String serverName, String clientName, List<String> extra,
-            String method) throws Exception {
+    void serverAndClient_deliverTheFileExactly(String serverName, String clientName, List<String> extra, String method)
+            throws Exception {
         byte[] content = TestData.bytes(SIZE, 17);
         Path file = TestData.file(dir, "payload.bin", content);
         Cli server = new Cli();
         ServerCommand command = server.command(serverName);
-        CompletableFuture<Cli.Run> serverRun = CompletableFuture.supplyAsync(
-                () -> server.run(serverName, "--port", "0", "--connections", "1"));
+        CompletableFuture<Cli.Run> serverRun =
+                CompletableFuture.supplyAsync(() -> server.run(serverName, "--port", "0", "--connections", "1"));
         int port = command.started.get(30, TimeUnit.SECONDS).getPort();
 
-        List<String> args = new ArrayList<>(List.of(clientName, "--port", String.valueOf(port), "--file",
-                file.toString()));
+        List<String> args =
+                new ArrayList<>(List.of(clientName, "--port", String.valueOf(port), "--file", file.toString()));
         args.addAll(extra);
         Cli.Run client = Cli.exec(args.toArray(String[]::new));
         Cli.Run served = serverRun.get(30, TimeUnit.SECONDS);
@@ -81,13 +84,15 @@ class ServerClientTest {
         BlockingQueue<Server.Connection> ended = new LinkedBlockingQueue<>();
         try (Server server = new Server(InetAddress.getLoopbackAddress(), 0, true, ended::add)) {
             int port = server.start();
-            try (SocketChannel quitter = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
+            try (SocketChannel quitter =
+                    SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
                 ByteBuffer part = ByteBuffer.wrap(content, 0, 65536);
                 while (part.hasRemaining()) {
                     quitter.write(part);
                 }
                 // the quitter is still connected while a whole file goes through another connection
-                Cli.Run client = Cli.exec("transferto-client", "--port", String.valueOf(port), "--file", file.toString());
+                Cli.Run client =
+                        Cli.exec("transferto-client", "--port", String.valueOf(port), "--file", file.toString());
                 assertThat(client.exit()).as(client.err()).isZero();
                 Server.Connection whole = ended.poll(30, TimeUnit.SECONDS);
                 assertThat(whole).isNotNull();

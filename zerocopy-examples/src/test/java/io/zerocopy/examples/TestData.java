@@ -8,8 +8,7 @@ import java.util.zip.CRC32C;
 
 /** Generated file content for the tests, and its checksum computed independently of the code under test. */
 final class TestData {
-    private TestData() {
-    }
+    private TestData() {}
 
     static byte[] bytes(int size, long seed) {
         byte[] data = new byte[size];

@@ -1,6 +1,5 @@
 package io.zerocopy.micrometer;
 
-import io.zerocopy.Transfers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -141,8 +140,8 @@ public final class TransferMetrics implements TransferListener {
         this.tags = Tags.of(Objects.requireNonNull(tags, "tags"));
         for (Tag tag : this.tags) {
             if (tag.getKey().equals(STRATEGY_TAG) || tag.getKey().equals(OUTCOME_TAG)) {
-                throw new IllegalArgumentException("tags: " + this.tags + " (expected: no key "
-                        + STRATEGY_TAG + " or " + OUTCOME_TAG + ")");
+                throw new IllegalArgumentException(
+                        "tags: " + this.tags + " (expected: no key " + STRATEGY_TAG + " or " + OUTCOME_TAG + ")");
             }
         }
         Gauge.builder(ACTIVE, active, AtomicLong::get)
@@ -157,11 +156,13 @@ public final class TransferMetrics implements TransferListener {
     /** Counts the transfer as started with {@code strategy} and as active. */
     @Override
     public void onStart(String strategy, long expectedBytes) {
-        started.computeIfAbsent(strategy, s -> Counter.builder(STARTED)
-                .description("Transfers that started, by the strategy chosen for them")
-                .tags(tags)
-                .tag(STRATEGY_TAG, s)
-                .register(registry))
+        started.computeIfAbsent(
+                        strategy,
+                        s -> Counter.builder(STARTED)
+                                .description("Transfers that started, by the strategy chosen for them")
+                                .tags(tags)
+                                .tag(STRATEGY_TAG, s)
+                                .register(registry))
                 .increment();
         // last: if registering the counter threw, the transfer ends without onFailure (the
         // listener contract) and must not stay active
@@ -191,7 +192,8 @@ public final class TransferMetrics implements TransferListener {
 
     @Override
     public String toString() {
-        return "TransferMetrics{" + registry.getClass().getSimpleName() + ", tags=" + tags + ", active=" + active.get() + "}";
+        return "TransferMetrics{" + registry.getClass().getSimpleName() + ", tags=" + tags + ", active=" + active.get()
+                + "}";
     }
 
     private Counter ended(String strategy, String outcome) {

@@ -39,7 +39,10 @@ class ExampleTest {
         TransferMetrics metrics = new TransferMetrics(registry, Tags.of("service", "media"));
         TransferOptions options = TransferOptions.builder().listener(metrics).build();
         long copied = Transfers.copy(source, target, options);
-        double bytes = registry.get("zerocopy.transfers.bytes").tag("outcome", "completed").counter().count();
+        double bytes = registry.get("zerocopy.transfers.bytes")
+                .tag("outcome", "completed")
+                .counter()
+                .count();
         // example end
 
         assertThat(copied).isEqualTo(123_456);
@@ -49,12 +52,15 @@ class ExampleTest {
 
     @Test
     void javadocAndDocs_showTheExampleThatRuns() throws IOException {
-        List<String> example = lines(between(read("src/test/java/io/zerocopy/micrometer/ExampleTest.java"),
-                "// example start\n", "        // example end"));
+        List<String> example = lines(between(
+                read("src/test/java/io/zerocopy/micrometer/ExampleTest.java"),
+                "// example start\n",
+                "        // example end"));
         assertThat(example).hasSize(5);
 
         String javadoc = read("src/main/java/io/zerocopy/micrometer/TransferMetrics.java");
-        List<String> inJavadoc = lines(between(javadoc, "<pre>{@code\n", "}</pre>").replaceAll("(?m)^ \\* ?", ""));
+        List<String> inJavadoc =
+                lines(between(javadoc, "<pre>{@code\n", "}</pre>").replaceAll("(?m)^ \\* ?", ""));
         assertThat(inJavadoc).isEqualTo(example);
 
         List<String> inDocs = lines(between(read("../docs/observability.md"), "```java\n", "```"));
@@ -66,12 +72,18 @@ class ExampleTest {
     }
 
     private static String between(String text, String start, String end) {
-        Matcher m = Pattern.compile(Pattern.quote(start) + "(.*?)" + Pattern.quote(end), Pattern.DOTALL).matcher(text);
-        assertThat(m.find()).as("a block from %s to %s", start.strip(), end.strip()).isTrue();
+        Matcher m = Pattern.compile(Pattern.quote(start) + "(.*?)" + Pattern.quote(end), Pattern.DOTALL)
+                .matcher(text);
+        assertThat(m.find())
+                .as("a block from %s to %s", start.strip(), end.strip())
+                .isTrue();
         return m.group(1);
     }
 
     private static List<String> lines(String block) {
-        return Arrays.stream(block.split("\n")).map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.toList());
+        return Arrays.stream(block.split("\n"))
+                .map(String::strip)
+                .filter(l -> !l.isEmpty())
+                .collect(Collectors.toList());
     }
 }

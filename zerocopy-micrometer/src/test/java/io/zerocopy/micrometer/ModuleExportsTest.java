@@ -20,8 +20,10 @@ import org.junit.jupiter.api.Test;
 class ModuleExportsTest {
 
     private static ModuleDescriptor descriptorOf(Class<?> type, String expectedName) throws URISyntaxException {
-        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        return ModuleFinder.of(location).find(expectedName)
+        Path location =
+                Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return ModuleFinder.of(location)
+                .find(expectedName)
                 .orElseThrow(() -> new AssertionError("no module " + expectedName + " in " + location))
                 .descriptor();
     }
@@ -30,7 +32,9 @@ class ModuleExportsTest {
     void micrometer_exportsOnlyItsPackage() throws URISyntaxException {
         ModuleDescriptor module = descriptorOf(TransferMetrics.class, "io.zerocopy.micrometer");
 
-        assertThat(module.exports()).extracting(ModuleDescriptor.Exports::source).containsExactly("io.zerocopy.micrometer");
+        assertThat(module.exports())
+                .extracting(ModuleDescriptor.Exports::source)
+                .containsExactly("io.zerocopy.micrometer");
         assertThat(module.exports()).allMatch(e -> !e.isQualified(), "no qualified exports");
         assertThat(module.packages()).containsExactly("io.zerocopy.micrometer");
         assertThat(module.opens()).isEmpty();
@@ -48,13 +52,15 @@ class ModuleExportsTest {
                 .map(Requires::name)
                 .collect(Collectors.toSet());
         assertThat(transitive).containsExactlyInAnyOrder("io.zerocopy", "micrometer.core");
-        assertThat(module.requires()).extracting(Requires::name)
+        assertThat(module.requires())
+                .extracting(Requires::name)
                 .containsExactlyInAnyOrder("java.base", "io.zerocopy", "micrometer.core");
     }
 
     @Test
     void micrometer_sharesNoPackageWithCore() throws URISyntaxException {
-        Set<String> shared = new HashSet<>(descriptorOf(TransferMetrics.class, "io.zerocopy.micrometer").packages());
+        Set<String> shared = new HashSet<>(
+                descriptorOf(TransferMetrics.class, "io.zerocopy.micrometer").packages());
         shared.retainAll(descriptorOf(Transfers.class, "io.zerocopy").packages());
 
         assertThat(shared).as("split packages").isEmpty();

@@ -19,9 +19,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
@@ -61,7 +61,8 @@ class TransferMetricsTest {
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final TransferMetrics metrics = new TransferMetrics(registry);
-    private final TransferOptions options = TransferOptions.builder().listener(metrics).build();
+    private final TransferOptions options =
+            TransferOptions.builder().listener(metrics).build();
 
     @AfterEach
     void closeRegistry() {
@@ -75,20 +76,25 @@ class TransferMetricsTest {
 
         TransferResult result;
         try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            result = Transfers.copyAsync(source, out, task -> new Thread(task).start(), options).get(30, TimeUnit.SECONDS);
+            result = Transfers.copyAsync(source, out, task -> new Thread(task).start(), options)
+                    .get(30, TimeUnit.SECONDS);
         }
 
         String strategy = result.strategy();
         assertThat(Files.mismatch(source, target)).isEqualTo(-1);
         assertThat(counter(STARTED, STRATEGY_TAG, strategy)).isEqualTo(1);
-        assertThat(counter(ENDED, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED)).isEqualTo(1);
-        assertThat(counter(BYTES, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED)).isEqualTo(1_000_003);
+        assertThat(counter(ENDED, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED))
+                .isEqualTo(1);
+        assertThat(counter(BYTES, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED))
+                .isEqualTo(1_000_003);
         Timer duration = registry.get(DURATION).tag(STRATEGY_TAG, strategy).timer();
         assertThat(duration.count()).isEqualTo(1);
-        assertThat(duration.totalTime(TimeUnit.NANOSECONDS)).isEqualTo((double) result.elapsed().toNanos());
+        assertThat(duration.totalTime(TimeUnit.NANOSECONDS))
+                .isEqualTo((double) result.elapsed().toNanos());
         assertThat(active()).isZero();
         assertThat(failures()).isZero();
-        assertThat(registry.get(BYTES).tag(OUTCOME_TAG, FAILED).counter().count()).isZero();
+        assertThat(registry.get(BYTES).tag(OUTCOME_TAG, FAILED).counter().count())
+                .isZero();
     }
 
     @Test
@@ -96,8 +102,8 @@ class TransferMetricsTest {
         Path source = file("source", 3 << 20, 2);
         byte[] received;
         long sent;
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+        try (ServerSocketChannel server =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
                 SocketChannel client = SocketChannel.open(server.getLocalAddress());
                 SocketChannel accepted = server.accept()) {
             CompletableFuture<byte[]> drained = CompletableFuture.supplyAsync(() -> readToEnd(accepted));
@@ -111,8 +117,10 @@ class TransferMetricsTest {
         Counter started = registry.get(STARTED).counter(); // exactly one strategy ran, or this throws
         String strategy = started.getId().getTag(STRATEGY_TAG);
         assertThat(started.count()).isEqualTo(1);
-        assertThat(counter(BYTES, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED)).isEqualTo(3 << 20);
-        assertThat(registry.get(DURATION).tag(STRATEGY_TAG, strategy).timer().count()).isEqualTo(1);
+        assertThat(counter(BYTES, STRATEGY_TAG, strategy, OUTCOME_TAG, COMPLETED))
+                .isEqualTo(3 << 20);
+        assertThat(registry.get(DURATION).tag(STRATEGY_TAG, strategy).timer().count())
+                .isEqualTo(1);
         assertThat(active()).isZero();
     }
 
@@ -121,7 +129,8 @@ class TransferMetricsTest {
         Path source = file("source", 100_000, 3);
         FailingTarget target = FailingTarget.failingAfter(12_345, 1_000);
 
-        TransferException failure = catchThrowableOfType(TransferException.class, () -> Transfers.copy(source, target, options));
+        TransferException failure =
+                catchThrowableOfType(TransferException.class, () -> Transfers.copy(source, target, options));
 
         assertThat(failure.bytesTransferred()).isEqualTo(12_345).isEqualTo(target.accepted());
         assertThat(failures()).isEqualTo(1);
@@ -169,7 +178,8 @@ class TransferMetricsTest {
                     drive(first);
                     for (int i = 1; i < perThread; i++) {
                         boolean fails = i % 3 == 0;
-                        FailingTarget target = fails ? FailingTarget.failingAfter(failAfter, 1_000) : FailingTarget.accepting();
+                        FailingTarget target =
+                                fails ? FailingTarget.failingAfter(failAfter, 1_000) : FailingTarget.accepting();
                         try (Transfer transfer = Transfers.open(source, target, options)) {
                             drive(transfer);
                             assertThat(fails).isFalse();
@@ -193,12 +203,18 @@ class TransferMetricsTest {
 
         int failed = threads * ((perThread - 1) / 3);
         int completed = threads * perThread - failed;
-        assertThat(registry.get(STARTED).counters().stream().mapToDouble(Counter::count).sum()).isEqualTo(threads * perThread);
+        assertThat(registry.get(STARTED).counters().stream()
+                        .mapToDouble(Counter::count)
+                        .sum())
+                .isEqualTo(threads * perThread);
         assertThat(sum(ENDED, COMPLETED)).isEqualTo(completed);
         assertThat(failures()).isEqualTo(failed);
         assertThat(sum(BYTES, COMPLETED)).isEqualTo((double) completed * size);
         assertThat(sum(BYTES, FAILED)).isEqualTo((double) failed * failAfter);
-        assertThat(registry.get(DURATION).timers().stream().mapToLong(Timer::count).sum()).isEqualTo(completed);
+        assertThat(registry.get(DURATION).timers().stream()
+                        .mapToLong(Timer::count)
+                        .sum())
+                .isEqualTo(completed);
         assertThat(active()).isZero();
     }
 
@@ -211,7 +227,8 @@ class TransferMetricsTest {
     void registryRefusesAMeter_transferAbortedAndNotLeftActive() throws Exception {
         registry.timer(STARTED, STRATEGY_TAG, "buffered");
         Path source = file("source", 10_000, 7);
-        TransferOptions buffered = TransferOptions.builder().strategy("buffered").listener(metrics).build();
+        TransferOptions buffered =
+                TransferOptions.builder().strategy("buffered").listener(metrics).build();
 
         assertThatThrownBy(() -> Transfers.copy(source, FailingTarget.accepting(), buffered))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -225,12 +242,18 @@ class TransferMetricsTest {
         TransferMetrics withTags = new TransferMetrics(tagged, Tags.of("service", "media"));
         Path source = file("source", 10_000, 6);
 
-        Transfers.copy(source, dir.resolve("target"), TransferOptions.builder().listener(withTags).build());
+        Transfers.copy(
+                source,
+                dir.resolve("target"),
+                TransferOptions.builder().listener(withTags).build());
 
-        Set<String> names = tagged.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
+        Set<String> names =
+                tagged.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
         assertThat(names).containsExactlyInAnyOrder(STARTED, ACTIVE, ENDED, BYTES, DURATION);
-        assertThat(tagged.getMeters()).allSatisfy(m -> assertThat(m.getId().getTag("service")).isEqualTo("media"));
-        assertThat(tagged.getMeters()).filteredOn(m -> m.getId().getName().equals(BYTES))
+        assertThat(tagged.getMeters())
+                .allSatisfy(m -> assertThat(m.getId().getTag("service")).isEqualTo("media"));
+        assertThat(tagged.getMeters())
+                .filteredOn(m -> m.getId().getName().equals(BYTES))
                 .allSatisfy(m -> assertThat(m.getId().getBaseUnit()).isEqualTo("bytes"));
     }
 
@@ -241,8 +264,12 @@ class TransferMetricsTest {
                 .hasMessage("tags: [tag(strategy=x)] (expected: no key strategy or outcome)");
         assertThatThrownBy(() -> new TransferMetrics(registry, Tags.of("outcome", "x")))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TransferMetrics(null)).isInstanceOf(NullPointerException.class).hasMessage("registry");
-        assertThatThrownBy(() -> new TransferMetrics(registry, null)).isInstanceOf(NullPointerException.class).hasMessage("tags");
+        assertThatThrownBy(() -> new TransferMetrics(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("registry");
+        assertThatThrownBy(() -> new TransferMetrics(registry, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("tags");
     }
 
     @Test
@@ -268,7 +295,9 @@ class TransferMetricsTest {
     }
 
     private double sum(String name, String outcome) {
-        return registry.get(name).tag(OUTCOME_TAG, outcome).counters().stream().mapToDouble(Counter::count).sum();
+        return registry.get(name).tag(OUTCOME_TAG, outcome).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     private double failures() {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 
+import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
-import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
 import java.io.Closeable;
 import java.io.FileInputStream;
@@ -66,7 +66,6 @@ class BadInputMatrixTest {
     interface Api {
         long copy(Path source, WritableByteChannel target) throws IOException;
 
-
         long copy(Path source, OutputStream target) throws IOException;
 
         long copy(Path source, Path target, CopyOption... options) throws IOException;
@@ -84,7 +83,6 @@ class BadInputMatrixTest {
         public long copy(Path source, WritableByteChannel target) throws IOException {
             return Transfers.copy(source, target);
         }
-
 
         @Override
         public long copy(Path source, OutputStream target) throws IOException {
@@ -125,7 +123,6 @@ class BadInputMatrixTest {
                 return Transfers.copy(source, target, copier);
             }
 
-
             @Override
             public long copy(Path source, OutputStream target) throws IOException {
                 return Transfers.copy(source, target, copier);
@@ -165,8 +162,7 @@ class BadInputMatrixTest {
         long run(Api api, Fixture f) throws Exception;
     }
 
-    record Case(String overload, String input, Class<? extends Throwable> expected, Call call) {
-    }
+    record Case(String overload, String input, Class<? extends Throwable> expected, Call call) {}
 
     /**
      * Real ends for one case, in a directory of its own: {@link #source} holds random bytes,
@@ -259,14 +255,27 @@ class BadInputMatrixTest {
 
         String pathToChannel = "copy(Path, WritableByteChannel)";
         cases.add(new Case(pathToChannel, "null source", npe, (api, f) -> api.copy((Path) null, f.targetChannel())));
-        cases.add(new Case(pathToChannel, "null target", npe, (api, f) -> api.copy(f.source, (WritableByteChannel) null)));
-        cases.add(new Case(pathToChannel, "closed target", ClosedChannelException.class,
+        cases.add(new Case(
+                pathToChannel, "null target", npe, (api, f) -> api.copy(f.source, (WritableByteChannel) null)));
+        cases.add(new Case(
+                pathToChannel,
+                "closed target",
+                ClosedChannelException.class,
                 (api, f) -> api.copy(f.source, f.closed(f.targetChannel()))));
-        cases.add(new Case(pathToChannel, "read-only target", NonWritableChannelException.class,
+        cases.add(new Case(
+                pathToChannel,
+                "read-only target",
+                NonWritableChannelException.class,
                 (api, f) -> api.copy(f.source, f.open(f.target, StandardOpenOption.READ))));
-        cases.add(new Case(pathToChannel, "directory source", IOException.class,
+        cases.add(new Case(
+                pathToChannel,
+                "directory source",
+                IOException.class,
                 (api, f) -> api.copy(f.directory(), f.targetChannel())));
-        cases.add(new Case(pathToChannel, "missing source", NoSuchFileException.class,
+        cases.add(new Case(
+                pathToChannel,
+                "missing source",
+                NoSuchFileException.class,
                 (api, f) -> api.copy(f.missing(), f.targetChannel())));
 
         String pathToStream = "copy(Path, OutputStream)";
@@ -277,72 +286,157 @@ class BadInputMatrixTest {
             out.close();
             return api.copy(f.source, out);
         }));
-        cases.add(new Case(pathToStream, "directory source", IOException.class,
+        cases.add(new Case(
+                pathToStream,
+                "directory source",
+                IOException.class,
                 (api, f) -> api.copy(f.directory(), f.targetStream())));
-        cases.add(new Case(pathToStream, "missing source", NoSuchFileException.class,
+        cases.add(new Case(
+                pathToStream,
+                "missing source",
+                NoSuchFileException.class,
                 (api, f) -> api.copy(f.missing(), f.targetStream())));
 
         String pathToPath = "copy(Path, Path, CopyOption...)";
         cases.add(new Case(pathToPath, "null source", npe, (api, f) -> api.copy((Path) null, f.dir.resolve("new"))));
         cases.add(new Case(pathToPath, "null target", npe, (api, f) -> api.copy(f.source, (Path) null)));
-        cases.add(new Case(pathToPath, "null options", npe,
+        cases.add(new Case(
+                pathToPath,
+                "null options",
+                npe,
                 (api, f) -> api.copy(f.source, f.dir.resolve("new"), (CopyOption[]) null)));
-        cases.add(new Case(pathToPath, "null option", npe,
+        cases.add(new Case(
+                pathToPath,
+                "null option",
+                npe,
                 (api, f) -> api.copy(f.source, f.dir.resolve("new"), (CopyOption) null)));
-        cases.add(new Case(pathToPath, "existing target", FileAlreadyExistsException.class,
+        cases.add(new Case(
+                pathToPath,
+                "existing target",
+                FileAlreadyExistsException.class,
                 (api, f) -> api.copy(f.source, f.target)));
-        cases.add(new Case(pathToPath, "directory as target", FileAlreadyExistsException.class,
+        cases.add(new Case(
+                pathToPath,
+                "directory as target",
+                FileAlreadyExistsException.class,
                 (api, f) -> api.copy(f.source, f.directory())));
-        cases.add(new Case(pathToPath, "non-empty directory replaced", DirectoryNotEmptyException.class,
+        cases.add(new Case(
+                pathToPath,
+                "non-empty directory replaced",
+                DirectoryNotEmptyException.class,
                 (api, f) -> api.copy(f.source, f.directory(), StandardCopyOption.REPLACE_EXISTING)));
-        cases.add(new Case(pathToPath, "missing source", NoSuchFileException.class,
+        cases.add(new Case(
+                pathToPath,
+                "missing source",
+                NoSuchFileException.class,
                 (api, f) -> api.copy(f.missing(), f.dir.resolve("new"))));
-        cases.add(new Case(pathToPath, "target in a missing directory", NoSuchFileException.class,
+        cases.add(new Case(
+                pathToPath,
+                "target in a missing directory",
+                NoSuchFileException.class,
                 (api, f) -> api.copy(f.source, f.missing().resolve("new"))));
-        cases.add(new Case(pathToPath, "unsupported option", UnsupportedOperationException.class,
+        cases.add(new Case(
+                pathToPath,
+                "unsupported option",
+                UnsupportedOperationException.class,
                 (api, f) -> api.copy(f.source, f.dir.resolve("new"), StandardCopyOption.ATOMIC_MOVE)));
 
         String slice = "copy(FileChannel, long, long, WritableByteChannel)";
         cases.add(new Case(slice, "null source", npe, (api, f) -> api.copy(null, 0, 1, f.targetChannel())));
         cases.add(new Case(slice, "null target", npe, (api, f) -> api.copy(f.sourceChannel(), 0, 1, null)));
-        cases.add(new Case(slice, "negative position", iae, (api, f) -> api.copy(f.sourceChannel(), -1, 1, f.targetChannel())));
-        cases.add(new Case(slice, "negative count", iae, (api, f) -> api.copy(f.sourceChannel(), 0, -1, f.targetChannel())));
-        cases.add(new Case(slice, "Long.MIN_VALUE position", iae,
+        cases.add(new Case(
+                slice, "negative position", iae, (api, f) -> api.copy(f.sourceChannel(), -1, 1, f.targetChannel())));
+        cases.add(new Case(
+                slice, "negative count", iae, (api, f) -> api.copy(f.sourceChannel(), 0, -1, f.targetChannel())));
+        cases.add(new Case(
+                slice,
+                "Long.MIN_VALUE position",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), Long.MIN_VALUE, 1, f.targetChannel())));
-        cases.add(new Case(slice, "Long.MAX_VALUE position", iae,
+        cases.add(new Case(
+                slice,
+                "Long.MAX_VALUE position",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), Long.MAX_VALUE, 1, f.targetChannel())));
-        cases.add(new Case(slice, "Long.MAX_VALUE count", iae,
+        cases.add(new Case(
+                slice,
+                "Long.MAX_VALUE count",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), 0, Long.MAX_VALUE, f.targetChannel())));
-        cases.add(new Case(slice, "Long.MAX_VALUE position and count", iae,
+        cases.add(new Case(
+                slice,
+                "Long.MAX_VALUE position and count",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), Long.MAX_VALUE, Long.MAX_VALUE, f.targetChannel())));
-        cases.add(new Case(slice, "position past the end", iae,
+        cases.add(new Case(
+                slice,
+                "position past the end",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), SOURCE_SIZE + 1, 0, f.targetChannel())));
-        cases.add(new Case(slice, "slice past the end", iae,
+        cases.add(new Case(
+                slice,
+                "slice past the end",
+                iae,
                 (api, f) -> api.copy(f.sourceChannel(), SOURCE_SIZE - 10, 11, f.targetChannel())));
-        cases.add(new Case(slice, "closed source", ClosedChannelException.class,
+        cases.add(new Case(
+                slice,
+                "closed source",
+                ClosedChannelException.class,
                 (api, f) -> api.copy(f.closed(f.sourceChannel()), 0, 1, f.targetChannel())));
-        cases.add(new Case(slice, "closed target", ClosedChannelException.class,
+        cases.add(new Case(
+                slice,
+                "closed target",
+                ClosedChannelException.class,
                 (api, f) -> api.copy(f.sourceChannel(), 0, 1, f.closed(f.targetChannel()))));
-        cases.add(new Case(slice, "read-only target", NonWritableChannelException.class,
+        cases.add(new Case(
+                slice,
+                "read-only target",
+                NonWritableChannelException.class,
                 (api, f) -> api.copy(f.sourceChannel(), 0, 1, f.open(f.target, StandardOpenOption.READ))));
-        cases.add(new Case(slice, "write-only source", NonReadableChannelException.class,
+        cases.add(new Case(
+                slice,
+                "write-only source",
+                NonReadableChannelException.class,
                 (api, f) -> api.copy(f.open(f.source, StandardOpenOption.WRITE), 0, 1, f.targetChannel())));
-        cases.add(new Case(slice, "directory source", IOException.class,
+        cases.add(new Case(
+                slice,
+                "directory source",
+                IOException.class,
                 (api, f) -> api.copy(f.open(f.directory(), StandardOpenOption.READ), 0, 1, f.targetChannel())));
 
         String channels = "copy(ReadableByteChannel, WritableByteChannel)";
-        cases.add(new Case(channels, "null source", npe, (api, f) -> api.copy((ReadableByteChannel) null, f.targetChannel())));
-        cases.add(new Case(channels, "null target", npe, (api, f) -> api.copy((ReadableByteChannel) f.sourceChannel(), null)));
-        cases.add(new Case(channels, "closed source", ClosedChannelException.class,
+        cases.add(new Case(
+                channels, "null source", npe, (api, f) -> api.copy((ReadableByteChannel) null, f.targetChannel())));
+        cases.add(new Case(
+                channels, "null target", npe, (api, f) -> api.copy((ReadableByteChannel) f.sourceChannel(), null)));
+        cases.add(new Case(
+                channels,
+                "closed source",
+                ClosedChannelException.class,
                 (api, f) -> api.copy((ReadableByteChannel) f.closed(f.sourceChannel()), f.targetChannel())));
-        cases.add(new Case(channels, "closed target", ClosedChannelException.class,
+        cases.add(new Case(
+                channels,
+                "closed target",
+                ClosedChannelException.class,
                 (api, f) -> api.copy((ReadableByteChannel) f.sourceChannel(), f.closed(f.targetChannel()))));
-        cases.add(new Case(channels, "read-only target", NonWritableChannelException.class,
-                (api, f) -> api.copy((ReadableByteChannel) f.sourceChannel(), f.open(f.target, StandardOpenOption.READ))));
-        cases.add(new Case(channels, "write-only source", NonReadableChannelException.class,
-                (api, f) -> api.copy((ReadableByteChannel) f.open(f.source, StandardOpenOption.WRITE), f.targetChannel())));
-        cases.add(new Case(channels, "directory source", IOException.class,
-                (api, f) -> api.copy((ReadableByteChannel) f.open(f.directory(), StandardOpenOption.READ), f.targetChannel())));
+        cases.add(new Case(
+                channels,
+                "read-only target",
+                NonWritableChannelException.class,
+                (api, f) ->
+                        api.copy((ReadableByteChannel) f.sourceChannel(), f.open(f.target, StandardOpenOption.READ))));
+        cases.add(new Case(
+                channels,
+                "write-only source",
+                NonReadableChannelException.class,
+                (api, f) ->
+                        api.copy((ReadableByteChannel) f.open(f.source, StandardOpenOption.WRITE), f.targetChannel())));
+        cases.add(new Case(
+                channels,
+                "directory source",
+                IOException.class,
+                (api, f) -> api.copy(
+                        (ReadableByteChannel) f.open(f.directory(), StandardOpenOption.READ), f.targetChannel())));
 
         String streams = "copy(InputStream, OutputStream)";
         cases.add(new Case(streams, "null source", npe, (api, f) -> api.copy((InputStream) null, f.targetStream())));
@@ -373,7 +467,8 @@ class BadInputMatrixTest {
                 }
                 for (String flavour : new String[] {"Transfers", "TransferOptions"}) {
                     int index = counter[0]++;
-                    tests.add(DynamicTest.dynamicTest(flavour + ": " + c.input() + " -> " + c.expected().getSimpleName(),
+                    tests.add(DynamicTest.dynamicTest(
+                            flavour + ": " + c.input() + " -> " + c.expected().getSimpleName(),
                             () -> run(c, flavour, index)));
                 }
             }
@@ -384,13 +479,18 @@ class BadInputMatrixTest {
 
     private static void run(Case c, String flavour, int index) throws Exception {
         TransferListener listener = mock(TransferListener.class);
-        Api api = flavour.equals("Transfers") ? TRANSFERS
-                : copier(TransferOptions.builder().listener(listener).bufferSize(4096).build());
+        Api api = flavour.equals("Transfers")
+                ? TRANSFERS
+                : copier(TransferOptions.builder()
+                        .listener(listener)
+                        .bufferSize(4096)
+                        .build());
         Fixture fixture = new Fixture(root.resolve("case-" + index), Seeds.derive(SEED, index));
         try {
             Throwable thrown = catchThrowable(() -> c.call().run(api, fixture));
 
-            assertThat(thrown).as("%s with %s (seed %d)", c.overload(), c.input(), SEED)
+            assertThat(thrown)
+                    .as("%s with %s (seed %d)", c.overload(), c.input(), SEED)
                     .isInstanceOf(c.expected())
                     .isNotInstanceOf(TransferException.class);
             fixture.assertNothingWritten();

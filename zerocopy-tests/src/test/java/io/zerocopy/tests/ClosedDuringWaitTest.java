@@ -3,9 +3,9 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -17,10 +17,10 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -70,8 +70,14 @@ class ClosedDuringWaitTest {
         }
     }
 
-    private static void run(ExecutorService threads, TransferOptions options, SocketChannel source, SocketChannel sourcePeer,
-            SocketChannel target, AtomicReference<TransferException> heard) throws Exception {
+    private static void run(
+            ExecutorService threads,
+            TransferOptions options,
+            SocketChannel source,
+            SocketChannel sourcePeer,
+            SocketChannel target,
+            AtomicReference<TransferException> heard)
+            throws Exception {
         Future<Long> copy = threads.submit(() -> Transfers.copy(source, target, options));
 
         awaitRegistered(source); // nothing to read yet: the engine waits on the source
@@ -98,7 +104,9 @@ class ClosedDuringWaitTest {
     private static void awaitRegistered(SelectableChannel channel) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!channel.isRegistered()) {
-            assertThat(System.nanoTime()).as("waiting for the engine to select on " + channel).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("waiting for the engine to select on " + channel)
+                    .isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
         }
     }

@@ -54,7 +54,9 @@ class ConcurrencyTest {
     @AfterEach
     void stopThreads() throws InterruptedException {
         threads.shutdownNow();
-        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).as("test threads ended").isTrue();
+        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS))
+                .as("test threads ended")
+                .isTrue();
     }
 
     /** A file of random bytes between 64 KiB and 2 MiB, different for each index. */
@@ -74,7 +76,8 @@ class ConcurrencyTest {
             byte[] content = contents[i];
             String strategy = STRATEGIES[i % STRATEGIES.length];
             boolean blocking = (i / STRATEGIES.length) % 2 == 0;
-            TransferOptions.Builder options = TransferOptions.builder().mappedWindow(256 << 10).bufferSize(64 << 10);
+            TransferOptions.Builder options =
+                    TransferOptions.builder().mappedWindow(256 << 10).bufferSize(64 << 10);
             TransferOptions copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
             String what = strategy + (blocking ? " blocking" : " non-blocking") + " #" + i + " (seed " + SEED + ")";
             tasks.add(() -> sendToSocket(copier, file, content, blocking, start, what));
@@ -86,7 +89,11 @@ class ConcurrencyTest {
     void copy_oneSharedOptionsFromManyThreads() throws Exception {
         RecordingListener ignored = new RecordingListener();
         TransferOptions shared = TransferOptions.builder()
-                .bufferSize(16 << 10).mappedWindow(128 << 10).stallTimeout(Duration.ofSeconds(30)).listener(ignored).build();
+                .bufferSize(16 << 10)
+                .mappedWindow(128 << 10)
+                .stallTimeout(Duration.ofSeconds(30))
+                .listener(ignored)
+                .build();
         byte[][] contents = new byte[THREADS][];
         List<Callable<Void>> tasks = new ArrayList<>();
         CountDownLatch start = new CountDownLatch(1);
@@ -97,32 +104,48 @@ class ConcurrencyTest {
             String what = "task " + i + " (seed " + SEED + ")";
             switch (i % 3) {
                 case 0 -> tasks.add(() -> sendToSocket(shared, file, content, true, start, what));
-                case 1 -> tasks.add(() -> {
-                    start.await();
-                    assertThat(Transfers.copy(file, target, shared)).as(what).isEqualTo(content.length);
-                    assertThat(TestFiles.crc32c(target)).as(what + ": CRC32C of the copy").isEqualTo(TestFiles.crc32c(content));
-                    return null;
-                });
-                default -> tasks.add(() -> {
-                    try (LoopbackSender sender = LoopbackSender.toChannel(file, 0, content.length);
-                            FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                case 1 ->
+                    tasks.add(() -> {
                         start.await();
-                        assertThat(Transfers.copy((ReadableByteChannel) sender.channel(), out, shared)).as(what).isEqualTo(content.length);
-                        sender.awaitSent();
-                    }
-                    assertThat(Files.size(target)).as(what + ": size of the copy").isEqualTo(content.length);
-                    assertThat(TestFiles.crc32c(target)).as(what + ": CRC32C of the copy").isEqualTo(TestFiles.crc32c(content));
-                    return null;
-                });
+                        assertThat(Transfers.copy(file, target, shared))
+                                .as(what)
+                                .isEqualTo(content.length);
+                        assertThat(TestFiles.crc32c(target))
+                                .as(what + ": CRC32C of the copy")
+                                .isEqualTo(TestFiles.crc32c(content));
+                        return null;
+                    });
+                default ->
+                    tasks.add(() -> {
+                        try (LoopbackSender sender = LoopbackSender.toChannel(file, 0, content.length);
+                                FileChannel out = FileChannel.open(
+                                        target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                            start.await();
+                            assertThat(Transfers.copy((ReadableByteChannel) sender.channel(), out, shared))
+                                    .as(what)
+                                    .isEqualTo(content.length);
+                            sender.awaitSent();
+                        }
+                        assertThat(Files.size(target))
+                                .as(what + ": size of the copy")
+                                .isEqualTo(content.length);
+                        assertThat(TestFiles.crc32c(target))
+                                .as(what + ": CRC32C of the copy")
+                                .isEqualTo(TestFiles.crc32c(content));
+                        return null;
+                    });
             }
         }
         runTogether(tasks, start);
-        assertThat(ignored.failure()).as("a failure the shared listener heard of").isNull();
+        assertThat(ignored.failure())
+                .as("a failure the shared listener heard of")
+                .isNull();
     }
 
     /** Sends {@code file} over a connection of its own once {@code start} opens, and checks what arrived. */
-    private static Void sendToSocket(TransferOptions copier, Path file, byte[] content, boolean blocking, CountDownLatch start,
-            String what) throws Exception {
+    private static Void sendToSocket(
+            TransferOptions copier, Path file, byte[] content, boolean blocking, CountDownLatch start, String what)
+            throws Exception {
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
             long sent;
             try (SocketChannel channel = receiver.connectChannel()) {

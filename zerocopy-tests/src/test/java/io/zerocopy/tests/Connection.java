@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
 public record Connection(SocketChannel near, SocketChannel far) implements AutoCloseable {
 
     public static Connection open() throws IOException {
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                .bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
+        try (ServerSocketChannel server =
+                ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
             SocketChannel far = SocketChannel.open(server.getLocalAddress());
             try {
                 return new Connection(server.accept(), far);
@@ -34,20 +34,22 @@ public record Connection(SocketChannel near, SocketChannel far) implements AutoC
      */
     public CompletableFuture<Void> send(byte[] data, boolean thenEnd) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                ByteBuffer buffer = ByteBuffer.wrap(data);
-                while (buffer.hasRemaining()) {
-                    far.write(buffer);
-                }
-                if (thenEnd) {
-                    far.shutdownOutput();
-                }
-                done.complete(null);
-            } catch (Throwable t) {
-                done.completeExceptionally(t);
-            }
-        }, "connection-sender");
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        ByteBuffer buffer = ByteBuffer.wrap(data);
+                        while (buffer.hasRemaining()) {
+                            far.write(buffer);
+                        }
+                        if (thenEnd) {
+                            far.shutdownOutput();
+                        }
+                        done.complete(null);
+                    } catch (Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+                },
+                "connection-sender");
         thread.setDaemon(true);
         thread.start();
         return done;

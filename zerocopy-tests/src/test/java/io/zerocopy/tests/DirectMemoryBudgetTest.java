@@ -34,19 +34,29 @@ class DirectMemoryBudgetTest {
     void sixtyFourTransfersInFourMegabytesOfDirectMemory_allArriveAndBothChoicesAppear() throws Exception {
         List<String> results = runChild(List.of("-XX:MaxDirectMemorySize=4m", WITHOUT_SENDFILE), "file-to-sockets");
 
-        List<String> platform = results.stream().filter(r -> r.startsWith("platform ")).toList();
+        List<String> platform =
+                results.stream().filter(r -> r.startsWith("platform ")).toList();
         assertThat(platform).as("platform-thread transfers").hasSize(DirectMemoryMain.TRANSFERS);
-        assertThat(platform).as("every transfer moved 1 MiB")
+        assertThat(platform)
+                .as("every transfer moved 1 MiB")
                 .allSatisfy(r -> assertThat(r).contains(" " + DirectMemoryMain.SIZE + " "));
         // A quarter of 4 MiB is 1 MiB: four 256 KiB buffers, then the budget is spent.
-        assertThat(platform).as("buffered while the budget lasts")
+        assertThat(platform)
+                .as("buffered while the budget lasts")
                 .anySatisfy(r -> assertThat(r).startsWith("platform buffered ").contains("socket on this host"));
-        assertThat(platform).as("mapped windows once the budget is spent")
-                .anySatisfy(r -> assertThat(r).startsWith("platform mmap ").contains("budget")
-                        .contains("is spent").contains(TransferOptions.DIRECT_MEMORY_PROPERTY));
+        assertThat(platform)
+                .as("mapped windows once the budget is spent")
+                .anySatisfy(r -> assertThat(r)
+                        .startsWith("platform mmap ")
+                        .contains("budget")
+                        .contains("is spent")
+                        .contains(TransferOptions.DIRECT_MEMORY_PROPERTY));
         if (Runtime.version().feature() >= 21) {
-            List<String> virtual = results.stream().filter(r -> r.startsWith("virtual ")).toList();
-            assertThat(virtual).as("virtual-thread transfers").hasSize(DirectMemoryMain.TRANSFERS)
+            List<String> virtual =
+                    results.stream().filter(r -> r.startsWith("virtual ")).toList();
+            assertThat(virtual)
+                    .as("virtual-thread transfers")
+                    .hasSize(DirectMemoryMain.TRANSFERS)
                     // these start without holding each other back, so buffers may be handed on in time
                     // for every one: mapped windows are allowed, not required
                     .allSatisfy(r -> assertThat(r).matches("virtual (buffered|mmap) .*"));
@@ -55,13 +65,15 @@ class DirectMemoryBudgetTest {
 
     @Test
     void budgetOfZero_neverADirectBuffer() throws Exception {
-        List<String> results = runChild(List.of("-D" + TransferOptions.DIRECT_MEMORY_PROPERTY + "=0", WITHOUT_SENDFILE),
-                "other-kinds");
+        List<String> results = runChild(
+                List.of("-D" + TransferOptions.DIRECT_MEMORY_PROPERTY + "=0", WITHOUT_SENDFILE), "other-kinds");
 
         assertThat(results).as("transfers").hasSizeGreaterThanOrEqualTo(DirectMemoryMain.TRANSFERS + 4);
-        assertThat(results).as("every reason names the spent budget")
+        assertThat(results)
+                .as("every reason names the spent budget")
                 .allSatisfy(r -> assertThat(r).contains("budget (0 bytes").contains("is spent"));
-        assertThat(results).as("a buffer-taking transfer fell back to a heap buffer")
+        assertThat(results)
+                .as("a buffer-taking transfer fell back to a heap buffer")
                 .anySatisfy(r -> assertThat(r).contains("buffered").contains("a heap buffer"));
     }
 
@@ -71,18 +83,31 @@ class DirectMemoryBudgetTest {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DirectMemoryMain.class.getName(),
-                dir.toString(), Long.toString(SEED), mode));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                DirectMemoryMain.class.getName(),
+                dir.toString(),
+                Long.toString(SEED),
+                mode));
         Path output = dir.resolve("output.txt");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
         try {
-            assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the child JVM ends").isTrue();
+            assertThat(process.waitFor(2, TimeUnit.MINUTES))
+                    .as("the child JVM ends")
+                    .isTrue();
         } finally {
             process.destroyForcibly();
         }
         String printed = Files.readString(output);
         assertThat(process.exitValue()).as(printed).isZero();
         assertThat(printed).doesNotContain("OutOfMemoryError").contains("done");
-        return printed.lines().filter(line -> line.startsWith("result ")).map(line -> line.substring(7)).toList();
+        return printed.lines()
+                .filter(line -> line.startsWith("result "))
+                .map(line -> line.substring(7))
+                .toList();
     }
 }

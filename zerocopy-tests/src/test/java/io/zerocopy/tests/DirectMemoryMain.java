@@ -1,7 +1,7 @@
 package io.zerocopy.tests;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
@@ -42,8 +42,7 @@ final class DirectMemoryMain {
     static final int SIZE = 1 << 20;
     private static final long WAIT_SECONDS = 60;
 
-    private DirectMemoryMain() {
-    }
+    private DirectMemoryMain() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
@@ -84,29 +83,33 @@ final class DirectMemoryMain {
                 SocketChannel channel = receiver.clients.get(i);
                 CompletableFuture<Void> firstStep = new CompletableFuture<>();
                 CompletableFuture<TransferResult> completed = new CompletableFuture<>();
-                TransferOptions options = TransferOptions.builder().listener(new TransferListener() {
-                    @Override
-                    public void onProgress(long bytesSoFar) {
-                        firstStep.complete(null);
-                        await(gate); // holds whatever this transfer holds until every transfer started
-                    }
+                TransferOptions options = TransferOptions.builder()
+                        .listener(new TransferListener() {
+                            @Override
+                            public void onProgress(long bytesSoFar) {
+                                firstStep.complete(null);
+                                await(gate); // holds whatever this transfer holds until every transfer started
+                            }
 
-                    @Override
-                    public void onComplete(TransferResult result) {
-                        completed.complete(result);
-                    }
-                }).build();
-                CompletableFuture<TransferResult> result = CompletableFuture.supplyAsync(() -> {
-                    try (channel) {
-                        long sent = Transfers.copy(file, (WritableByteChannel) channel, options);
-                        if (sent != SIZE) {
-                            throw new AssertionError(phase + ": sent " + sent + " of " + SIZE);
-                        }
-                        return completed.getNow(null);
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }, threads);
+                            @Override
+                            public void onComplete(TransferResult result) {
+                                completed.complete(result);
+                            }
+                        })
+                        .build();
+                CompletableFuture<TransferResult> result = CompletableFuture.supplyAsync(
+                        () -> {
+                            try (channel) {
+                                long sent = Transfers.copy(file, (WritableByteChannel) channel, options);
+                                if (sent != SIZE) {
+                                    throw new AssertionError(phase + ": sent " + sent + " of " + SIZE);
+                                }
+                                return completed.getNow(null);
+                            } catch (IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        },
+                        threads);
                 results.add(result);
                 if (oneByOne) {
                     CompletableFuture.anyOf(firstStep, result).get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -122,15 +125,21 @@ final class DirectMemoryMain {
 
     /** Socket to file, file to a wrapper channel and socket to socket: transfers that take a buffer if they can. */
     private static void otherKinds(Path dir, Path file, byte[] content, long crc) throws Exception {
-        TransferOptions options = TransferOptions.builder().listener(new Results("other-kinds")).build();
+        TransferOptions options =
+                TransferOptions.builder().listener(new Results("other-kinds")).build();
         try (Receiver sockets = new Receiver(2);
-                FileChannel target = FileChannel.open(dir.resolve("from-socket"), StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE)) {
+                FileChannel target = FileChannel.open(
+                        dir.resolve("from-socket"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             SocketChannel toFile = sockets.accepted.get(0);
             try (SocketChannel sender = sockets.clients.get(0)) {
                 CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> {
                     try {
-                        Transfers.copy(file, (WritableByteChannel) sender, TransferOptions.builder().listener(new Results("other-kinds")).build());
+                        Transfers.copy(
+                                file,
+                                (WritableByteChannel) sender,
+                                TransferOptions.builder()
+                                        .listener(new Results("other-kinds"))
+                                        .build());
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -147,10 +156,12 @@ final class DirectMemoryMain {
         if (TestFiles.crc32c(out.toByteArray()) != crc) {
             throw new AssertionError("file to a wrapper channel: the CRC32C differs");
         }
-        try (Receiver in = new Receiver(1); Receiver out2 = new Receiver(1)) {
+        try (Receiver in = new Receiver(1);
+                Receiver out2 = new Receiver(1)) {
             out2.start();
             SocketChannel from = in.accepted.get(0);
-            try (SocketChannel feeding = in.clients.get(0); SocketChannel relayed = out2.clients.get(0)) {
+            try (SocketChannel feeding = in.clients.get(0);
+                    SocketChannel relayed = out2.clients.get(0)) {
                 CompletableFuture<Void> feed = CompletableFuture.runAsync(() -> {
                     try (feeding) {
                         ByteBuffer b = ByteBuffer.wrap(content);
@@ -183,7 +194,8 @@ final class DirectMemoryMain {
     }
 
     private static synchronized void print(String phase, TransferResult result) {
-        System.out.println("result " + phase + " " + result.strategy() + " " + result.bytesTransferred() + " " + result.reason());
+        System.out.println(
+                "result " + phase + " " + result.strategy() + " " + result.bytesTransferred() + " " + result.reason());
     }
 
     private static void await(CountDownLatch latch) {
@@ -199,7 +211,8 @@ final class DirectMemoryMain {
 
     private static ExecutorService virtualThreads() {
         try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            return (ExecutorService)
+                    Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         } catch (ReflectiveOperationException e) {
             return null; // before Java 21
         }

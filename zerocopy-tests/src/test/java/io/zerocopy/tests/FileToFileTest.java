@@ -46,7 +46,10 @@ class FileToFileTest {
 
     enum Mode {
         // transferFrom declines file sources: copy_transferFromForced_declinedBeforeAByteMoves
-        AUTO(null), TRANSFER_TO("transferTo"), MMAP("mmap"), BUFFERED("buffered");
+        AUTO(null),
+        TRANSFER_TO("transferTo"),
+        MMAP("mmap"),
+        BUFFERED("buffered");
 
         final String forced;
 
@@ -133,8 +136,9 @@ class FileToFileTest {
         byte[] content = CONTENT.get(size);
         Random random = new Random(Seeds.derive(seed, mode.ordinal()));
         List<long[]> slices = new ArrayList<>(List.of(
-                new long[] {0, 0}, new long[] {size, 0}, new long[] {size - 1, 1}, new long[] {0, size},
-                new long[] {1, size - 1}));
+                new long[] {0, 0}, new long[] {size, 0}, new long[] {size - 1, 1}, new long[] {0, size}, new long[] {
+                    1, size - 1
+                }));
         for (int i = 0; i < RANDOM_SLICES; i++) {
             long position = random.nextInt((int) size + 1);
             slices.add(new long[] {position, random.nextInt((int) (size - position) + 1)});
@@ -150,13 +154,16 @@ class FileToFileTest {
                 Path target = dir.resolve("slice-" + position + "-" + count);
                 RecordingListener listener = new RecordingListener();
                 long copied;
-                try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                try (FileChannel out =
+                        FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     out.position(targetStart);
                     copied = Transfers.copy(source, position, count, out, options(mode, listener));
                     assertThat(out.position()).as(what + ": target position").isEqualTo(targetStart + count);
                 }
                 assertThat(copied).as(what + ": returned count").isEqualTo(count);
-                assertThat(source.position()).as(what + ": source position unchanged").isEqualTo(sourcePosition);
+                assertThat(source.position())
+                        .as(what + ": source position unchanged")
+                        .isEqualTo(sourcePosition);
                 byte[] actual = Files.readAllBytes(target);
                 byte[] expectedSlice = Arrays.copyOfRange(content, (int) position, (int) (position + count));
                 if (count > 0) {
@@ -172,7 +179,10 @@ class FileToFileTest {
     }
 
     private static TransferOptions options(Mode mode, RecordingListener listener) {
-        return TransferOptions.builder().strategy(mode.forced).listener(listener).build();
+        return TransferOptions.builder()
+                .strategy(mode.forced)
+                .listener(listener)
+                .build();
     }
 
     private static void assertSameBytes(byte[] actual, byte[] expected) {
@@ -184,7 +194,8 @@ class FileToFileTest {
     void copy_transferFromForced_declinedBeforeAByteMoves() throws IOException {
         Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(4096, 1));
         Path target = dir.resolve("target");
-        TransferOptions options = TransferOptions.builder().strategy("transferFrom").build();
+        TransferOptions options =
+                TransferOptions.builder().strategy("transferFrom").build();
 
         assertThatThrownBy(() -> Transfers.copy(source, target, options))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -2,8 +2,8 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -62,19 +62,29 @@ class InterruptTest {
     }
 
     /** How the sending thread ended. */
-    record Outcome(Throwable failure, long returned, boolean interruptFlag) {
-    }
+    record Outcome(Throwable failure, long returned, boolean interruptFlag) {}
 
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("auto", "non-blocking", TransferOptions.builder()),
                 Arguments.of("mmap", "non-blocking", TransferOptions.builder().strategy("mmap")),
-                Arguments.of("buffered", "non-blocking", TransferOptions.builder().strategy("buffered")),
-                Arguments.of("transferTo", "non-blocking", TransferOptions.builder().strategy("transferTo")),
+                Arguments.of(
+                        "buffered", "non-blocking", TransferOptions.builder().strategy("buffered")),
+                Arguments.of(
+                        "transferTo", "non-blocking", TransferOptions.builder().strategy("transferTo")),
                 // 10 steps a second of SMALL_STEP bytes
-                Arguments.of("transferTo", "blocking", TransferOptions.builder().strategy("transferTo").rateLimit(SMALL_STEP * 10)),
-                Arguments.of("mmap", "blocking", TransferOptions.builder().strategy("mmap").mappedWindow(SMALL_STEP)),
-                Arguments.of("buffered", "blocking", TransferOptions.builder().strategy("buffered").bufferSize(SMALL_STEP)));
+                Arguments.of(
+                        "transferTo",
+                        "blocking",
+                        TransferOptions.builder().strategy("transferTo").rateLimit(SMALL_STEP * 10)),
+                Arguments.of(
+                        "mmap",
+                        "blocking",
+                        TransferOptions.builder().strategy("mmap").mappedWindow(SMALL_STEP)),
+                Arguments.of(
+                        "buffered",
+                        "blocking",
+                        TransferOptions.builder().strategy("buffered").bufferSize(SMALL_STEP)));
     }
 
     @ParameterizedTest(name = "{0} to a {1} socket")
@@ -88,26 +98,37 @@ class InterruptTest {
                 SocketChannel channel = receiver.connectChannel()) {
             channel.configureBlocking(mode.equals("blocking"));
             CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-            Thread sender = threads().newThread(() -> {
-                try {
-                    long n = Transfers.copy(file, (WritableByteChannel) channel, copier);
-                    outcome.complete(new Outcome(null, n, Thread.currentThread().isInterrupted()));
-                } catch (Throwable t) {
-                    outcome.complete(new Outcome(t, -1, Thread.currentThread().isInterrupted()));
-                }
-            }, "interrupted-sender");
+            Thread sender = threads()
+                    .newThread(
+                            () -> {
+                                try {
+                                    long n = Transfers.copy(file, (WritableByteChannel) channel, copier);
+                                    outcome.complete(new Outcome(
+                                            null, n, Thread.currentThread().isInterrupted()));
+                                } catch (Throwable t) {
+                                    outcome.complete(new Outcome(
+                                            t, -1, Thread.currentThread().isInterrupted()));
+                                }
+                            },
+                            "interrupted-sender");
             sender.start();
             try {
-                assertThat(progressed.await(30, TimeUnit.SECONDS)).as("progress before the interrupt").isTrue();
+                assertThat(progressed.await(30, TimeUnit.SECONDS))
+                        .as("progress before the interrupt")
+                        .isTrue();
                 sender.interrupt();
                 Outcome ended = outcome.get(30, TimeUnit.SECONDS);
 
                 assertThat(ended.failure()).as("failure").isInstanceOf(TransferException.class);
                 TransferException failure = (TransferException) ended.failure();
-                assertThat(failure.getCause()).as("cause")
+                assertThat(failure.getCause())
+                        .as("cause")
                         .isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
                 assertThat(ended.interruptFlag()).as("interrupt flag still set").isTrue();
-                assertThat(failure.bytesTransferred()).as("bytes transferred").isPositive().isLessThan(SIZE);
+                assertThat(failure.bytesTransferred())
+                        .as("bytes transferred")
+                        .isPositive()
+                        .isLessThan(SIZE);
                 assertThat(listener.failure()).as("onFailure").isSameAs(failure);
                 if (failure.getCause() instanceof InterruptedIOException) {
                     // Seen between channel calls: nothing was closed.

@@ -52,20 +52,24 @@ class InterruptedSendfileTest {
     @Test
     void copy_interruptedInsideBlockingSendfile_countIsALowerBound() throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        TransferOptions copier = TransferOptions.builder().strategy("transferTo").build();
+        TransferOptions copier =
+                TransferOptions.builder().strategy("transferTo").build();
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
             TransferException failure;
             try (SocketChannel channel = receiver.connectChannel()) {
                 CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-                Thread sender = new Thread(() -> outcome.complete(
-                        catchThrowable(() -> Transfers.copy(file, (WritableByteChannel) channel, copier))),
+                Thread sender = new Thread(
+                        () -> outcome.complete(
+                                catchThrowable(() -> Transfers.copy(file, (WritableByteChannel) channel, copier))),
                         "sendfile-sender");
                 sender.start();
                 try {
                     // Inside the native transferTo0 (FileChannelImpl on 17, the dispatcher on 21+).
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (!inNativeTransfer(threads, sender)) {
-                        assertThat(System.nanoTime()).as("the sender enters sendfile").isLessThan(deadline);
+                        assertThat(System.nanoTime())
+                                .as("the sender enters sendfile")
+                                .isLessThan(deadline);
                         // polling interval, not synchronisation
                         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                     }
@@ -82,9 +86,10 @@ class InterruptedSendfileTest {
             }
             receiver.openGate();
             long received = receiver.received().bytes();
-            System.out.println("interrupted sendfile: counted " + failure.bytesTransferred()
-                    + ", the peer received " + received);
-            assertThat(failure.bytesTransferred()).as("bytes counted: a lower bound of what the peer received")
+            System.out.println(
+                    "interrupted sendfile: counted " + failure.bytesTransferred() + ", the peer received " + received);
+            assertThat(failure.bytesTransferred())
+                    .as("bytes counted: a lower bound of what the peer received")
                     .isLessThanOrEqualTo(received);
             assertThat(received).as("bytes the peer received").isPositive().isLessThan(SIZE);
         }
@@ -92,7 +97,8 @@ class InterruptedSendfileTest {
 
     private static boolean inNativeTransfer(ThreadMXBean threads, Thread thread) {
         ThreadInfo info = threads.getThreadInfo(thread.getId(), 1);
-        return info != null && info.getStackTrace().length > 0
+        return info != null
+                && info.getStackTrace().length > 0
                 && info.getStackTrace()[0].getMethodName().equals("transferTo0");
     }
 }

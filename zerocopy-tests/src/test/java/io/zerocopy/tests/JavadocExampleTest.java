@@ -43,11 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JavadocExampleTest {
 
-    private static final List<Path> SOURCE_ROOTS = List.of(
-            Path.of("..", "zerocopy-core", "src", "main"),
-            Path.of("..", "zerocopy-api", "src", "main"));
-    private static final Pattern EXAMPLE = Pattern.compile("<pre>\\{@code[ \\t]*\\n(.*?)\\n[ \\t]*\\*[ \\t]*\\}</pre>",
-            Pattern.DOTALL);
+    private static final List<Path> SOURCE_ROOTS =
+            List.of(Path.of("..", "zerocopy-core", "src", "main"), Path.of("..", "zerocopy-api", "src", "main"));
+    private static final Pattern EXAMPLE =
+            Pattern.compile("<pre>\\{@code[ \\t]*\\n(.*?)\\n[ \\t]*\\*[ \\t]*\\}</pre>", Pattern.DOTALL);
     private static final Pattern JAVADOC_MARGIN = Pattern.compile("(?m)^[ \\t]*\\* ?");
     private static final int SIZE = (3 << 20) + 17;
 
@@ -58,15 +57,21 @@ class JavadocExampleTest {
     static Map<String, String> examples() throws IOException {
         Map<String, String> examples = new LinkedHashMap<>();
         for (Path root : SOURCE_ROOTS) {
-            assertThat(root).as("source root (tests run from the module directory)").isDirectory();
+            assertThat(root)
+                    .as("source root (tests run from the module directory)")
+                    .isDirectory();
             List<Path> files;
             try (Stream<Path> walk = Files.walk(root)) {
-                files = walk.filter(p -> p.toString().endsWith(".java")).sorted().collect(Collectors.toList());
+                files = walk.filter(p -> p.toString().endsWith(".java"))
+                        .sorted()
+                        .collect(Collectors.toList());
             }
             for (Path file : files) {
                 Matcher m = EXAMPLE.matcher(Files.readString(file, StandardCharsets.UTF_8));
                 for (int n = 0; m.find(); n++) {
-                    examples.put(file.getFileName() + "#" + n, JAVADOC_MARGIN.matcher(m.group(1)).replaceAll(""));
+                    examples.put(
+                            file.getFileName() + "#" + n,
+                            JAVADOC_MARGIN.matcher(m.group(1)).replaceAll(""));
                 }
             }
         }
@@ -75,9 +80,10 @@ class JavadocExampleTest {
 
     @Test
     void everyExample_hasARunner() throws IOException {
-        assertThat(examples().keySet()).as("Javadoc examples; each needs a test below that runs it")
-                .containsExactlyInAnyOrder("FileRegion.java#0", "Transfer.java#0", "TransferOptions.java#0",
-                        "Transfers.java#0");
+        assertThat(examples().keySet())
+                .as("Javadoc examples; each needs a test below that runs it")
+                .containsExactlyInAnyOrder(
+                        "FileRegion.java#0", "Transfer.java#0", "TransferOptions.java#0", "Transfers.java#0");
     }
 
     /** {@code Transfers}: a whole file to a socket channel. */
@@ -125,10 +131,18 @@ class JavadocExampleTest {
                 FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             long sent;
             try (SocketChannel socket = receiver.connectChannel()) {
-                sent = (Long) run(example, "FileChannel file, long size, SocketChannel socket", "return sent;",
-                        file, (long) SIZE, socket);
+                sent = (Long) run(
+                        example,
+                        "FileChannel file, long size, SocketChannel socket",
+                        "return sent;",
+                        file,
+                        (long) SIZE,
+                        socket);
             }
-            byte[] expected = ByteBuffer.allocate(head.length + content.length).put(head).put(content).array();
+            byte[] expected = ByteBuffer.allocate(head.length + content.length)
+                    .put(head)
+                    .put(content)
+                    .array();
             assertReceived(receiver, sent, expected);
         }
     }
@@ -143,7 +157,9 @@ class JavadocExampleTest {
         String example = example("Transfer.java#0");
         String marker = "// in the loop, on OP_WRITE readiness:";
         int split = example.indexOf(marker);
-        assertThat(split).as("the Transfer example marks where the loop's handler starts").isPositive();
+        assertThat(split)
+                .as("the Transfer example marks where the loop's handler starts")
+                .isPositive();
         String open = example.substring(0, split);
         String onWritable = example.substring(split + marker.length());
         Path path = generatedFile("file");
@@ -167,8 +183,13 @@ class JavadocExampleTest {
                         + "}\n"
                         + "if (key.interestOps() != SelectionKey.OP_READ) throw new AssertionError(\"interest \" + key.interestOps());\n"
                         + "if (handled < 1) throw new AssertionError(\"the loop never ran\");\n";
-                sent = (Long) run(body, "FileChannel file, SocketChannel socketChannel, Selector selector",
-                        "return body.bytesTransferred();", file, socketChannel, selector);
+                sent = (Long) run(
+                        body,
+                        "FileChannel file, SocketChannel socketChannel, Selector selector",
+                        "return body.bytesTransferred();",
+                        file,
+                        socketChannel,
+                        selector);
             }
             assertReceived(receiver, sent, Files.readAllBytes(path));
         }
@@ -213,21 +234,32 @@ class JavadocExampleTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         Path classes = Files.createTempDirectory(dir, "classes");
         StringWriter diagnostics = new StringWriter();
-        SimpleJavaFileObject unit = new SimpleJavaFileObject(URI.create("string:///JavadocExample.java"),
-                SimpleJavaFileObject.Kind.SOURCE) {
-            @Override
-            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return source;
-            }
-        };
-        List<String> options = new ArrayList<>(List.of("-classpath", System.getProperty("java.class.path"),
-                "-d", classes.toString(), "-Xlint:all", "-Werror"));
-        boolean ok = javac.getTask(diagnostics, null, null, options, null, List.of(unit)).call();
-        assertThat(ok).as("Javadoc example compiles:%n%s%n%s", source, diagnostics).isTrue();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-                getClass().getClassLoader())) {
+        SimpleJavaFileObject unit =
+                new SimpleJavaFileObject(
+                        URI.create("string:///JavadocExample.java"), SimpleJavaFileObject.Kind.SOURCE) {
+                    @Override
+                    public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                        return source;
+                    }
+                };
+        List<String> options = new ArrayList<>(List.of(
+                "-classpath",
+                System.getProperty("java.class.path"),
+                "-d",
+                classes.toString(),
+                "-Xlint:all",
+                "-Werror"));
+        boolean ok = javac.getTask(diagnostics, null, null, options, null, List.of(unit))
+                .call();
+        assertThat(ok)
+                .as("Javadoc example compiles:%n%s%n%s", source, diagnostics)
+                .isTrue();
+        try (URLClassLoader loader = new URLClassLoader(
+                new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
             Method run = Arrays.stream(loader.loadClass("JavadocExample").getMethods())
-                    .filter(m -> m.getName().equals("run")).findFirst().orElseThrow();
+                    .filter(m -> m.getName().equals("run"))
+                    .findFirst()
+                    .orElseThrow();
             return run.invoke(null, arguments);
         }
     }

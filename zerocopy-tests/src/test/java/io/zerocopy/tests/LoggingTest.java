@@ -54,7 +54,8 @@ class LoggingTest {
             }
         });
 
-        List<String> ours = lines.stream().filter(l -> l.contains("io.zerocopy")).collect(Collectors.toList());
+        List<String> ours =
+                lines.stream().filter(l -> l.contains("io.zerocopy")).collect(Collectors.toList());
         assertThat(results).hasSize(3);
         assertThat(ours).as("log lines from io.zerocopy").hasSize(3);
         for (int i = 0; i < 3; i++) {
@@ -67,7 +68,9 @@ class LoggingTest {
         assertThat(results.get(0).reason()).containsAnyOf("sendfile", "copy_file_range");
         assertThat(results.get(1).strategy()).isEqualTo("buffered");
         assertThat(results.get(2).strategy()).isEqualTo(TestFiles.DEFAULT_FILE_TO_SOCKET);
-        assertThat(results.get(2).reason()).contains("peer on this host", "CPU per byte").doesNotContain("docs/");
+        assertThat(results.get(2).reason())
+                .contains("peer on this host", "CPU per byte")
+                .doesNotContain("docs/");
         assertThat(lines).noneMatch(l -> l.contains(" INFO ") || l.contains(" WARN ") || l.contains(" ERROR "));
     }
 

@@ -42,8 +42,7 @@ final class LoopbackReceiver implements AutoCloseable {
     private static final InetAddress LOOPBACK = ipv4Loopback();
 
     /** What was read from one connection up to its end of stream. */
-    record Received(long bytes, long crc32c) {
-    }
+    record Received(long bytes, long crc32c) {}
 
     private final ServerSocketChannel server;
     private final int bufferSize;
@@ -51,12 +50,14 @@ final class LoopbackReceiver implements AutoCloseable {
     private final long resetAfter;
     /** For {@link #endingAfter}: hold after the bytes until {@link #end()}, then close with a FIN or a reset. */
     private final boolean hold;
+
     private final boolean resets;
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch paused = new CountDownLatch(1);
     private final CountDownLatch end = new CountDownLatch(1);
     /** Counted when the reader's {@code accept} has returned or failed (see {@link #close()}). */
     private final CountDownLatch acceptEnded = new CountDownLatch(1);
+
     private final CompletableFuture<Received> received = new CompletableFuture<>();
     private final CompletableFuture<Long> reset = new CompletableFuture<>();
     private final Thread thread;
@@ -220,7 +221,8 @@ final class LoopbackReceiver implements AutoCloseable {
                 }
             }
             received.complete(new Received(count, crc.getValue()));
-            reset.completeExceptionally(new IOException("end of stream after " + count + " bytes, before the reset point"));
+            reset.completeExceptionally(
+                    new IOException("end of stream after " + count + " bytes, before the reset point"));
         } catch (Throwable t) {
             received.completeExceptionally(t);
             reset.completeExceptionally(t);

@@ -29,7 +29,8 @@ class LoopbackReceiverTest {
         List<String> targetsBefore = ProcSelf.descriptorTargets();
         for (int i = 0; i < ROUNDS; i++) {
             LoopbackReceiver receiver = LoopbackReceiver.gated(0);
-            Thread reader = awaitInAccept("loopback-receiver-" + receiver.address().getPort());
+            Thread reader =
+                    awaitInAccept("loopback-receiver-" + receiver.address().getPort());
             // the connection wakes the reader's accept; the close comes before it can return
             try (SocketChannel client = receiver.connectChannel()) {
                 receiver.close();
@@ -37,7 +38,8 @@ class LoopbackReceiverTest {
             assertThat(reader.isAlive()).as("reader thread ended").isFalse();
         }
         assertThat(ProcSelf.awaitDescriptorsAtMost(before))
-                .as("open descriptors after %d receivers closed as they accepted; before %s, after %s",
+                .as(
+                        "open descriptors after %d receivers closed as they accepted; before %s, after %s",
                         ROUNDS, targetsBefore, ProcSelf.descriptorTargets())
                 .isLessThanOrEqualTo(before);
     }
@@ -47,8 +49,10 @@ class LoopbackReceiverTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
             for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t.getName().equals(name) && Arrays.stream(t.getStackTrace())
-                        .anyMatch(frame -> frame.isNativeMethod() && frame.getMethodName().startsWith("accept"))) {
+                if (t.getName().equals(name)
+                        && Arrays.stream(t.getStackTrace())
+                                .anyMatch(frame -> frame.isNativeMethod()
+                                        && frame.getMethodName().startsWith("accept"))) {
                     return t;
                 }
             }

@@ -109,14 +109,16 @@ final class LoopbackSender implements Closeable {
 
     private static CompletableFuture<Void> start(Send send) {
         CompletableFuture<Void> sent = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                send.run();
-                sent.complete(null);
-            } catch (Throwable t) {
-                sent.completeExceptionally(t);
-            }
-        }, "loopback-sender");
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        send.run();
+                        sent.complete(null);
+                    } catch (Throwable t) {
+                        sent.completeExceptionally(t);
+                    }
+                },
+                "loopback-sender");
         thread.setDaemon(true);
         thread.start();
         return sent;

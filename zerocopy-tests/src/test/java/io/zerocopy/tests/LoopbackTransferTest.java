@@ -3,10 +3,10 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 
-import io.zerocopy.testing.ListenerOrder;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
+import io.zerocopy.testing.ListenerOrder;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
@@ -39,11 +39,15 @@ class LoopbackTransferTest {
 
     /** Source file and its CRC32C, by size. */
     private static final Map<Long, Path> FILES = new HashMap<>();
+
     private static final Map<Long, Long> CRCS = new HashMap<>();
 
     /** How the copy is configured: automatic selection or one strategy forced. */
     enum Mode {
-        AUTO(null), TRANSFER_TO("transferTo"), MMAP("mmap"), BUFFERED("buffered");
+        AUTO(null),
+        TRANSFER_TO("transferTo"),
+        MMAP("mmap"),
+        BUFFERED("buffered");
 
         final String forced;
 
@@ -91,7 +95,10 @@ class LoopbackTransferTest {
     @MethodSource("cases")
     void copy_fileToLoopbackSocket(Mode mode, Target target, long size, long seed) throws Exception {
         TransferListener listener = mock(TransferListener.class);
-        TransferOptions options = TransferOptions.builder().strategy(mode.forced).listener(listener).build();
+        TransferOptions options = TransferOptions.builder()
+                .strategy(mode.forced)
+                .listener(listener)
+                .build();
         Path file = FILES.get(size);
 
         long sent;
@@ -108,8 +115,12 @@ class LoopbackTransferTest {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         channel.configureBlocking(false);
                         sent = Transfers.copy(file, (WritableByteChannel) channel, options);
-                        assertThat(channel.isBlocking()).as("still non-blocking").isFalse();
-                        assertThat(channel.isRegistered()).as("left registered with a selector").isFalse();
+                        assertThat(channel.isBlocking())
+                                .as("still non-blocking")
+                                .isFalse();
+                        assertThat(channel.isRegistered())
+                                .as("left registered with a selector")
+                                .isFalse();
                         assertThat(channel.isOpen()).as("still open").isTrue();
                     }
                 }
@@ -117,15 +128,21 @@ class LoopbackTransferTest {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         sent = Transfers.copy(file, channel.socket().getOutputStream(), options);
                         assertThat(channel.isOpen()).as("still open").isTrue();
-                        assertThat(channel.socket().isOutputShutdown()).as("output shut down").isFalse();
+                        assertThat(channel.socket().isOutputShutdown())
+                                .as("output shut down")
+                                .isFalse();
                     }
                 }
                 case PLAIN_SOCKET -> {
                     try (Socket socket = receiver.connectSocket()) {
-                        assertThat(socket.getChannel()).as("a socket without a channel").isNull();
+                        assertThat(socket.getChannel())
+                                .as("a socket without a channel")
+                                .isNull();
                         sent = Transfers.copy(file, socket.getOutputStream(), options);
                         assertThat(socket.isClosed()).as("closed").isFalse();
-                        assertThat(socket.isOutputShutdown()).as("output shut down").isFalse();
+                        assertThat(socket.isOutputShutdown())
+                                .as("output shut down")
+                                .isFalse();
                     }
                 }
                 case SOCKET_STREAM -> {
@@ -142,11 +159,12 @@ class LoopbackTransferTest {
             assertThat(received.crc32c()).as("CRC32C of what the peer received").isEqualTo(CRCS.get(size));
         }
 
-        String expectedStrategy = mode.forced != null ? mode.forced
+        String expectedStrategy = mode.forced != null
+                ? mode.forced
                 // to a peer on this host, blocking or not: sendfile when small, else a buffer; a stream: a buffer
                 : target == Target.CHANNEL_SOCKET || target == Target.PLAIN_SOCKET || target == Target.SOCKET_STREAM
                         ? "buffered"
-                : TestFiles.defaultFileToSocket(size);
+                        : TestFiles.defaultFileToSocket(size);
         ListenerOrder.verifyCompleted(listener, expectedStrategy, size, size);
     }
 }

@@ -39,7 +39,8 @@ final class NoDescriptorLeft implements BeforeEachCallback, AfterEachCallback {
             return;
         }
         assertThat(ProcSelf.awaitDescriptorsAtMost(before))
-                .as("open file descriptors once the test's own ends are closed; before %s, after %s",
+                .as(
+                        "open file descriptors once the test's own ends are closed; before %s, after %s",
                         targetsBefore, ProcSelf.descriptorTargets())
                 .isLessThanOrEqualTo(before);
     }

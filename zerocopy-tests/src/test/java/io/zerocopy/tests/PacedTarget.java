@@ -86,6 +86,5 @@ final class PacedTarget implements WritableByteChannel {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

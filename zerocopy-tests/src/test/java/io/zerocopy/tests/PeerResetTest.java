@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.Mockito.mock;
 
-import io.zerocopy.testing.ListenerOrder;
+import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
-import io.zerocopy.TransferException;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
+import io.zerocopy.testing.ListenerOrder;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -88,25 +88,30 @@ class PeerResetTest {
         TransferListener listener = mock(TransferListener.class);
         TransferOptions.Builder options = TransferOptions.builder().listener(listener);
         TransferOptions copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
-        try (LoopbackReceiver receiver = LoopbackReceiver.resettingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER);
+        try (LoopbackReceiver receiver =
+                        LoopbackReceiver.resettingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER);
                 SocketChannel channel = receiver.connectChannel()) {
             channel.configureBlocking(mode.equals("blocking"));
 
-            TransferException failure = catchThrowableOfType(TransferException.class,
+            TransferException failure = catchThrowableOfType(
+                    TransferException.class,
                     () -> threads().call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
             long readByPeer = receiver.readBeforeReset();
 
-            assertThat(failure).as("TransferException").isNotNull()
+            assertThat(failure)
+                    .as("TransferException")
+                    .isNotNull()
                     .isNotInstanceOf(TransferTimeoutException.class)
                     .isNotInstanceOf(TruncatedSourceException.class);
             assertThat(failure.getCause()).as("cause").isInstanceOf(IOException.class);
             assertThat(readByPeer).as("bytes the peer read").isGreaterThanOrEqualTo(READ_BEFORE_RESET);
             // Everything the peer read went through the sender's kernel, so it was counted.
-            assertThat(failure.bytesTransferred()).as("bytes transferred")
+            assertThat(failure.bytesTransferred())
+                    .as("bytes transferred")
                     .isGreaterThanOrEqualTo(readByPeer)
                     .isLessThan(SIZE);
-            ListenerOrder.verifyFailed(listener, strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy,
-                    failure);
+            ListenerOrder.verifyFailed(
+                    listener, strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy, failure);
         }
     }
 
@@ -130,16 +135,17 @@ class PeerResetTest {
      */
     @ParameterizedTest(name = "{0} to a {1} socket, peer {2} (seed {3})")
     @MethodSource("endings")
-    void copy_peerStopsReadingThenEnds_senderWaitsWithoutSpinning(String strategy, String mode, String ending, long seed)
-            throws Exception {
+    void copy_peerStopsReadingThenEnds_senderWaitsWithoutSpinning(
+            String strategy, String mode, String ending, long seed) throws Exception {
         ThreadMXBean cpuClock = ManagementFactory.getThreadMXBean();
         assumeTrue(cpuClock.isThreadCpuTimeSupported(), "needs thread CPU time");
         cpuClock.setThreadCpuTimeEnabled(true);
         TransferOptions.Builder options = TransferOptions.builder();
         TransferOptions copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
-        ExecutorService sender = Executors.newSingleThreadExecutor(task -> threads().newThread(task, "sender"));
-        try (LoopbackReceiver receiver = LoopbackReceiver.endingAfter(READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER,
-                        ending.equals("resets"));
+        ExecutorService sender =
+                Executors.newSingleThreadExecutor(task -> threads().newThread(task, "sender"));
+        try (LoopbackReceiver receiver = LoopbackReceiver.endingAfter(
+                        READ_BEFORE_RESET, LoopbackReceiver.SMALL_BUFFER, ending.equals("resets"));
                 SocketChannel channel = receiver.connectChannel()) {
             channel.configureBlocking(mode.equals("blocking"));
             CompletableFuture<Thread> senderThread = new CompletableFuture<>();
@@ -148,7 +154,9 @@ class PeerResetTest {
                 return Transfers.copy(file, (WritableByteChannel) channel, copier);
             });
             Thread copying = senderThread.get(30, TimeUnit.SECONDS);
-            assertThat(receiver.awaitPaused(30, TimeUnit.SECONDS)).as("the peer read its bytes and stopped").isTrue();
+            assertThat(receiver.awaitPaused(30, TimeUnit.SECONDS))
+                    .as("the peer read its bytes and stopped")
+                    .isTrue();
 
             long cpuBefore = threads().cpuTimeNanos(copying);
             long wallBefore = System.nanoTime();
@@ -158,16 +166,23 @@ class PeerResetTest {
             receiver.end();
 
             ExecutionException ended = assertThrows(ExecutionException.class, () -> copy.get(30, TimeUnit.SECONDS));
-            assertThat(ended.getCause()).as("failure").isInstanceOf(TransferException.class)
+            assertThat(ended.getCause())
+                    .as("failure")
+                    .isInstanceOf(TransferException.class)
                     .isNotInstanceOf(TransferTimeoutException.class);
             TransferException failure = (TransferException) ended.getCause();
-            assertThat(failure.bytesTransferred()).as("bytes transferred")
-                    .isGreaterThanOrEqualTo(receiver.readBeforeReset()).isLessThan(SIZE);
-            assertThat(cpu).as("sender CPU time over %d ms of waiting", TimeUnit.NANOSECONDS.toMillis(wall))
+            assertThat(failure.bytesTransferred())
+                    .as("bytes transferred")
+                    .isGreaterThanOrEqualTo(receiver.readBeforeReset())
+                    .isLessThan(SIZE);
+            assertThat(cpu)
+                    .as("sender CPU time over %d ms of waiting", TimeUnit.NANOSECONDS.toMillis(wall))
                     .isLessThan(wall / 2);
         } finally {
             sender.shutdownNow();
-            assertThat(sender.awaitTermination(30, TimeUnit.SECONDS)).as("sender thread ended").isTrue();
+            assertThat(sender.awaitTermination(30, TimeUnit.SECONDS))
+                    .as("sender thread ended")
+                    .isTrue();
         }
     }
 }

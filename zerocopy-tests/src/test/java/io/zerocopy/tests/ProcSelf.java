@@ -19,8 +19,7 @@ final class ProcSelf {
     private static final Path FDS = Path.of("/proc/self/fd");
     private static final Path MAPS = Path.of("/proc/self/maps");
 
-    private ProcSelf() {
-    }
+    private ProcSelf() {}
 
     /**
      * Connects and closes one loopback socket channel, so that what the JDK opens on the first use
@@ -29,8 +28,8 @@ final class ProcSelf {
      * use sockets in its JVM sees one descriptor more at its end than at its start.
      */
     static void openWhatTheJdkKeeps() throws IOException {
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                        .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (ServerSocketChannel server =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(server.getLocalAddress());
                 SocketChannel accepted = server.accept()) {
             if (!client.isConnected() || accepted == null) {

@@ -54,9 +54,10 @@ class ReadmeExampleTest {
         byte[] content = TestFiles.randomBytes(3 << 20, 20261122);
         Path file = TestFiles.write(dir.resolve("segment.log"), content);
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
-            String runnable = snippet
-                    .replace("\"segment.log\"", javaString(file.toString()))
-                    .replace("\"example.org\", 9000", "\"127.0.0.1\", " + receiver.address().getPort());
+            String runnable = snippet.replace("\"segment.log\"", javaString(file.toString()))
+                    .replace(
+                            "\"example.org\", 9000",
+                            "\"127.0.0.1\", " + receiver.address().getPort());
             Method run = compile(runnable).getMethod("run");
             run.invoke(null);
 
@@ -77,7 +78,9 @@ class ReadmeExampleTest {
         int section = readme.indexOf("## In an event loop");
         assertThat(section).as("an event-loop section in README.md").isPositive();
         Matcher block = JAVA_BLOCK.matcher(readme);
-        assertThat(block.find(section)).as("a ```java block in the event-loop section").isTrue();
+        assertThat(block.find(section))
+                .as("a ```java block in the event-loop section")
+                .isTrue();
         String snippet = block.group(1);
         assertThat(snippet).contains("\"video.mp4\"", "8080", "served < 100", "Transfers.open(");
 
@@ -87,8 +90,7 @@ class ReadmeExampleTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        String runnable = snippet
-                .replace("\"video.mp4\"", javaString(file.toString()))
+        String runnable = snippet.replace("\"video.mp4\"", javaString(file.toString()))
                 .replace("8080", Integer.toString(port))
                 .replace("served < 100", "served < 3");
         Method run = compile(runnable).getMethod("run");
@@ -140,18 +142,22 @@ class ReadmeExampleTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         Path classes = Files.createDirectories(dir.resolve("classes"));
         StringWriter diagnostics = new StringWriter();
-        SimpleJavaFileObject unit = new SimpleJavaFileObject(URI.create("string:///ReadmeExample.java"),
-                SimpleJavaFileObject.Kind.SOURCE) {
-            @Override
-            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return source;
-            }
-        };
-        List<String> options = List.of("-classpath", System.getProperty("java.class.path"),
-                "-d", classes.toString(), "-Xlint:all", "-Werror");
-        boolean ok = javac.getTask(diagnostics, null, null, options, null, List.of(unit)).call();
-        assertThat(ok).as("README example compiles:%n%s%n%s", source, diagnostics).isTrue();
-        URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
+        SimpleJavaFileObject unit =
+                new SimpleJavaFileObject(URI.create("string:///ReadmeExample.java"), SimpleJavaFileObject.Kind.SOURCE) {
+                    @Override
+                    public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                        return source;
+                    }
+                };
+        List<String> options = List.of(
+                "-classpath", System.getProperty("java.class.path"), "-d", classes.toString(), "-Xlint:all", "-Werror");
+        boolean ok = javac.getTask(diagnostics, null, null, options, null, List.of(unit))
+                .call();
+        assertThat(ok)
+                .as("README example compiles:%n%s%n%s", source, diagnostics)
+                .isTrue();
+        URLClassLoader loader = new URLClassLoader(
+                new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
         return loader.loadClass("ReadmeExample");
     }
 

@@ -1,9 +1,9 @@
 package io.zerocopy.tests;
 
-import io.zerocopy.testing.ListenerOrder;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferResult;
+import io.zerocopy.testing.ListenerOrder;
 import java.util.function.LongConsumer;
 
 /**
@@ -31,7 +31,7 @@ final class RecordingListener implements TransferListener {
     private volatile int endings;
 
     RecordingListener() {
-        this(bytes -> { });
+        this(bytes -> {});
     }
 
     RecordingListener(LongConsumer onProgressHook) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -53,7 +53,8 @@ class ResourceLeakTest {
         Path source = TestFiles.write(dir.resolve("source"), content);
         TransferOptions[] copiers = new TransferOptions[STRATEGIES.length];
         for (int i = 0; i < STRATEGIES.length; i++) {
-            TransferOptions.Builder options = TransferOptions.builder().mappedWindow(64 << 10).bufferSize(32 << 10);
+            TransferOptions.Builder options =
+                    TransferOptions.builder().mappedWindow(64 << 10).bufferSize(32 << 10);
             copiers[i] = (STRATEGIES[i].equals("auto") ? options : options.strategy(STRATEGIES[i])).build();
         }
 
@@ -68,7 +69,9 @@ class ResourceLeakTest {
                 }
                 int baselineFds = ProcSelf.openDescriptors();
                 List<String> baselineTargets = ProcSelf.descriptorTargets();
-                assertThat(ProcSelf.mappingsUnder(dir)).as("mappings of the test's files before the run").isZero();
+                assertThat(ProcSelf.mappingsUnder(dir))
+                        .as("mappings of the test's files before the run")
+                        .isZero();
 
                 for (int round = 0; round < ROUNDS; round++) {
                     Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
@@ -77,21 +80,31 @@ class ResourceLeakTest {
                 }
 
                 // At once, before any GC could have freed a forgotten mapping: mmap unmaps explicitly.
-                assertThat(ProcSelf.mappingsUnder(dir)).as("mappings of the test's files left").isZero();
+                assertThat(ProcSelf.mappingsUnder(dir))
+                        .as("mappings of the test's files left")
+                        .isZero();
                 int open = ProcSelf.awaitDescriptorsAtMost(baselineFds);
                 assertThat(open)
-                        .as("open file descriptors after %d transfers (seed %d): %s before, %s after", ROUNDS, SEED,
-                                baselineTargets, ProcSelf.descriptorTargets())
+                        .as(
+                                "open file descriptors after %d transfers (seed %d): %s before, %s after",
+                                ROUNDS, SEED, baselineTargets, ProcSelf.descriptorTargets())
                         .isLessThanOrEqualTo(baselineFds);
             }
-            assertThat(peer.received().bytes()).as("bytes the socket peer received").isEqualTo(sentToPeer);
+            assertThat(peer.received().bytes())
+                    .as("bytes the socket peer received")
+                    .isEqualTo(sentToPeer);
         }
     }
 
     /** The transfers the run mixes; each returns what it sent to the shared socket. */
     enum Kind {
-        FILE_TO_NEW_FILE, FILE_TO_SOCKET, SLICE_TO_STREAM, MISSING_SOURCE, EXISTING_TARGET,
-        TARGET_FAILS_MID_TRANSFER, STALLED_TARGET
+        FILE_TO_NEW_FILE,
+        FILE_TO_SOCKET,
+        SLICE_TO_STREAM,
+        MISSING_SOURCE,
+        EXISTING_TARGET,
+        TARGET_FAILS_MID_TRANSFER,
+        STALLED_TARGET
     }
 
     private long run(Kind kind, TransferOptions copier, Path source, byte[] content, SocketChannel socket, int round)
@@ -104,12 +117,14 @@ class ResourceLeakTest {
                 return 0;
             }
             case FILE_TO_SOCKET -> {
-                assertThat(Transfers.copy(source, (WritableByteChannel) socket, copier)).isEqualTo(content.length);
+                assertThat(Transfers.copy(source, (WritableByteChannel) socket, copier))
+                        .isEqualTo(content.length);
                 return content.length;
             }
             case SLICE_TO_STREAM -> {
                 try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
-                    assertThat(Transfers.copy(channel, 1000, 50_000, Sinks.CHANNEL, copier)).isEqualTo(50_000);
+                    assertThat(Transfers.copy(channel, 1000, 50_000, Sinks.CHANNEL, copier))
+                            .isEqualTo(50_000);
                 }
                 return 0;
             }
@@ -122,14 +137,17 @@ class ResourceLeakTest {
                 assertThat(catchThrowable(() -> Transfers.copy(source, source.resolveSibling("source"), copier)))
                         .isNull(); // copying a file onto itself is a no-op
                 Path existing = Files.write(dir.resolve("existing-" + round), new byte[] {1});
-                assertThat(catchThrowable(() -> Transfers.copy(source, existing, copier))).isInstanceOf(FileAlreadyExistsException.class);
+                assertThat(catchThrowable(() -> Transfers.copy(source, existing, copier)))
+                        .isInstanceOf(FileAlreadyExistsException.class);
                 Files.delete(existing);
                 return 0;
             }
             case TARGET_FAILS_MID_TRANSFER -> {
                 Throwable failure = catchThrowable(() -> Transfers.copy(source, new FailingAfter(70_000), copier));
                 assertThat(failure).isInstanceOf(TransferException.class);
-                assertThat(((TransferException) failure).bytesTransferred()).isPositive().isLessThan(content.length);
+                assertThat(((TransferException) failure).bytesTransferred())
+                        .isPositive()
+                        .isLessThan(content.length);
                 return 0;
             }
             case STALLED_TARGET -> {
@@ -140,7 +158,9 @@ class ResourceLeakTest {
                 try (LoopbackReceiver gated = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
                         SocketChannel stalled = gated.connectChannel()) {
                     stalled.configureBlocking(false);
-                    TransferOptions impatient = copier.toBuilder().stallTimeout(Duration.ofMillis(20)).build();
+                    TransferOptions impatient = copier.toBuilder()
+                            .stallTimeout(Duration.ofMillis(20))
+                            .build();
                     assertThat(catchThrowable(() -> Transfers.copy(source, (WritableByteChannel) stalled, impatient)))
                             .isInstanceOf(TransferTimeoutException.class);
                 }
@@ -184,7 +204,6 @@ class ResourceLeakTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

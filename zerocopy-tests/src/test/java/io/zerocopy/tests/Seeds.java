@@ -10,8 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Seeds {
     static final String PROPERTY = "zerocopy.seed";
 
-    private Seeds() {
-    }
+    private Seeds() {}
 
     /** The seed for {@code testClass}: the property's value if set, else a random one. Printed. */
     static long announce(Class<?> testClass) {
@@ -19,7 +18,8 @@ final class Seeds {
         long seed = configured != null && !configured.isBlank()
                 ? Long.parseLong(configured.trim())
                 : ThreadLocalRandom.current().nextLong();
-        System.out.println(testClass.getSimpleName() + ": seed " + seed + " (replay with -D" + PROPERTY + "=" + seed + ")");
+        System.out.println(
+                testClass.getSimpleName() + ": seed " + seed + " (replay with -D" + PROPERTY + "=" + seed + ")");
         return seed;
     }
 

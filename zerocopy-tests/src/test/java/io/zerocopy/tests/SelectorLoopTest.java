@@ -93,18 +93,20 @@ class SelectorLoopTest {
             CountDownLatch allStalled = new CountDownLatch(CONNECTIONS);
             List<CompletableFuture<Void>> receivers = new ArrayList<>();
             for (int r = 0; r < RECEIVER_THREADS; r++) {
-                List<Connection> share = connections.subList(r * CONNECTIONS / RECEIVER_THREADS,
-                        (r + 1) * CONNECTIONS / RECEIVER_THREADS);
+                List<Connection> share = connections.subList(
+                        r * CONNECTIONS / RECEIVER_THREADS, (r + 1) * CONNECTIONS / RECEIVER_THREADS);
                 receivers.add(runOnThread("receiver-" + r, () -> receive(share, allStalled)));
             }
             CompletableFuture<Long> waits = new CompletableFuture<>();
-            Thread loop = new Thread(() -> {
-                try {
-                    waits.complete(serve(file, connections, allStalled));
-                } catch (Throwable t) {
-                    waits.completeExceptionally(t);
-                }
-            }, "selector-loop");
+            Thread loop = new Thread(
+                    () -> {
+                        try {
+                            waits.complete(serve(file, connections, allStalled));
+                        } catch (Throwable t) {
+                            waits.completeExceptionally(t);
+                        }
+                    },
+                    "selector-loop");
             loop.start();
 
             long waited = waits.get(90, TimeUnit.SECONDS);
@@ -112,14 +114,21 @@ class SelectorLoopTest {
                 receiver.get(30, TimeUnit.SECONDS);
             }
 
-            assertThat(waited).as("times the loop thread waited (parked) while serving, seed %d", SEED).isZero();
+            assertThat(waited)
+                    .as("times the loop thread waited (parked) while serving, seed %d", SEED)
+                    .isZero();
             for (int i = 0; i < CONNECTIONS; i++) {
                 Connection c = connections.get(i);
-                assertThat(c.read).as("bytes connection %d received (seed %d)", i, SEED).isEqualTo(c.count);
-                assertThat(c.crc.getValue()).as("CRC32C of connection %d (seed %d)", i, SEED).isEqualTo(c.expectedCrc);
+                assertThat(c.read)
+                        .as("bytes connection %d received (seed %d)", i, SEED)
+                        .isEqualTo(c.count);
+                assertThat(c.crc.getValue())
+                        .as("CRC32C of connection %d (seed %d)", i, SEED)
+                        .isEqualTo(c.expectedCrc);
                 TransferResult result = c.transfer.result();
                 assertThat(result.bytesTransferred()).isEqualTo(c.count);
-                assertThat(result.strategy()).as("strategy to a loopback peer")
+                assertThat(result.strategy())
+                        .as("strategy to a loopback peer")
                         .isEqualTo(TestFiles.defaultFileToSocket(c.count));
             }
         } finally {
@@ -129,7 +138,8 @@ class SelectorLoopTest {
             }
         }
         int open = ProcSelf.awaitDescriptorsAtMost(baseline);
-        assertThat(open).as("open descriptors after the run: %s", ProcSelf.descriptorTargets())
+        assertThat(open)
+                .as("open descriptors after the run: %s", ProcSelf.descriptorTargets())
                 .isLessThanOrEqualTo(baseline);
     }
 
@@ -229,14 +239,16 @@ class SelectorLoopTest {
 
     private static CompletableFuture<Void> runOnThread(String name, Body body) {
         CompletableFuture<Void> result = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                body.run();
-                result.complete(null);
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        }, name);
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        body.run();
+                        result.complete(null);
+                    } catch (Throwable t) {
+                        result.completeExceptionally(t);
+                    }
+                },
+                name);
         thread.setDaemon(true);
         thread.start();
         return result;

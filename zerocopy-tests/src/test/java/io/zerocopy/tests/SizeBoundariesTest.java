@@ -52,12 +52,15 @@ class SizeBoundariesTest {
 
     /** Linux's MAX_RW_COUNT: no read, write, sendfile or copy_file_range moves more in one call. */
     private static final long LINUX_PER_CALL_CAP = 0x7ffff000L;
+
     private static final long TWO_GIB = 1L << 31;
     private static final long FOUR_GIB = 1L << 32;
     private static final long FILE_SIZE = FOUR_GIB + 1;
 
     private static final long[] SMALL = {0, 1, 4095, 4096, 4097};
-    private static final long[] LARGE = {LINUX_PER_CALL_CAP - 1, LINUX_PER_CALL_CAP + 1, TWO_GIB - 1, TWO_GIB, TWO_GIB + 1};
+    private static final long[] LARGE = {
+        LINUX_PER_CALL_CAP - 1, LINUX_PER_CALL_CAP + 1, TWO_GIB - 1, TWO_GIB, TWO_GIB + 1
+    };
     /** Small slices are centred on each of these, so they straddle it. */
     private static final long[] MARKS = {0, LINUX_PER_CALL_CAP, TWO_GIB, FOUR_GIB};
     /** Random bytes on each side of every boundary, so a slip by any amount up to this shows in the hash. */
@@ -108,8 +111,10 @@ class SizeBoundariesTest {
             scratch = Files.createTempDirectory(shm, "zerocopy-sizes-");
         } else {
             long free = Files.getFileStore(dir).getUsableSpace();
-            assumeTrue(free > 2 * FILE_SIZE, () -> "skipped: needs 9 GiB free in " + dir + " for a dense 4 GiB copy, has "
-                    + (free >> 20) + " MiB");
+            assumeTrue(
+                    free > 2 * FILE_SIZE,
+                    () -> "skipped: needs 9 GiB free in " + dir + " for a dense 4 GiB copy, has " + (free >> 20)
+                            + " MiB");
             scratch = Files.createDirectory(dir.resolve("scratch"));
         }
     }
@@ -236,10 +241,13 @@ class SizeBoundariesTest {
         assertThat(sent).as("returned count").isEqualTo(count);
         assertThat(received.bytes()).as("bytes the peer received").isEqualTo(count);
         assertThat(received.crc32c()).as("CRC32C of what the peer received").isEqualTo(expectedCrc(position, count));
-        assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.defaultFileToSocket(count) : strategy);
+        assertThat(listener.strategy())
+                .isEqualTo(strategy.equals("auto") ? TestFiles.defaultFileToSocket(count) : strategy);
         assertThat(listener.largestStep()).as("largest single step").isLessThanOrEqualTo(LINUX_PER_CALL_CAP);
         if (count > LINUX_PER_CALL_CAP) {
-            assertThat(listener.steps()).as("steps: more than one call is needed").isGreaterThanOrEqualTo(2);
+            assertThat(listener.steps())
+                    .as("steps: more than one call is needed")
+                    .isGreaterThanOrEqualTo(2);
         }
     }
 
@@ -256,7 +264,8 @@ class SizeBoundariesTest {
             } else {
                 // Written at the same position, so the target's own offsets cross the same limits.
                 try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ);
-                        FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                        FileChannel out =
+                                FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     out.position(position);
                     copied = Transfers.copy(source, position, count, out, copier);
                     assertThat(out.position()).as("target position").isEqualTo(position + count);
@@ -298,7 +307,8 @@ class SizeBoundariesTest {
         assertThat(copied).as("returned count").isEqualTo(count);
         try (FileChannel written = FileChannel.open(target, StandardOpenOption.READ)) {
             assertThat(written.size()).as("target size").isEqualTo(count == 0 ? 0 : position + count);
-            assertThat(TestFiles.crc32c(written, position, count)).as("CRC32C of the copy")
+            assertThat(TestFiles.crc32c(written, position, count))
+                    .as("CRC32C of the copy")
                     .isEqualTo(expectedCrc(position, count));
         }
     }

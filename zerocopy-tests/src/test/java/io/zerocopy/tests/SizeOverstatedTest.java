@@ -44,15 +44,19 @@ class SizeOverstatedTest {
         var copier = (strategy.equals("auto") ? options : options.strategy(strategy)).build();
 
         for (var copy : new ThrowingCopy[] {
-                () -> Transfers.copy(SYSFS_FILE, dir.resolve("copy"), copier),
-                () -> Transfers.copy(SYSFS_FILE, new ByteArrayOutputStream(), copier)}) {
+            () -> Transfers.copy(SYSFS_FILE, dir.resolve("copy"), copier),
+            () -> Transfers.copy(SYSFS_FILE, new ByteArrayOutputStream(), copier)
+        }) {
             assertThatThrownBy(copy::run)
                     .isExactlyInstanceOf(TransferException.class)
                     .isNotInstanceOfAny(TransferTimeoutException.class, TruncatedSourceException.class)
                     .hasMessageContaining("size still reads " + size)
-                    .satisfies(e -> assertThat(((TransferException) e).bytesTransferred()).isEqualTo(content));
+                    .satisfies(e -> assertThat(((TransferException) e).bytesTransferred())
+                            .isEqualTo(content));
         }
-        assertThat(Files.exists(dir.resolve("copy"))).as("the partial target is deleted").isFalse();
+        assertThat(Files.exists(dir.resolve("copy")))
+                .as("the partial target is deleted")
+                .isFalse();
     }
 
     interface ThrowingCopy {

@@ -16,14 +16,13 @@ import java.nio.file.Path;
 final class SmallHeapMain {
     static final long SIZE = (1L << 32) + 1;
 
-    private SmallHeapMain() {
-    }
+    private SmallHeapMain() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         long seed = Long.parseLong(args[1]);
-        Path file = TestFiles.sparse(dir.resolve("sparse-4g"), SIZE, seed, 4096 + 7,
-                0, (1L << 31) - 100, (1L << 32) - 100, SIZE - 1);
+        Path file = TestFiles.sparse(
+                dir.resolve("sparse-4g"), SIZE, seed, 4096 + 7, 0, (1L << 31) - 100, (1L << 32) - 100, SIZE - 1);
         try {
             long expected = TestFiles.crc32c(file);
             for (String strategy : new String[] {"auto", "mmap", "buffered"}) {
@@ -38,11 +37,13 @@ final class SmallHeapMain {
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     if (sent != SIZE || received.bytes() != SIZE || received.crc32c() != expected) {
-                        throw new AssertionError(strategy + ": sent " + sent + ", received " + received.bytes()
-                                + " bytes with CRC32C " + received.crc32c() + ", expected " + SIZE + " with " + expected);
+                        throw new AssertionError(
+                                strategy + ": sent " + sent + ", received " + received.bytes() + " bytes with CRC32C "
+                                        + received.crc32c() + ", expected " + SIZE + " with " + expected);
                     }
                 }
-                System.out.println("ok " + strategy + " " + SIZE + " max heap " + Runtime.getRuntime().maxMemory());
+                System.out.println("ok " + strategy + " " + SIZE + " max heap "
+                        + Runtime.getRuntime().maxMemory());
             }
         } finally {
             Files.delete(file);

@@ -28,20 +28,29 @@ class SmallHeapTest {
     void copy_beyondFourGigabytesWithSixtyFourMegabytesOfHeap() throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         Path output = dir.resolve("output.txt");
-        Process process = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                SmallHeapMain.class.getName(), dir.toString(), Long.toString(SEED))
+        Process process = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SmallHeapMain.class.getName(),
+                        dir.toString(),
+                        Long.toString(SEED))
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();
         try {
-            assertThat(process.waitFor(4, TimeUnit.MINUTES)).as("the child JVM ends").isTrue();
+            assertThat(process.waitFor(4, TimeUnit.MINUTES))
+                    .as("the child JVM ends")
+                    .isTrue();
         } finally {
             process.destroyForcibly();
         }
         String printed = Files.readString(output);
 
         assertThat(process.exitValue()).as(printed).isZero();
-        List<String> lines = printed.lines().filter(line -> line.startsWith("ok ")).toList();
+        List<String> lines =
+                printed.lines().filter(line -> line.startsWith("ok ")).toList();
         assertThat(lines).as(printed).hasSize(3);
         for (String line : lines) {
             long maxHeap = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));

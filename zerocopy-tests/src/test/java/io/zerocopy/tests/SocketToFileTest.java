@@ -37,7 +37,9 @@ class SocketToFileTest {
     Path dir;
 
     enum Mode {
-        AUTO(null), BUFFERED("buffered"), TRANSFER_FROM("transferFrom");
+        AUTO(null),
+        BUFFERED("buffered"),
+        TRANSFER_FROM("transferFrom");
 
         final String forced;
 
@@ -72,7 +74,10 @@ class SocketToFileTest {
         Path file = TestFiles.write(dir.resolve("target"), existing);
 
         RecordingListener listener = new RecordingListener();
-        TransferOptions options = TransferOptions.builder().strategy(mode.forced).listener(listener).build();
+        TransferOptions options = TransferOptions.builder()
+                .strategy(mode.forced)
+                .listener(listener)
+                .build();
         long copied;
         try (LoopbackSender sender = LoopbackSender.toChannel(data);
                 FileChannel target = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -87,7 +92,9 @@ class SocketToFileTest {
             assertThat(source.isOpen()).as("source still open").isTrue();
             assertThat(source.isBlocking()).as("source blocking mode unchanged").isEqualTo(blocking.equals("blocking"));
             assertThat(source.isRegistered()).as("source left registered").isFalse();
-            assertThat(source.read(ByteBuffer.allocate(1))).as("source is at end of stream").isEqualTo(-1);
+            assertThat(source.read(ByteBuffer.allocate(1)))
+                    .as("source is at end of stream")
+                    .isEqualTo(-1);
         }
 
         assertThat(copied).as("returned count").isEqualTo(size);
@@ -100,7 +107,9 @@ class SocketToFileTest {
         // No kernel path from a socket into a file: the buffered copy is the default.
         String expectedStrategy = mode.forced != null ? mode.forced : "buffered";
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo(expectedStrategy);
-        assertThat(listener.expectedBytes()).as("a socket's length is not known in advance").isEqualTo(-1);
+        assertThat(listener.expectedBytes())
+                .as("a socket's length is not known in advance")
+                .isEqualTo(-1);
         assertThat(listener.result().bytesTransferred()).isEqualTo(size);
         if (size > 0) {
             assertThat(listener.lastProgress()).isEqualTo(size);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -64,8 +64,11 @@ class SpliceTest {
     }
 
     private static TransferOptions splice(RecordingListener listener, Duration stallTimeout) {
-        return TransferOptions.builder().strategy("splice").listener(listener)
-                .stallTimeout(stallTimeout).build();
+        return TransferOptions.builder()
+                .strategy("splice")
+                .listener(listener)
+                .stallTimeout(stallTimeout)
+                .build();
     }
 
     static Stream<Arguments> socketCases() {
@@ -98,7 +101,9 @@ class SpliceTest {
                 assertThat(target.isBlocking()).as("target mode unchanged").isEqualTo(targetBlocking);
                 assertThat(target.isRegistered()).as("target left registered").isFalse();
                 assertThat(source.isBlocking()).as("source mode unchanged").isEqualTo(sourceBlocking);
-                assertThat(source.isOpen() && target.isOpen()).as("both ends still open").isTrue();
+                assertThat(source.isOpen() && target.isOpen())
+                        .as("both ends still open")
+                        .isTrue();
                 target.shutdownOutput();
                 sender.awaitSent();
                 LoopbackReceiver.Received received = receiver.received();
@@ -124,7 +129,8 @@ class SpliceTest {
             sender.channel().configureBlocking(blocking);
             target.position(start);
 
-            copied = Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(30)));
+            copied = Transfers.copy(
+                    (ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(30)));
 
             sender.awaitSent();
             assertThat(target.position()).as("target position").isEqualTo(start + size);
@@ -132,7 +138,9 @@ class SpliceTest {
         assertThat(copied).isEqualTo(size);
         byte[] expected = Arrays.copyOf(existing, Math.max(existing.length, start + data.length));
         System.arraycopy(data, 0, expected, start, data.length);
-        assertThat(Arrays.mismatch(Files.readAllBytes(file), expected)).as("first differing byte").isEqualTo(-1);
+        assertThat(Arrays.mismatch(Files.readAllBytes(file), expected))
+                .as("first differing byte")
+                .isEqualTo(-1);
         assertThat(listener.strategy()).isEqualTo("splice");
     }
 
@@ -154,15 +162,19 @@ class SpliceTest {
     void automatic_choice() throws Exception {
         RecordingListener listener = new RecordingListener();
         TransferOptions auto = TransferOptions.builder().listener(listener).build();
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
             source.send(new byte[70_000], true);
-            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target.near(), auto)).isEqualTo(70_000);
+            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target.near(), auto))
+                    .isEqualTo(70_000);
             assertThat(listener.strategy()).isEqualTo("buffered");
         }
         try (Connection source = Connection.open();
-                FileChannel target = FileChannel.open(dir.resolve("auto"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileChannel target =
+                        FileChannel.open(dir.resolve("auto"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             source.send(new byte[70_000], true);
-            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target, auto)).isEqualTo(70_000);
+            assertThat(Transfers.copy((ReadableByteChannel) source.near(), target, auto))
+                    .isEqualTo(70_000);
             assertThat(listener.strategy()).isEqualTo("buffered");
         }
     }
@@ -170,9 +182,15 @@ class SpliceTest {
     @Test
     void copy_appendingFileDeclined() throws Exception {
         try (LoopbackSender sender = LoopbackSender.toChannel(new byte[10]);
-                FileChannel target = FileChannel.open(dir.resolve("log"), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofSeconds(5))))
+                FileChannel target = FileChannel.open(
+                        dir.resolve("log"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND)) {
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) sender.channel(),
+                            target,
+                            splice(new RecordingListener(), Duration.ofSeconds(5))))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("open for appending");
         }
@@ -187,9 +205,15 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             target.configureBlocking(targetBlocking);
 
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofSeconds(30))))
-                    .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.bytesTransferred())
-                            .as("count at the reset").isBetween(100_000L, (long) data.length - 1))
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) sender.channel(),
+                            target,
+                            splice(new RecordingListener(), Duration.ofSeconds(30))))
+                    .isInstanceOfSatisfying(
+                            TransferException.class,
+                            e -> assertThat(e.bytesTransferred())
+                                    .as("count at the reset")
+                                    .isBetween(100_000L, (long) data.length - 1))
                     .hasRootCauseInstanceOf(IOException.class);
         }
     }
@@ -202,7 +226,10 @@ class SpliceTest {
                 SocketChannel target = receiver.connectChannel()) {
             target.configureBlocking(false);
 
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(new RecordingListener(), Duration.ofMillis(300))))
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) sender.channel(),
+                            target,
+                            splice(new RecordingListener(), Duration.ofMillis(300))))
                     .isInstanceOf(TransferTimeoutException.class);
             receiver.openGate();
         }
@@ -210,12 +237,17 @@ class SpliceTest {
 
     @Test
     void copy_sourceSendsNothing_stallTimeout() throws Exception {
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
             source.near().configureBlocking(false);
             source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
 
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target.near(), splice(new RecordingListener(), Duration.ofMillis(300))))
-                    .isInstanceOfSatisfying(TransferTimeoutException.class,
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target.near(),
+                            splice(new RecordingListener(), Duration.ofMillis(300))))
+                    .isInstanceOfSatisfying(
+                            TransferTimeoutException.class,
                             e -> assertThat(e.bytesTransferred()).isEqualTo(1000));
             assertThat(target.receive(1000)).isEqualTo(new byte[1000]);
         }
@@ -224,13 +256,17 @@ class SpliceTest {
     /** A blocking splice waiting in the kernel for a source that sends nothing more wakes on an interrupt. */
     @Test
     void copy_interruptedWhileBlockedOnSource() throws Exception {
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
             source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
             RecordingListener listener = new RecordingListener();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread copyingThread = new Thread(() -> {
                 try {
-                    Transfers.copy((ReadableByteChannel) source.near(), target.near(), splice(listener, Duration.ofSeconds(60)));
+                    Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target.near(),
+                            splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
                 } catch (Throwable t) {
                     outcome.complete(t);
@@ -244,11 +280,13 @@ class SpliceTest {
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);
             assertThat(((TransferException) failure).bytesTransferred()).isEqualTo(1000);
-            assertThat(failure.getCause()).isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
+            assertThat(failure.getCause())
+                    .isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
             if (failure.getCause() instanceof ClosedByInterruptException) {
                 // Usually the read waiting for more; the write of the 1000 bytes if it had not yet returned.
                 assertThat(source.near().isOpen() && target.near().isOpen())
-                        .as("the interrupted call's channel is closed").isFalse();
+                        .as("the interrupted call's channel is closed")
+                        .isFalse();
             }
         }
     }
@@ -264,7 +302,8 @@ class SpliceTest {
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread copyingThread = new Thread(() -> {
                 try {
-                    Transfers.copy((ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(60)));
+                    Transfers.copy(
+                            (ReadableByteChannel) sender.channel(), target, splice(listener, Duration.ofSeconds(60)));
                     outcome.complete(null);
                 } catch (Throwable t) {
                     outcome.complete(t);
@@ -277,7 +316,8 @@ class SpliceTest {
 
             Throwable failure = outcome.get(20, TimeUnit.SECONDS);
             assertThat(failure).isInstanceOf(TransferException.class);
-            assertThat(failure.getCause()).isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
+            assertThat(failure.getCause())
+                    .isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
             receiver.openGate();
         }
     }
@@ -288,8 +328,9 @@ class SpliceTest {
      */
     private static void awaitInSplice(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (Arrays.stream(thread.getStackTrace()).noneMatch(frame -> frame.getClassName().equals("io.zerocopy.LinuxCalls")
-                && frame.getMethodName().equals("splice"))) {
+        while (Arrays.stream(thread.getStackTrace())
+                .noneMatch(frame -> frame.getClassName().equals("io.zerocopy.LinuxCalls")
+                        && frame.getMethodName().equals("splice"))) {
             assertThat(System.nanoTime()).as("copying thread reached splice(2)").isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
         }
@@ -303,14 +344,18 @@ class SpliceTest {
         int before = ProcSelf.openDescriptors();
         List<String> targetsBefore = ProcSelf.descriptorTargets();
         for (int i = 0; i < 20; i++) {
-            try (Connection source = Connection.open(); Connection target = Connection.open()) {
+            try (Connection source = Connection.open();
+                    Connection target = Connection.open()) {
                 boolean ends = i % 3 != 0;
-                // A blocking source that never ends would block in the kernel for ever: only non-blocking ones stay open.
+                // A blocking source that never ends would block in the kernel for ever: only non-blocking ones stay
+                // open.
                 source.near().configureBlocking(ends && i % 2 == 0);
                 source.send(new byte[70_000], ends);
                 try {
-                    Transfers.copy((ReadableByteChannel) source.near(),
-                            target.near(), splice(new RecordingListener(), Duration.ofMillis(200)));
+                    Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target.near(),
+                            splice(new RecordingListener(), Duration.ofMillis(200)));
                 } catch (TransferTimeoutException expected) {
                     // every third source stays open: the copy times out with bytes in flight
                 }
@@ -319,9 +364,14 @@ class SpliceTest {
             }
         }
         int after = ProcSelf.awaitDescriptorsAtMost(before);
-        assertThat(after).as("open descriptors, before: %s, after: %s", targetsBefore, ProcSelf.descriptorTargets())
+        assertThat(after)
+                .as("open descriptors, before: %s, after: %s", targetsBefore, ProcSelf.descriptorTargets())
                 .isLessThanOrEqualTo(before);
-        assertThat(ProcSelf.descriptorTargets().stream().filter(t -> t.startsWith("pipe:")).count())
-                .isEqualTo(targetsBefore.stream().filter(t -> t.startsWith("pipe:")).count());
+        assertThat(ProcSelf.descriptorTargets().stream()
+                        .filter(t -> t.startsWith("pipe:"))
+                        .count())
+                .isEqualTo(targetsBefore.stream()
+                        .filter(t -> t.startsWith("pipe:"))
+                        .count());
     }
 }

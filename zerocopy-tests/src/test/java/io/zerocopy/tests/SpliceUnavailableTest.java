@@ -33,8 +33,12 @@ class SpliceUnavailableTest {
 
     @Test
     void forced_socketToSocket_saysWhichFlagIsMissing() throws Exception {
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target.near(), TransferOptions.builder().strategy("splice").build()))
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target.near(),
+                            TransferOptions.builder().strategy("splice").build()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(JAVA_22 ? "--add-exports java.base/sun.nio.ch=ALL-UNNAMED" : "needs Java 22");
         }
@@ -43,8 +47,12 @@ class SpliceUnavailableTest {
     @Test
     void forced_socketToFile_saysWhichFlagIsMissing() throws Exception {
         try (Connection source = Connection.open();
-                FileChannel target = FileChannel.open(dir.resolve("f"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            assertThatThrownBy(() -> Transfers.copy((ReadableByteChannel) source.near(), target, TransferOptions.builder().strategy("splice").build()))
+                FileChannel target =
+                        FileChannel.open(dir.resolve("f"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            assertThatThrownBy(() -> Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target,
+                            TransferOptions.builder().strategy("splice").build()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(JAVA_22 ? "--add-opens java.base/sun.nio.ch=ALL-UNNAMED" : "needs Java 22");
         }
@@ -55,11 +63,15 @@ class SpliceUnavailableTest {
         PrintStream err = System.err;
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         RecordingListener listener = new RecordingListener();
-        try (Connection source = Connection.open(); Connection target = Connection.open()) {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
             source.send(new byte[100_000], true);
             System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
             try {
-                long copied = Transfers.copy((ReadableByteChannel) source.near(), target.near(), TransferOptions.builder().listener(listener).build());
+                long copied = Transfers.copy(
+                        (ReadableByteChannel) source.near(),
+                        target.near(),
+                        TransferOptions.builder().listener(listener).build());
                 assertThat(copied).isEqualTo(100_000);
             } finally {
                 System.setErr(err);
@@ -67,6 +79,8 @@ class SpliceUnavailableTest {
             assertThat(target.receive(100_000)).hasSize(100_000);
         }
         assertThat(listener.strategy()).isEqualTo("buffered");
-        assertThat(printed.toString(StandardCharsets.UTF_8)).as("printed to stderr").doesNotContain("WARNING");
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .as("printed to stderr")
+                .doesNotContain("WARNING");
     }
 }

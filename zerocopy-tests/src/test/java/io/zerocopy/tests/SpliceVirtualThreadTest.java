@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -50,13 +50,15 @@ class SpliceVirtualThreadTest {
     void setUp() throws Exception {
         assumeTrue(Runtime.version().feature() >= 22, "splice needs Java 22 or later; this is " + Runtime.version());
         virtual = (ThreadFactory) Class.forName("java.lang.Thread$Builder")
-                .getMethod("factory").invoke(Thread.class.getMethod("ofVirtual").invoke(null));
+                .getMethod("factory")
+                .invoke(Thread.class.getMethod("ofVirtual").invoke(null));
         data = TestFiles.randomBytes(SIZE, 22);
     }
 
     @Test
     void copy_sourceIdle_parksInItsReadAndRelaysEveryByte() throws Exception {
-        try (Pair in = Pair.open(); Pair out = Pair.open()) {
+        try (Pair in = Pair.open();
+                Pair out = Pair.open()) {
             CompletableFuture<TransferResult> relay = relay(in.far, out.near, SIZE);
 
             awaitParked(); // nothing has been sent yet: the source is empty
@@ -68,8 +70,12 @@ class SpliceVirtualThreadTest {
             assertThat(result.bytesTransferred()).isEqualTo(SIZE);
             assertThat(result.strategy()).isEqualTo("splice");
             assertThat(result.reason()).contains("virtual thread", "parks the thread");
-            assertThat(Arrays.equals(received, data)).as("relayed bytes equal the sent ones").isTrue();
-            assertThat(in.far.isOpen() && out.near.isOpen()).as("the caller's sockets stay open").isTrue();
+            assertThat(Arrays.equals(received, data))
+                    .as("relayed bytes equal the sent ones")
+                    .isTrue();
+            assertThat(in.far.isOpen() && out.near.isOpen())
+                    .as("the caller's sockets stay open")
+                    .isTrue();
         }
     }
 
@@ -77,7 +83,8 @@ class SpliceVirtualThreadTest {
     void copy_targetFull_parksInItsWriteAndRelaysEveryByte() throws Exception {
         // more than loopback's socket buffers and the pipe hold together, so that the target fills
         byte[] large = TestFiles.randomBytes(LARGE, 23);
-        try (Pair in = Pair.open(); Pair out = Pair.open()) {
+        try (Pair in = Pair.open();
+                Pair out = Pair.open()) {
             CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> in.writeAll(large));
             CompletableFuture<TransferResult> relay = relay(in.far, out.near, LARGE);
 
@@ -86,20 +93,25 @@ class SpliceVirtualThreadTest {
 
             assertThat(relay.get(20, TimeUnit.SECONDS).bytesTransferred()).isEqualTo(LARGE);
             sent.get(20, TimeUnit.SECONDS);
-            assertThat(Arrays.equals(received, large)).as("relayed bytes equal the sent ones").isTrue();
+            assertThat(Arrays.equals(received, large))
+                    .as("relayed bytes equal the sent ones")
+                    .isTrue();
         }
     }
 
     @Test
     void copy_interruptedWhileParked_failsWithClosedByInterrupt() throws Exception {
-        try (Pair in = Pair.open(); Pair out = Pair.open()) {
+        try (Pair in = Pair.open();
+                Pair out = Pair.open()) {
             CompletableFuture<TransferResult> relay = relay(in.far, out.near, SIZE);
 
             awaitParked();
             copyingThread.get().interrupt();
 
             ExecutionException e = assertThrows(ExecutionException.class, () -> relay.get(20, TimeUnit.SECONDS));
-            assertThat(e.getCause()).isInstanceOf(TransferException.class).hasCauseInstanceOf(ClosedByInterruptException.class);
+            assertThat(e.getCause())
+                    .isInstanceOf(TransferException.class)
+                    .hasCauseInstanceOf(ClosedByInterruptException.class);
             assertThat(((TransferException) e.getCause()).bytesTransferred()).isZero();
         }
     }
@@ -108,12 +120,15 @@ class SpliceVirtualThreadTest {
     private CompletableFuture<TransferResult> relay(SocketChannel source, SocketChannel target, long count) {
         CompletableFuture<TransferResult> result = new CompletableFuture<>();
         AtomicReference<TransferResult> done = new AtomicReference<>();
-        TransferOptions splice = TransferOptions.builder().strategy("splice").listener(new TransferListener() {
-            @Override
-            public void onComplete(TransferResult r) {
-                done.set(r);
-            }
-        }).build();
+        TransferOptions splice = TransferOptions.builder()
+                .strategy("splice")
+                .listener(new TransferListener() {
+                    @Override
+                    public void onComplete(TransferResult r) {
+                        done.set(r);
+                    }
+                })
+                .build();
         Thread t = virtual.newThread(() -> {
             try {
                 Transfers.copy((ReadableByteChannel) source, count, target, splice);

@@ -56,8 +56,7 @@ class StallTimeoutTest {
     }
 
     /** How a copy that timed out ended, with the CPU time its thread used and the wall time it took. */
-    record Timed(TransferTimeoutException timeout, long cpuNanos, long wallNanos) {
-    }
+    record Timed(TransferTimeoutException timeout, long cpuNanos, long wallNanos) {}
 
     @BeforeAll
     static void createFile() throws Exception {
@@ -70,7 +69,8 @@ class StallTimeoutTest {
     }
 
     private static TransferOptions copier(String strategy, RecordingListener listener) {
-        TransferOptions.Builder options = TransferOptions.builder().stallTimeout(STALL).listener(listener);
+        TransferOptions.Builder options =
+                TransferOptions.builder().stallTimeout(STALL).listener(listener);
         return (strategy.equals("auto") ? options : options.strategy(strategy)).build();
     }
 
@@ -99,10 +99,13 @@ class StallTimeoutTest {
 
         assertThat(sent).as("returned count").isEqualTo(size);
         assertThat(target.bytes()).as("bytes the target took").isEqualTo(size);
-        assertThat(target.crc32c()).as("CRC32C of the file's first " + size + " bytes")
+        assertThat(target.crc32c())
+                .as("CRC32C of the file's first " + size + " bytes")
                 .isEqualTo(TestFiles.crc32c(content, 0, size));
         assertThat(target.takes()).as("writes that took bytes").isEqualTo(takes);
-        assertThat(target.refusals()).as("writes refused: the stall clock ran between takes").isPositive();
+        assertThat(target.refusals())
+                .as("writes refused: the stall clock ran between takes")
+                .isPositive();
         if (!strategy.equals("auto")) {
             assertThat(listener.strategy()).isEqualTo(strategy);
         }
@@ -122,12 +125,13 @@ class StallTimeoutTest {
         PacedTarget target = new PacedTarget(STALL.multipliedBy(3).dividedBy(2), STALL);
         long sent;
         try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
-            sent = threads().call(() -> Transfers.copy(source, 0, size, target,
-                    copier("buffered", new RecordingListener())));
+            sent = threads()
+                    .call(() -> Transfers.copy(source, 0, size, target, copier("buffered", new RecordingListener())));
         }
 
         assertThat(sent).as("returned count").isEqualTo(size);
-        assertThat(target.crc32c()).as("CRC32C of the file's first " + size + " bytes")
+        assertThat(target.crc32c())
+                .as("CRC32C of the file's first " + size + " bytes")
                 .isEqualTo(TestFiles.crc32c(content, 0, size));
         assertThat(target.refusals()).as("writes refused").isGreaterThanOrEqualTo(takes - 1);
     }
@@ -147,7 +151,8 @@ class StallTimeoutTest {
                     Thread copying = Thread.currentThread();
                     long cpuBefore = threads().cpuTimeNanos(copying);
                     long wallBefore = System.nanoTime();
-                    TransferTimeoutException thrown = catchThrowableOfType(TransferTimeoutException.class,
+                    TransferTimeoutException thrown = catchThrowableOfType(
+                            TransferTimeoutException.class,
                             () -> Transfers.copy(file, (WritableByteChannel) channel, copier));
                     long cpu = threads().cpuTimeNanos(copying) - cpuBefore;
                     return new Timed(thrown, cpu, System.nanoTime() - wallBefore);
@@ -158,15 +163,21 @@ class StallTimeoutTest {
 
                 // Waiting out the stall must not spin: a busy loop would use all of the wall time.
                 assertThat(wall).as("time to the timeout").isGreaterThanOrEqualTo(STALL.toNanos());
-                assertThat(cpu).as("CPU time of the copying thread over %d ms", TimeUnit.NANOSECONDS.toMillis(wall))
+                assertThat(cpu)
+                        .as("CPU time of the copying thread over %d ms", TimeUnit.NANOSECONDS.toMillis(wall))
                         .isLessThan(wall / 2);
 
                 assertThat(timeout).as("TransferTimeoutException").isNotNull();
-                assertThat(timeout.bytesTransferred()).as("bytes transferred").isPositive().isLessThan(SIZE);
+                assertThat(timeout.bytesTransferred())
+                        .as("bytes transferred")
+                        .isPositive()
+                        .isLessThan(SIZE);
                 assertThat(timeout.stallTimeout()).isEqualTo(STALL);
                 assertThat(channel.isOpen()).as("channel still open").isTrue();
                 assertThat(channel.isBlocking()).as("still non-blocking").isFalse();
-                assertThat(channel.isRegistered()).as("left registered with a selector").isFalse();
+                assertThat(channel.isRegistered())
+                        .as("left registered with a selector")
+                        .isFalse();
                 assertThat(listener.failure()).as("onFailure").isSameAs(timeout);
                 assertThat(listener.lastProgress()).as("last progress").isEqualTo(timeout.bytesTransferred());
             }
@@ -174,10 +185,14 @@ class StallTimeoutTest {
             receiver.openGate();
             LoopbackReceiver.Received received = receiver.received();
             int counted = (int) timeout.bytesTransferred();
-            assertThat(received.bytes()).as("bytes the peer got after the stall").isEqualTo(counted);
-            assertThat(received.crc32c()).as("CRC32C of those bytes: the file's first " + counted)
+            assertThat(received.bytes())
+                    .as("bytes the peer got after the stall")
+                    .isEqualTo(counted);
+            assertThat(received.crc32c())
+                    .as("CRC32C of those bytes: the file's first " + counted)
                     .isEqualTo(TestFiles.crc32c(content, 0, counted));
         }
-        assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
+        assertThat(listener.strategy())
+                .isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
     }
 }

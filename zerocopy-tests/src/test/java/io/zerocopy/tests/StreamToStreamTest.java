@@ -48,7 +48,8 @@ class StreamToStreamTest {
             assertThat(socket.getChannel()).as("a plain socket").isNull();
             InputStream in = socket.getInputStream();
 
-            copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
+            copied = Transfers.copy(
+                    in, out, TransferOptions.builder().listener(listener).build());
 
             sender.awaitSent();
             assertThat(socket.isClosed()).as("socket closed by copy").isFalse();
@@ -70,11 +71,14 @@ class StreamToStreamTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         RecordingListener listener = new RecordingListener();
 
-        long copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
+        long copied = Transfers.copy(
+                in, out, TransferOptions.builder().listener(listener).build());
 
         assertThat(copied).isEqualTo(size);
         assertThat(in.available()).as("input consumed").isZero();
-        assertThat(Arrays.mismatch(out.toByteArray(), data)).as("first differing byte").isEqualTo(-1);
+        assertThat(Arrays.mismatch(out.toByteArray(), data))
+                .as("first differing byte")
+                .isEqualTo(-1);
         assertThat(listener.strategy()).isEqualTo("buffered");
         assertThat(listener.result().bytesTransferred()).isEqualTo(size);
     }
@@ -94,9 +98,12 @@ class StreamToStreamTest {
                 FileOutputStream out = new FileOutputStream(target.toFile())) {
             assertThat(in.readNBytes(skip)).hasSize(skip);
 
-            copied = Transfers.copy(in, out, TransferOptions.builder().listener(listener).build());
+            copied = Transfers.copy(
+                    in, out, TransferOptions.builder().listener(listener).build());
 
-            assertThat(in.getChannel().position()).as("input position advanced as if read").isEqualTo(size);
+            assertThat(in.getChannel().position())
+                    .as("input position advanced as if read")
+                    .isEqualTo(size);
             assertThat(in.read()).as("input at end of file").isEqualTo(-1);
             assertThat(out.getChannel().position()).as("output position").isEqualTo(size - skip);
         }
@@ -107,7 +114,9 @@ class StreamToStreamTest {
         assertThat(Arrays.mismatch(actual, expected)).as("first differing byte").isEqualTo(-1);
         // Two files: Linux copies between them in the kernel.
         assertThat(listener.strategy()).as("strategy that ran").isEqualTo("transferTo");
-        assertThat(listener.expectedBytes()).as("the size is known from the file").isEqualTo(size - skip);
+        assertThat(listener.expectedBytes())
+                .as("the size is known from the file")
+                .isEqualTo(size - skip);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -118,20 +127,22 @@ class StreamToStreamTest {
         Path source = TestFiles.write(dir.resolve("source"), data);
         Path target = dir.resolve("target");
         RecordingListener listener = new RecordingListener();
-        TransferOptions options = TransferOptions.builder().strategy(strategy).listener(listener).build();
+        TransferOptions options =
+                TransferOptions.builder().strategy(strategy).listener(listener).build();
         try (FileInputStream in = new FileInputStream(source.toFile());
                 FileOutputStream out = new FileOutputStream(target.toFile())) {
             assertThat(Transfers.copy(in, out, options)).isEqualTo(data.length);
             assertThat(in.getChannel().position()).as("input position").isEqualTo(data.length);
             assertThat(out.getChannel().position()).as("output position").isEqualTo(data.length);
         }
-        assertThat(Arrays.mismatch(Files.readAllBytes(target), data)).as("first differing byte").isEqualTo(-1);
+        assertThat(Arrays.mismatch(Files.readAllBytes(target), data))
+                .as("first differing byte")
+                .isEqualTo(-1);
         assertThat(listener.strategy()).isEqualTo(strategy);
     }
 
     static Stream<Arguments> forcedStrategies() {
         // transferFrom declines file sources (FileToFileTest)
-        return Stream.of("transferTo", "mmap", "buffered")
-                .map(name -> Arguments.of(name));
+        return Stream.of("transferTo", "mmap", "buffered").map(name -> Arguments.of(name));
     }
 }

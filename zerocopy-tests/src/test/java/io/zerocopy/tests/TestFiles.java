@@ -33,8 +33,7 @@ final class TestFiles {
 
     private static final int CHUNK = 1 << 20;
 
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     /** {@code size} bytes drawn from {@code new Random(seed)}. */
     static byte[] randomBytes(int size, long seed) {
@@ -87,7 +86,8 @@ final class TestFiles {
             buffer.limit((int) Math.min(CHUNK, count - done));
             int n = channel.read(buffer, position + done);
             if (n < 0) {
-                throw new IOException("file ended at " + (position + done) + ", expected " + (position + count) + " bytes");
+                throw new IOException(
+                        "file ended at " + (position + done) + ", expected " + (position + count) + " bytes");
             }
             buffer.flip();
             crc.update(buffer);

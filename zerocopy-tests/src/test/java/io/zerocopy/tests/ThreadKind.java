@@ -40,9 +40,11 @@ enum ThreadKind {
         Thread newThread(Runnable task, String name) {
             try {
                 Class<?> builderType = Class.forName("java.lang.Thread$Builder");
-                Object builder = builderType.getMethod("name", String.class)
+                Object builder = builderType
+                        .getMethod("name", String.class)
                         .invoke(Thread.class.getMethod("ofVirtual").invoke(null), name);
-                Thread thread = ((ThreadFactory) builderType.getMethod("factory").invoke(builder)).newThread(task);
+                Thread thread =
+                        ((ThreadFactory) builderType.getMethod("factory").invoke(builder)).newThread(task);
                 if (!(boolean) Thread.class.getMethod("isVirtual").invoke(thread)) {
                     throw new IllegalStateException(thread + " is not a virtual thread");
                 }
@@ -87,13 +89,15 @@ enum ThreadKind {
     /** Runs {@code task} on a new thread of this kind, waits for it and returns its result or throws what it threw. */
     <T> T call(Callable<T> task) throws Exception {
         CompletableFuture<T> outcome = new CompletableFuture<>();
-        Thread thread = newThread(() -> {
-            try {
-                outcome.complete(task.call());
-            } catch (Throwable t) {
-                outcome.completeExceptionally(t);
-            }
-        }, "copying-" + name().toLowerCase());
+        Thread thread = newThread(
+                () -> {
+                    try {
+                        outcome.complete(task.call());
+                    } catch (Throwable t) {
+                        outcome.completeExceptionally(t);
+                    }
+                },
+                "copying-" + name().toLowerCase());
         thread.start();
         try {
             return outcome.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -126,18 +130,20 @@ enum ThreadKind {
                     SocketChannel client = SocketChannel.open(server.getLocalAddress());
                     SocketChannel accepted = server.accept()) {
                 Thread reader = Thread.currentThread();
-                Thread writer = new Thread(() -> {
-                    // the byte is sent once the reader waits for it (parked), so that its read parks
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-                    while (reader.getState() == Thread.State.RUNNABLE && System.nanoTime() < deadline) {
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval
-                    }
-                    try {
-                        client.write(ByteBuffer.wrap(new byte[] {1}));
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, "warm-up-writer");
+                Thread writer = new Thread(
+                        () -> {
+                            // the byte is sent once the reader waits for it (parked), so that its read parks
+                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+                            while (reader.getState() == Thread.State.RUNNABLE && System.nanoTime() < deadline) {
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval
+                            }
+                            try {
+                                client.write(ByteBuffer.wrap(new byte[] {1}));
+                            } catch (IOException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        },
+                        "warm-up-writer");
                 writer.start();
                 if (accepted.read(ByteBuffer.allocate(1)) != 1) {
                     throw new IOException("warm-up read failed");

@@ -69,9 +69,15 @@ class TruncatedSourceTest {
                 // The default selection (transferTo here), with the same rate limit.
                 Arguments.of("auto", TransferOptions.builder().rateLimit(10 << 20), SEED),
                 // 10 MiB/s: steps of 1 MiB, and about 0.2 s until the cut is reached.
-                Arguments.of("transferTo", TransferOptions.builder().strategy("transferTo").rateLimit(10 << 20), SEED),
+                Arguments.of(
+                        "transferTo",
+                        TransferOptions.builder().strategy("transferTo").rateLimit(10 << 20),
+                        SEED),
                 Arguments.of("mmap", TransferOptions.builder().strategy("mmap").mappedWindow(64 << 10), SEED),
-                Arguments.of("buffered", TransferOptions.builder().strategy("buffered").bufferSize(64 << 10), SEED));
+                Arguments.of(
+                        "buffered",
+                        TransferOptions.builder().strategy("buffered").bufferSize(64 << 10),
+                        SEED));
     }
 
     @ParameterizedTest(name = "{0} (seed {2})")
@@ -96,28 +102,34 @@ class TruncatedSourceTest {
             try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                 TruncatedSourceException truncated;
                 try (SocketChannel channel = receiver.connectChannel()) {
-                    truncated = catchThrowableOfType(TruncatedSourceException.class, () -> threads().call(
-                            () -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
+                    truncated = catchThrowableOfType(
+                            TruncatedSourceException.class,
+                            () -> threads().call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     assertThat(channel.isOpen()).as("socket still open").isTrue();
                 }
 
                 assertThat(truncated).as("TruncatedSourceException").isNotNull();
-                assertThat(truncatedAt.get()).as("bytes moved before the cut (bounded by the step size)")
-                        .isPositive().isLessThanOrEqualTo(HALF);
+                assertThat(truncatedAt.get())
+                        .as("bytes moved before the cut (bounded by the step size)")
+                        .isPositive()
+                        .isLessThanOrEqualTo(HALF);
                 assertThat(truncated.expectedSize()).as("expected size").isEqualTo(SIZE);
                 assertThat(truncated.actualSize()).as("actual size").isEqualTo(HALF);
-                assertThat(truncated.bytesTransferred()).as("bytes transferred")
+                assertThat(truncated.bytesTransferred())
+                        .as("bytes transferred")
                         .isGreaterThanOrEqualTo(truncatedAt.get())
                         .isLessThanOrEqualTo(HALF);
                 assertThat(truncated.getMessage()).contains(String.valueOf(SIZE), String.valueOf(HALF));
                 assertThat(listener.failure()).as("onFailure").isSameAs(truncated);
-                assertThat(listener.strategy()).isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
+                assertThat(listener.strategy())
+                        .isEqualTo(strategy.equals("auto") ? TestFiles.DEFAULT_FILE_TO_SOCKET : strategy);
 
                 // The socket is closed now: the peer has everything the sender counted, and only that.
                 LoopbackReceiver.Received received = receiver.received();
                 int counted = (int) truncated.bytesTransferred();
                 assertThat(received.bytes()).as("bytes the peer received").isEqualTo(counted);
-                assertThat(received.crc32c()).as("CRC32C of the file's first " + counted + " bytes")
+                assertThat(received.crc32c())
+                        .as("CRC32C of the file's first " + counted + " bytes")
                         .isEqualTo(TestFiles.crc32c(content, 0, counted));
             }
         }
@@ -149,7 +161,10 @@ class TruncatedSourceTest {
                 }
             });
             TransferOptions copier = TransferOptions.builder()
-                    .strategy("mmap").mappedWindow(SIZE).listener(listener).build();
+                    .strategy("mmap")
+                    .mappedWindow(SIZE)
+                    .listener(listener)
+                    .build();
 
             TruncatedSourceException truncated;
             long receivedBytes;
@@ -157,16 +172,18 @@ class TruncatedSourceTest {
             byte[] streamed = null;
             if (target.equals("stream")) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                truncated = catchThrowableOfType(TruncatedSourceException.class,
-                        () -> threads().call(() -> Transfers.copy(file, out, copier)));
+                truncated = catchThrowableOfType(
+                        TruncatedSourceException.class, () -> threads().call(() -> Transfers.copy(file, out, copier)));
                 streamed = out.toByteArray();
                 receivedBytes = streamed.length;
             } else {
                 try (LoopbackReceiver receiver = LoopbackReceiver.draining(LoopbackReceiver.SMALL_BUFFER)) {
                     try (SocketChannel channel = receiver.connectChannel()) {
                         channel.configureBlocking(false);
-                        truncated = catchThrowableOfType(TruncatedSourceException.class, () -> threads().call(
-                                () -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
+                        truncated = catchThrowableOfType(
+                                TruncatedSourceException.class,
+                                () -> threads()
+                                        .call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier)));
                     }
                     LoopbackReceiver.Received received = receiver.received();
                     receivedBytes = received.bytes();
@@ -175,11 +192,15 @@ class TruncatedSourceTest {
             }
 
             assertThat(truncated).as("TruncatedSourceException").isNotNull();
-            assertThat(truncatedAt.get()).as("cut after the first step").isPositive().isLessThan(HALF);
+            assertThat(truncatedAt.get())
+                    .as("cut after the first step")
+                    .isPositive()
+                    .isLessThan(HALF);
             assertThat(truncated.actualSize()).isEqualTo(HALF);
             // A stream takes every write, so the copy runs into the cut; a full non-blocking socket
             // makes the engine look at the file's size, and it stops there, counting what was sent.
-            assertThat(truncated.bytesTransferred()).as("bytes transferred")
+            assertThat(truncated.bytesTransferred())
+                    .as("bytes transferred")
                     .isGreaterThanOrEqualTo(target.equals("stream") ? HALF : truncatedAt.get())
                     .isLessThan(SIZE);
             assertThat(receivedBytes).as("bytes the target got").isEqualTo(truncated.bytesTransferred());
@@ -235,7 +256,10 @@ class TruncatedSourceTest {
                 received = receiver.received();
             }
 
-            assertThat(grownAt.get()).as("grown during the transfer").isPositive().isLessThan(SIZE);
+            assertThat(grownAt.get())
+                    .as("grown during the transfer")
+                    .isPositive()
+                    .isLessThan(SIZE);
             assertThat(Files.size(file)).as("the file's size now").isEqualTo(2L * SIZE);
             assertThat(sent).as("returned count: the size at the start").isEqualTo(SIZE);
             assertThat(received.bytes()).as("bytes the peer received").isEqualTo(SIZE);

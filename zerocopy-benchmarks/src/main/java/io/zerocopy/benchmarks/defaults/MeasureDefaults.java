@@ -29,8 +29,7 @@ import java.util.concurrent.CompletableFuture;
 public final class MeasureDefaults {
     private static final int RUNS = 7;
 
-    private MeasureDefaults() {
-    }
+    private MeasureDefaults() {}
 
     /** Stands in for TLS or compression: a channel that reads every byte in user space. */
     private static final class ReadsEveryByte implements WritableByteChannel {
@@ -49,8 +48,7 @@ public final class MeasureDefaults {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** Stands in for a monitoring or counting wrapper: hands every buffer on to a socket. */
@@ -72,15 +70,19 @@ public final class MeasureDefaults {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     public static void main(String[] args) throws Exception {
         Path dir = Files.createTempDirectory("zerocopy-defaults");
-        System.out.printf(Locale.ROOT, "Java %s, %s %s, %d cores; medians of %d interleaved runs%n", Runtime.version(),
-                System.getProperty("os.name"), System.getProperty("os.version"),
-                Runtime.getRuntime().availableProcessors(), RUNS);
+        System.out.printf(
+                Locale.ROOT,
+                "Java %s, %s %s, %d cores; medians of %d interleaved runs%n",
+                Runtime.version(),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                Runtime.getRuntime().availableProcessors(),
+                RUNS);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             bufferSizes(dir, server);
@@ -105,8 +107,10 @@ public final class MeasureDefaults {
         for (int run = -1; run < RUNS; run++) {
             for (int k = 0; k < names.length; k++) {
                 TransferOptions.Builder options = TransferOptions.builder();
-                TransferOptions transferOptions = (sizes[k] == 0 ? options.strategy("transferFrom")
-                        : options.strategy("buffered").bufferSize(sizes[k])).build();
+                TransferOptions transferOptions = (sizes[k] == 0
+                                ? options.strategy("transferFrom")
+                                : options.strategy("buffered").bufferSize(sizes[k]))
+                        .build();
                 if (sizes[k] > 0) {
                     double ms = fileToSocket(server, file, transferOptions);
                     if (run >= 0) {
@@ -122,12 +126,17 @@ public final class MeasureDefaults {
         System.out.println("\n256 MiB, cached file -> loopback socket (Nagle on), and loopback socket -> file:");
         System.out.printf(Locale.ROOT, "%-18s %16s %16s%n", "", "file->socket ms", "socket->file ms");
         for (int k = 0; k < names.length; k++) {
-            System.out.printf(Locale.ROOT, "%-18s %16s %16.1f%n", names[k],
-                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", Median.of(send[k])), Median.of(receive[k]));
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-18s %16s %16.1f%n",
+                    names[k],
+                    sizes[k] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", Median.of(send[k])),
+                    Median.of(receive[k]));
         }
     }
 
-    private static double fileToSocket(ServerSocketChannel server, Path file, TransferOptions transferOptions) throws Exception {
+    private static double fileToSocket(ServerSocketChannel server, Path file, TransferOptions transferOptions)
+            throws Exception {
         CompletableFuture<Long> drained = CompletableFuture.supplyAsync(() -> {
             try (SocketChannel in = server.accept()) {
                 drain(in);
@@ -143,8 +152,8 @@ public final class MeasureDefaults {
         return (drained.get() - start) / 1e6;
     }
 
-    private static double socketToFile(ServerSocketChannel server, Path file, Path copy, TransferOptions transferOptions)
-            throws Exception {
+    private static double socketToFile(
+            ServerSocketChannel server, Path file, Path copy, TransferOptions transferOptions) throws Exception {
         CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
             try (SocketChannel out = server.accept()) {
                 Transfers.copy(file, out);
@@ -154,7 +163,10 @@ public final class MeasureDefaults {
         });
         long start = System.nanoTime();
         try (SocketChannel in = SocketChannel.open(server.getLocalAddress());
-                FileChannel out = FileChannel.open(copy, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                FileChannel out = FileChannel.open(
+                        copy,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
             Transfers.copy(in, out, transferOptions);
         }
@@ -165,15 +177,23 @@ public final class MeasureDefaults {
 
     private static void mappingThreshold(Path dir, ServerSocketChannel server) throws Exception {
         TransferOptions mmap = TransferOptions.builder().strategy("mmap").build();
-        TransferOptions buffered = TransferOptions.builder().strategy("buffered").build();
+        TransferOptions buffered =
+                TransferOptions.builder().strategy("buffered").build();
         Pipe pipe = Pipe.open();
-        try (SocketChannel out = SocketChannel.open(server.getLocalAddress()); SocketChannel in = server.accept()) {
+        try (SocketChannel out = SocketChannel.open(server.getLocalAddress());
+                SocketChannel in = server.accept()) {
             background(() -> drain(in));
             background(() -> drain(pipe.source()));
             WritableByteChannel[] targets = {new ReadsEveryByte(), new Delegating(out), pipe.sink()};
             String[] labels = {"reads every byte", "delegates to socket", "JDK pipe"};
             System.out.println("\nmmap vs buffered where the kernel has no path; per-transfer time in microseconds:");
-            System.out.printf(Locale.ROOT, "%-20s %9s %12s %12s %14s%n", "target", "size", "mmap us", "buffered us",
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-20s %9s %12s %12s %14s%n",
+                    "target",
+                    "size",
+                    "mmap us",
+                    "buffered us",
                     "mmap/buffered");
             for (long size : new long[] {64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20}) {
                 Path file = Data.source(dir, size);
@@ -189,8 +209,14 @@ public final class MeasureDefaults {
                             b[run] = bb;
                         }
                     }
-                    System.out.printf(Locale.ROOT, "%-20s %6d KiB %12.1f %12.1f %14.2f%n", labels[t], size >> 10,
-                            Median.of(m), Median.of(b), Median.of(m) / Median.of(b));
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%-20s %6d KiB %12.1f %12.1f %14.2f%n",
+                            labels[t],
+                            size >> 10,
+                            Median.of(m),
+                            Median.of(b),
+                            Median.of(m) / Median.of(b));
                 }
                 Files.delete(file);
             }
@@ -198,8 +224,8 @@ public final class MeasureDefaults {
         }
     }
 
-    private static double perTransfer(TransferOptions transferOptions, Path file, WritableByteChannel target, int iterations)
-            throws IOException {
+    private static double perTransfer(
+            TransferOptions transferOptions, Path file, WritableByteChannel target, int iterations) throws IOException {
         long start = System.nanoTime();
         for (int i = 0; i < iterations; i++) {
             Transfers.copy(file, target, transferOptions);

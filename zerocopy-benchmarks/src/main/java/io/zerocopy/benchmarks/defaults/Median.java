@@ -4,8 +4,7 @@ import java.util.Arrays;
 
 /** The median the timing programs of this package report. */
 final class Median {
-    private Median() {
-    }
+    private Median() {}
 
     /** The median of the values (the mean of the middle two for an even count); the array is not changed. */
     static double of(double[] values) {

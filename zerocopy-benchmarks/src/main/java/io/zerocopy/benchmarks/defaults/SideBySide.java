@@ -35,8 +35,7 @@ import java.util.concurrent.CompletableFuture;
  * [size MiB, default 1024] [runs, default 5] [nodelay]}
  */
 public final class SideBySide {
-    private SideBySide() {
-    }
+    private SideBySide() {}
 
     interface Sender {
         void send(Path file, SocketChannel socket) throws IOException;
@@ -62,9 +61,14 @@ public final class SideBySide {
         Path file = Data.source(dir, mib << 20);
         try (ServerSocketChannel receiver = ServerSocketChannel.open()) {
             receiver.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            System.out.printf(Locale.ROOT, "%d MiB over loopback, %d runs, TCP_NODELAY %s, Java %s%n",
-                    mib, runs, noDelay ? "on" : "off", Runtime.version());
-            for (int run = -1; run < runs; run++) {          // run -1 warms up every method
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d MiB over loopback, %d runs, TCP_NODELAY %s, Java %s%n",
+                    mib,
+                    runs,
+                    noDelay ? "on" : "off",
+                    Runtime.version());
+            for (int run = -1; run < runs; run++) { // run -1 warms up every method
                 for (int i = 0; i < names.size(); i++) {
                     String name = names.get(Math.floorMod(i + run, names.size()));
                     double ms = once(receiver, file, senders.get(name), noDelay, mib << 20);
@@ -78,15 +82,24 @@ public final class SideBySide {
             Files.deleteIfExists(dir);
         }
         double[] base = times.get("raw transferTo loop");
-        System.out.printf(Locale.ROOT, "%-24s %10s %8s %12s   %s%n", "method", "median ms", "GB/s", "time vs raw", "runs (ms)");
+        System.out.printf(
+                Locale.ROOT, "%-24s %10s %8s %12s   %s%n", "method", "median ms", "GB/s", "time vs raw", "runs (ms)");
         for (String name : names) {
             double m = Median.of(times.get(name));
             double[] ratios = new double[runs];
             for (int run = 0; run < runs; run++) {
                 ratios[run] = times.get(name)[run] / base[run];
             }
-            System.out.printf(Locale.ROOT, "%-24s %10.1f %8.2f %12.2f   %s%n", name, m, (mib << 20) / m / 1e6, Median.of(ratios),
-                    Arrays.toString(Arrays.stream(times.get(name)).mapToLong(Math::round).toArray()));
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-24s %10.1f %8.2f %12.2f   %s%n",
+                    name,
+                    m,
+                    (mib << 20) / m / 1e6,
+                    Median.of(ratios),
+                    Arrays.toString(Arrays.stream(times.get(name))
+                            .mapToLong(Math::round)
+                            .toArray()));
         }
     }
 
@@ -108,18 +121,20 @@ public final class SideBySide {
     /** Accepts one connection and reads it to its end on a new thread: the bytes, then the end's nanoTime. */
     private static CompletableFuture<long[]> drainOne(ServerSocketChannel receiver) {
         CompletableFuture<long[]> result = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try (SocketChannel peer = receiver.accept()) {
-                ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-                long total = 0;
-                for (int n; (n = peer.read(buffer)) >= 0; buffer.clear()) {
-                    total += n;
-                }
-                result.complete(new long[] {total, System.nanoTime()});
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        }, "side-by-side-receiver");
+        Thread t = new Thread(
+                () -> {
+                    try (SocketChannel peer = receiver.accept()) {
+                        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+                        long total = 0;
+                        for (int n; (n = peer.read(buffer)) >= 0; buffer.clear()) {
+                            total += n;
+                        }
+                        result.complete(new long[] {total, System.nanoTime()});
+                    } catch (Throwable e) {
+                        result.completeExceptionally(e);
+                    }
+                },
+                "side-by-side-receiver");
         t.setDaemon(true);
         t.start();
         return result;

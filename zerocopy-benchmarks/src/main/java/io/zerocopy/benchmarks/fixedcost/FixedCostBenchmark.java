@@ -37,8 +37,16 @@ public class FixedCostBenchmark {
     public int size;
 
     /** How to send it; see {@link FixedCostContenders}. */
-    @Param({"copyPath", "copySlice", "copySliceOpen", "handle", "rawTransferTo", "rawTransferToOpen", "rawPreadWrite",
-            "rawPreadWriteOpen"})
+    @Param({
+        "copyPath",
+        "copySlice",
+        "copySliceOpen",
+        "handle",
+        "rawTransferTo",
+        "rawTransferToOpen",
+        "rawPreadWrite",
+        "rawPreadWriteOpen"
+    })
     public String contender;
 
     private FixedCostContenders sender;

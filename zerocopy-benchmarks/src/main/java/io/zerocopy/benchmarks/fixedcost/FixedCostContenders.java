@@ -47,7 +47,7 @@ enum FixedCostContenders {
         @Override
         long send(Ends ends) throws IOException {
             try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ);
-                 Transfer transfer = Transfers.open(FileRegion.of(file, 0, ends.size), ends.socket)) {
+                    Transfer transfer = Transfers.open(FileRegion.of(file, 0, ends.size), ends.socket)) {
                 while (!transfer.isDone()) {
                     transfer.advance();
                 }
@@ -116,8 +116,15 @@ enum FixedCostContenders {
     };
 
     /** The names the benchmark's {@code contender} parameter takes. */
-    static final List<String> NAMES = List.of("copyPath", "copySlice", "copySliceOpen", "handle", "rawTransferTo",
-            "rawTransferToOpen", "rawPreadWrite", "rawPreadWriteOpen");
+    static final List<String> NAMES = List.of(
+            "copyPath",
+            "copySlice",
+            "copySliceOpen",
+            "handle",
+            "rawTransferTo",
+            "rawTransferToOpen",
+            "rawPreadWrite",
+            "rawPreadWriteOpen");
 
     final String label;
 

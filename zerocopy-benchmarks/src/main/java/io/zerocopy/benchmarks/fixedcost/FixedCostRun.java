@@ -37,8 +37,7 @@ import java.util.Random;
 public final class FixedCostRun {
     private static final int WARM_UP_ROUNDS = 2;
 
-    private FixedCostRun() {
-    }
+    private FixedCostRun() {}
 
     public static void main(String[] args) throws IOException {
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -65,7 +64,9 @@ public final class FixedCostRun {
         int only = rest.indexOf("--only");
         if (only >= 0) {
             // --only CONTENDER TRANSFERS SIZE: no timing, for counting system calls per transfer (strace -c)
-            sendOnly(FixedCostContenders.of(rest.get(only + 1)), Integer.parseInt(rest.get(only + 2)),
+            sendOnly(
+                    FixedCostContenders.of(rest.get(only + 1)),
+                    Integer.parseInt(rest.get(only + 2)),
                     Integer.parseInt(rest.get(only + 3)));
             return;
         }
@@ -103,8 +104,13 @@ public final class FixedCostRun {
                 FixedCostContenders reference = FixedCostContenders.of(label);
                 for (FixedCostContenders c : contenders) {
                     if (c != reference && perRound.get(0).containsKey(reference)) {
-                        ratios.append(String.format(Locale.ROOT, "| %d | %s / %s | %.3f | %.3f |%n", size, c.label,
-                                label, roundRatio(perRound.get(0), c, reference),
+                        ratios.append(String.format(
+                                Locale.ROOT,
+                                "| %d | %s / %s | %.3f | %.3f |%n",
+                                size,
+                                c.label,
+                                label,
+                                roundRatio(perRound.get(0), c, reference),
                                 roundRatio(perRound.get(1), c, reference)));
                     }
                 }
@@ -112,14 +118,29 @@ public final class FixedCostRun {
             for (FixedCostContenders c : contenders) {
                 double wallRatio = wall.get(c) / fasterRaw(wall, c.opensPerTransfer());
                 double cpuRatio = cpu.get(c) / fasterRaw(cpu, c.opensPerTransfer());
-                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n", size, c.label,
-                        wall.get(c), wallRatio, cpu.get(c), cpuRatio));
-                lines.append(String.format(Locale.ROOT, "%s,%d,%s,%.3f,%.3f,%.3f,%.3f%n", java, size, c.label,
-                        wall.get(c), wallRatio, cpu.get(c), cpuRatio));
+                table.append(String.format(
+                        Locale.ROOT,
+                        "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n",
+                        size,
+                        c.label,
+                        wall.get(c),
+                        wallRatio,
+                        cpu.get(c),
+                        cpuRatio));
+                lines.append(String.format(
+                        Locale.ROOT,
+                        "%s,%d,%s,%.3f,%.3f,%.3f,%.3f%n",
+                        java,
+                        size,
+                        c.label,
+                        wall.get(c),
+                        wallRatio,
+                        cpu.get(c),
+                        cpuRatio));
             }
         }
-        System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS
-                + " warm-up) of " + batch + " transfers per contender");
+        System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS + " warm-up) of "
+                + batch + " transfers per contender");
         System.out.print(table);
         if (ratios.length() > 0) {
             System.out.println("\nMedians of the per-round ratios (each round times both contenders)");
@@ -133,7 +154,7 @@ public final class FixedCostRun {
     private static void sendOnly(FixedCostContenders contender, int transfers, int size) throws IOException {
         Path path = Data.source(Data.dir(), size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-             DrainedSocket socket = new DrainedSocket()) {
+                DrainedSocket socket = new DrainedSocket()) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int i = 0; i < transfers; i++) {
                 contender.send(ends);
@@ -145,15 +166,17 @@ public final class FixedCostRun {
     private static double fasterRaw(Map<FixedCostContenders, Double> medians, boolean opensPerTransfer) {
         double nan = Double.NaN;
         return opensPerTransfer
-                ? Math.min(medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO, nan),
+                ? Math.min(
+                        medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO, nan),
                         medians.getOrDefault(FixedCostContenders.RAW_PREAD_WRITE, nan))
-                : Math.min(medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO_OPEN, nan),
+                : Math.min(
+                        medians.getOrDefault(FixedCostContenders.RAW_TRANSFER_TO_OPEN, nan),
                         medians.getOrDefault(FixedCostContenders.RAW_PREAD_WRITE_OPEN, nan));
     }
 
     /** The median over the counted rounds of {@code c}'s time divided by the reference's time in the same round. */
-    private static double roundRatio(Map<FixedCostContenders, List<Double>> rounds, FixedCostContenders c,
-            FixedCostContenders reference) {
+    private static double roundRatio(
+            Map<FixedCostContenders, List<Double>> rounds, FixedCostContenders c, FixedCostContenders reference) {
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < rounds.get(c).size(); i++) {
             ratios.add(rounds.get(c).get(i) / rounds.get(reference).get(i));
@@ -162,8 +185,8 @@ public final class FixedCostRun {
     }
 
     /** Per-transfer microseconds for every contender at one size, one entry per counted round: wall-clock, then CPU. */
-    private static List<Map<FixedCostContenders, List<Double>>> run(List<FixedCostContenders> contenders, int size,
-            int rounds, int batch) throws IOException {
+    private static List<Map<FixedCostContenders, List<Double>>> run(
+            List<FixedCostContenders> contenders, int size, int rounds, int batch) throws IOException {
         Path path = Data.source(Data.dir(), size);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<FixedCostContenders, List<Double>> times = new EnumMap<>(FixedCostContenders.class);
@@ -171,7 +194,7 @@ public final class FixedCostRun {
         List<FixedCostContenders> order = new ArrayList<>(contenders);
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-             DrainedSocket socket = new DrainedSocket()) {
+                DrainedSocket socket = new DrainedSocket()) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int round = 0; round < rounds; round++) {
                 Collections.shuffle(order, shuffle);

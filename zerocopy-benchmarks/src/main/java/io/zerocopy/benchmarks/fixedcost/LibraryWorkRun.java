@@ -22,8 +22,7 @@ import java.nio.file.StandardOpenOption;
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.LibraryWorkRun [rounds] [transfers]}
  */
 public final class LibraryWorkRun {
-    private LibraryWorkRun() {
-    }
+    private LibraryWorkRun() {}
 
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
@@ -43,8 +42,7 @@ public final class LibraryWorkRun {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Path file = Files.createTempFile("library-work", ".bin");
         try {
@@ -61,7 +59,9 @@ public final class LibraryWorkRun {
                         least = Math.min(least, perTransfer);
                     }
                 }
-                System.out.printf("Java %d: %.0f ns of CPU per transfer%n", Runtime.version().feature(), least);
+                System.out.printf(
+                        "Java %d: %.0f ns of CPU per transfer%n",
+                        Runtime.version().feature(), least);
             }
         } finally {
             Files.delete(file);

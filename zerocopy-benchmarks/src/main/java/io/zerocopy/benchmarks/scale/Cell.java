@@ -43,13 +43,22 @@ record Cell(Pair pair, ThreadKind threads, long size, int n, boolean slow, List<
     /** What the peer is told on every connection of this cell. */
     PeerProtocol.Message message() {
         byte mode = pair.sendsFile ? PeerProtocol.RECEIVE : PeerProtocol.SEND;
-        return slow ? new PeerProtocol.Message(mode, size, Math.min(size / 8, SLOW_MAX_BYTES), SLOW_PAUSE_MICROS)
+        return slow
+                ? new PeerProtocol.Message(mode, size, Math.min(size / 8, SLOW_MAX_BYTES), SLOW_PAUSE_MICROS)
                 : new PeerProtocol.Message(mode, size, 0, 0);
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s %s %s N=%d%s x%d rounds %s", pair.id, threads.id, Sizes.format(size), n,
-                slow ? " slow" : "", rounds, contenders);
+        return String.format(
+                Locale.ROOT,
+                "%s %s %s N=%d%s x%d rounds %s",
+                pair.id,
+                threads.id,
+                Sizes.format(size),
+                n,
+                slow ? " slow" : "",
+                rounds,
+                contenders);
     }
 }

@@ -65,8 +65,19 @@ final class CellRunner {
             batch(peer, cell, contender, source, tally);
         }
         MemorySampler.Peaks memory = sampler.end(directAtStart);
-        return new RunResult(cell, name, round, order, tally.batches, tally.bytes, tally.wallNanos, tally.cpuNanos,
-                memory, tally.millis, tally.failures, tally.firstFailure);
+        return new RunResult(
+                cell,
+                name,
+                round,
+                order,
+                tally.batches,
+                tally.bytes,
+                tally.wallNanos,
+                tally.cpuNanos,
+                memory,
+                tally.millis,
+                tally.failures,
+                tally.firstFailure);
     }
 
     /** What the batches of one run add up to. */
@@ -101,7 +112,8 @@ final class CellRunner {
                 start = System.nanoTime();
                 long deadline = start + deadlineNanos(cell);
                 Contender.StepFactory steps = ((Contender.Loop) contender).steps();
-                loop = new Thread(() -> SelectorLoop.run(steps, source, sockets, deadline, outcomes), "scale-selector-loop");
+                loop = new Thread(
+                        () -> SelectorLoop.run(steps, source, sockets, deadline, outcomes), "scale-selector-loop");
                 loop.setDaemon(true);
                 loop.start();
             } else {
@@ -131,7 +143,8 @@ final class CellRunner {
             }
             if (!outcomes.await(start + deadlineNanos(cell))) {
                 closeAll(sockets); // ends every blocked read and write
-                outcomes.failUnsettled("not confirmed within " + TimeUnit.NANOSECONDS.toSeconds(deadlineNanos(cell)) + " s");
+                outcomes.failUnsettled(
+                        "not confirmed within " + TimeUnit.NANOSECONDS.toSeconds(deadlineNanos(cell)) + " s");
             }
             tally.cpuNanos += OS.getProcessCpuTime() - cpuBefore;
             tally.wallNanos += outcomes.lastEnd(System.nanoTime()) - start;
@@ -154,8 +167,8 @@ final class CellRunner {
     }
 
     /** One blocking transfer, which records how it ended; never throws. */
-    private Runnable transfer(Contender contender, Cell cell, int i, Path source, SocketChannel socket,
-            Outcomes outcomes) {
+    private Runnable transfer(
+            Contender contender, Cell cell, int i, Path source, SocketChannel socket, Outcomes outcomes) {
         // the peer's one-byte confirmation, or for socket → file the start signal to the peer
         ByteBuffer signal = ByteBuffer.allocateDirect(1);
         Path target = workspace.target(i);

@@ -15,19 +15,16 @@ sealed interface Contender permits Contender.Send, Contender.Loop, Contender.Rec
     String name();
 
     /** Sends a whole file to a connected blocking socket on the calling thread (one thread per transfer). */
-    record Send(String name, SendCall call) implements Contender {
-    }
+    record Send(String name, SendCall call) implements Contender {}
 
     /**
      * Sends N files to N non-blocking sockets from ONE selector thread, the way an event loop
      * serves them: on each write readiness it gives the transfer one {@link Step}.
      */
-    record Loop(String name, StepFactory steps) implements Contender {
-    }
+    record Loop(String name, StepFactory steps) implements Contender {}
 
     /** Copies a connected blocking socket to its end of stream into a new file, on the calling thread. */
-    record Receive(String name, ReceiveCall call) implements Contender {
-    }
+    record Receive(String name, ReceiveCall call) implements Contender {}
 
     /** A blocking send; returns the bytes sent. */
     @FunctionalInterface

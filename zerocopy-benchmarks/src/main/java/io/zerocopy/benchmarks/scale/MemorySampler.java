@@ -22,8 +22,7 @@ final class MemorySampler implements AutoCloseable {
     private volatile long peakMapped;
 
     /** The peaks of one run and the direct memory in use when it began, in bytes. */
-    record Peaks(long directAtStart, long direct, long mapped) {
-    }
+    record Peaks(long directAtStart, long direct, long mapped) {}
 
     MemorySampler() {
         thread = new Thread(this::sampleLoop, "scale-memory-sampler");

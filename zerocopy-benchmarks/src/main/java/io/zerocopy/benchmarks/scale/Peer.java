@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 final class Peer implements AutoCloseable {
     /** The peer's JVM: a small heap is plenty, and the serial collector keeps it off the second core. */
     static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC");
+
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
     private final Process process;
@@ -41,9 +42,15 @@ final class Peer implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PeerServer.class.getName(),
-                InetAddress.getLoopbackAddress().getHostAddress(), "0"));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                PeerServer.class.getName(),
+                InetAddress.getLoopbackAddress().getHostAddress(),
+                "0"));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         try {
             int port = awaitReady(process);
             return new Peer(process, null, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
@@ -82,7 +89,8 @@ final class Peer implements AutoCloseable {
     }
 
     private static int awaitReady(Process process) throws IOException {
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();

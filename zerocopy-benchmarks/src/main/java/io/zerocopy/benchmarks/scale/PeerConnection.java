@@ -16,7 +16,14 @@ final class PeerConnection {
     /** Reads or writes per readiness, so one fast connection cannot starve the others. */
     private static final int CALLS_PER_VISIT = 64;
 
-    private enum State { HEADER, RECEIVING, ACKING, AWAITING_START, SENDING, CLOSING }
+    private enum State {
+        HEADER,
+        RECEIVING,
+        ACKING,
+        AWAITING_START,
+        SENDING,
+        CLOSING
+    }
 
     final SocketChannel channel;
     SelectionKey key;

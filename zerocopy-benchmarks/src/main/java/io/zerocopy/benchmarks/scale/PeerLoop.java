@@ -19,8 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class PeerLoop implements Runnable {
     private final Selector selector;
     private final Queue<SocketChannel> adopted = new ConcurrentLinkedQueue<>();
-    private final PriorityQueue<PeerConnection> paused =
-            new PriorityQueue<>(Comparator.comparingLong(c -> c.resumeAt));
+    private final PriorityQueue<PeerConnection> paused = new PriorityQueue<>(Comparator.comparingLong(c -> c.resumeAt));
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(PeerProtocol.CHUNK);
     private final ByteBuffer payload;
 

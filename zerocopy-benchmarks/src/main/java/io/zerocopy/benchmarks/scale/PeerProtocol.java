@@ -23,15 +23,18 @@ final class PeerProtocol {
     /** The receivers' read size, and the write size of a slow sender. */
     static final int CHUNK = 16 * 1024;
 
-    private PeerProtocol() {
-    }
+    private PeerProtocol() {}
 
     /** One connection's instructions. */
     record Message(byte mode, long size, long slowBytes, int slowPauseMicros) {
 
         ByteBuffer encode() {
-            return ByteBuffer.allocate(HEADER_BYTES).put(mode).putLong(size).putLong(slowBytes)
-                    .putInt(slowPauseMicros).flip();
+            return ByteBuffer.allocate(HEADER_BYTES)
+                    .put(mode)
+                    .putLong(size)
+                    .putLong(slowBytes)
+                    .putInt(slowPauseMicros)
+                    .flip();
         }
 
         static Message decode(ByteBuffer header) throws IOException {

@@ -21,10 +21,10 @@ import java.util.Random;
 public final class PeerServer {
     /** Default selector threads: one per core of the development machine. */
     static final int DEFAULT_THREADS = 2;
+
     private static final int BACKLOG = 4096;
 
-    private PeerServer() {
-    }
+    private PeerServer() {}
 
     /**
      * Runs the peer.
@@ -41,7 +41,8 @@ public final class PeerServer {
                 .bind(new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1])), BACKLOG);
         byte[] random = new byte[1 << 20];
         new Random(42).nextBytes(random);
-        ByteBuffer payload = ByteBuffer.allocateDirect(random.length).put(random).flip().asReadOnlyBuffer();
+        ByteBuffer payload =
+                ByteBuffer.allocateDirect(random.length).put(random).flip().asReadOnlyBuffer();
         PeerLoop[] loops = new PeerLoop[threads];
         for (int i = 0; i < threads; i++) {
             loops[i] = new PeerLoop(payload);

@@ -17,8 +17,7 @@ final class Plans {
     /** The largest N for 256 MiB transfers: 16 of them are 4 GiB per contender and round already. */
     static final int LARGEST_N_FOR_256M = 16;
 
-    private Plans() {
-    }
+    private Plans() {}
 
     static List<Cell> named(String plan) {
         switch (plan) {

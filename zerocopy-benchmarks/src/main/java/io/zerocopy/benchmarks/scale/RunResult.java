@@ -16,8 +16,19 @@ import java.util.Locale;
  * @param cpuNanos the sender process's CPU time over the run (all its threads)
  * @param transferMillis each successful transfer's own time, sorted
  */
-record RunResult(Cell cell, String contender, int round, int order, int batches, long bytes, long wallNanos, long cpuNanos,
-        MemorySampler.Peaks memory, List<Double> transferMillis, int failures, String firstFailure) {
+record RunResult(
+        Cell cell,
+        String contender,
+        int round,
+        int order,
+        int batches,
+        long bytes,
+        long wallNanos,
+        long cpuNanos,
+        MemorySampler.Peaks memory,
+        List<Double> transferMillis,
+        int failures,
+        String firstFailure) {
 
     static final String CSV_HEADER = "jdk,jvm,threads,pair,size,n,slow,round,order,contender,batches,bytes,wallMs,gbps,"
             + "cpuSecPerGB,directStartMiB,directPeakMiB,mappedPeakMiB,medianMs,p99Ms,failures,firstFailure";
@@ -48,12 +59,29 @@ record RunResult(Cell cell, String contender, int round, int order, int batches,
 
     /** One line of {@code rounds.csv}; see {@link #CSV_HEADER}. */
     String csvLine(String jdk, String jvm) {
-        return String.join(",", jdk, jvm, cell.threads().id, cell.pair().id, Long.toString(cell.size()),
-                Integer.toString(cell.n()), Boolean.toString(cell.slow()), Integer.toString(round),
-                Integer.toString(order), contender, Integer.toString(batches), Long.toString(bytes), Stats.format(wallNanos / 1e6),
-                Stats.format(gbps()), Stats.format(cpuSecondsPerGb()), Stats.format(memory.directAtStart() / MIB),
-                Stats.format(memory.direct() / MIB), Stats.format(memory.mapped() / MIB),
-                Stats.format(medianMillis()), Stats.format(p99Millis()), Integer.toString(failures),
+        return String.join(
+                ",",
+                jdk,
+                jvm,
+                cell.threads().id,
+                cell.pair().id,
+                Long.toString(cell.size()),
+                Integer.toString(cell.n()),
+                Boolean.toString(cell.slow()),
+                Integer.toString(round),
+                Integer.toString(order),
+                contender,
+                Integer.toString(batches),
+                Long.toString(bytes),
+                Stats.format(wallNanos / 1e6),
+                Stats.format(gbps()),
+                Stats.format(cpuSecondsPerGb()),
+                Stats.format(memory.directAtStart() / MIB),
+                Stats.format(memory.direct() / MIB),
+                Stats.format(memory.mapped() / MIB),
+                Stats.format(medianMillis()),
+                Stats.format(p99Millis()),
+                Integer.toString(failures),
                 Stats.csvText(firstFailure));
     }
 
@@ -61,8 +89,14 @@ record RunResult(Cell cell, String contender, int round, int order, int batches,
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%-16s %6.2f GB/s  cpu %5.2f s/GB  direct %7.1f MiB  p99 %8.1f ms%s",
-                contender, gbps(), cpuSecondsPerGb(), memory.direct() / MIB, p99Millis(),
+        return String.format(
+                Locale.ROOT,
+                "%-16s %6.2f GB/s  cpu %5.2f s/GB  direct %7.1f MiB  p99 %8.1f ms%s",
+                contender,
+                gbps(),
+                cpuSecondsPerGb(),
+                memory.direct() / MIB,
+                p99Millis(),
                 failures == 0 ? "" : "  FAILED " + failures + ": " + firstFailure);
     }
 }

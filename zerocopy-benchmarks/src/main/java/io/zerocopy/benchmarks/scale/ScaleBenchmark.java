@@ -22,11 +22,11 @@ import java.util.concurrent.TimeUnit;
 public final class ScaleBenchmark {
     /** The child JVM of {@code --jvm-args} gets at most this long. */
     private static final long CHILD_HOURS = 4;
+
     private static final int WARMUP_N = 4;
     private static final long WARMUP_SIZE = 8L << 20;
 
-    private ScaleBenchmark() {
-    }
+    private ScaleBenchmark() {}
 
     /**
      * Runs the benchmark.
@@ -58,9 +58,12 @@ public final class ScaleBenchmark {
         long began = System.nanoTime();
         List<Cell> cells = runnable(options.cells());
         ResultFiles files = new ResultFiles(options.out);
-        System.out.printf("JDK %d (%s), %s, %d cells, results in %s%n", Runtime.version().feature(),
-                Runtime.version(), ResultFiles.jvmLabel(), cells.size(), options.out);
-        try (Workspace workspace = new Workspace(); MemorySampler sampler = new MemorySampler(); Peers peers = new Peers()) {
+        System.out.printf(
+                "JDK %d (%s), %s, %d cells, results in %s%n",
+                Runtime.version().feature(), Runtime.version(), ResultFiles.jvmLabel(), cells.size(), options.out);
+        try (Workspace workspace = new Workspace();
+                MemorySampler sampler = new MemorySampler();
+                Peers peers = new Peers()) {
             CellRunner runner = new CellRunner(workspace, sampler, options.noDelay, options.timeoutSeconds);
             cells = withReachablePeers(cells, peers);
             if (options.warmup) {
@@ -71,7 +74,8 @@ public final class ScaleBenchmark {
                 List<RunResult> runs = new ArrayList<>();
                 for (int round = 0; round < cell.rounds(); round++) {
                     for (int k = 0; k < cell.contenders().size(); k++) {
-                        String name = cell.contenders().get((k + round) % cell.contenders().size());
+                        String name = cell.contenders()
+                                .get((k + round) % cell.contenders().size());
                         RunResult run = runner.run(peers.of(cell.pair()), cell, name, round, k);
                         runs.add(run);
                         files.add(run);
@@ -79,8 +83,9 @@ public final class ScaleBenchmark {
                     }
                 }
                 for (Summary line : files.addCell(cell, runs)) {
-                    System.out.printf("   median %-16s %6.2f GB/s  %.2f of best  failures %d%n", line.contender(),
-                            line.gbps(), line.ratio(), line.failures());
+                    System.out.printf(
+                            "   median %-16s %6.2f GB/s  %.2f of best  failures %d%n",
+                            line.contender(), line.gbps(), line.ratio(), line.failures());
                 }
             }
         }
@@ -120,12 +125,19 @@ public final class ScaleBenchmark {
     }
 
     /** One discarded run of every contender per pair and thread kind, so the first cell is not the JIT's. */
-    private static void warmUp(List<Cell> cells, CellRunner runner, Peers peers) throws IOException, InterruptedException {
+    private static void warmUp(List<Cell> cells, CellRunner runner, Peers peers)
+            throws IOException, InterruptedException {
         Set<String> done = new LinkedHashSet<>();
         for (Cell cell : cells) {
             if (done.add(cell.pair() + " " + cell.threads())) {
-                Cell small = new Cell(cell.pair(), cell.threads(), Math.min(cell.size(), WARMUP_SIZE),
-                        Math.min(cell.n(), WARMUP_N), false, cell.contenders(), 1);
+                Cell small = new Cell(
+                        cell.pair(),
+                        cell.threads(),
+                        Math.min(cell.size(), WARMUP_SIZE),
+                        Math.min(cell.n(), WARMUP_N),
+                        false,
+                        cell.contenders(),
+                        1);
                 System.out.println("warm-up " + small);
                 for (String name : small.contenders()) {
                     RunResult run = runner.run(peers.of(small.pair()), small, name, 0, 0);

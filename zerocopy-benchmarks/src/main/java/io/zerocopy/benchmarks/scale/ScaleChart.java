@@ -32,8 +32,7 @@ final class ScaleChart {
     private static final int COLUMNS = 2;
     private static final int LEGEND_HEIGHT = 50;
 
-    private ScaleChart() {
-    }
+    private ScaleChart() {}
 
     static void draw(List<Summary> rows, Path png) throws IOException {
         List<Summary> drawn = new ArrayList<>();
@@ -43,12 +42,14 @@ final class ScaleChart {
             }
         }
         List<List<Summary>> panels = new ArrayList<>();
-        for (List<Summary> panel : ScaleReport.group(drawn, r -> ScaleReport.section(r) + " | " + ScaleReport.run(r)).values()) {
+        for (List<Summary> panel : ScaleReport.group(drawn, r -> ScaleReport.section(r) + " | " + ScaleReport.run(r))
+                .values()) {
             if (panel.stream().map(Summary::n).distinct().count() > 1) {
                 panels.add(panel);
             }
         }
-        List<String> contenders = new ArrayList<>(new LinkedHashSet<>(drawn.stream().map(Summary::contender).toList()));
+        List<String> contenders = new ArrayList<>(
+                new LinkedHashSet<>(drawn.stream().map(Summary::contender).toList()));
         int rowsOfPanels = Math.max(1, (panels.size() + COLUMNS - 1) / COLUMNS);
         int width = COLUMNS * PANEL_WIDTH;
         int height = LEGEND_HEIGHT + rowsOfPanels * PANEL_HEIGHT;
@@ -70,7 +71,12 @@ final class ScaleChart {
             g.drawString(contenders.get(i), x + 18, y);
         }
         for (int p = 0; p < panels.size(); p++) {
-            panel(g, panels.get(p), contenders, (p % COLUMNS) * PANEL_WIDTH, LEGEND_HEIGHT + (p / COLUMNS) * PANEL_HEIGHT);
+            panel(
+                    g,
+                    panels.get(p),
+                    contenders,
+                    (p % COLUMNS) * PANEL_WIDTH,
+                    LEGEND_HEIGHT + (p / COLUMNS) * PANEL_HEIGHT);
         }
         g.dispose();
         ImageIO.write(image, "png", png.toFile());
@@ -81,8 +87,13 @@ final class ScaleChart {
         int plotRight = left + PANEL_WIDTH - 20;
         int plotTop = top + 30;
         int plotBottom = top + PANEL_HEIGHT - 40;
-        List<Integer> ns = new ArrayList<>(new TreeSet<>(rows.stream().map(Summary::n).toList()));
-        double max = rows.stream().mapToDouble(Summary::gbps).filter(v -> !Double.isNaN(v)).max().orElse(1);
+        List<Integer> ns =
+                new ArrayList<>(new TreeSet<>(rows.stream().map(Summary::n).toList()));
+        double max = rows.stream()
+                .mapToDouble(Summary::gbps)
+                .filter(v -> !Double.isNaN(v))
+                .max()
+                .orElse(1);
         double top1 = Math.ceil(max * 2) / 2; // the axis ends at the next 0.5 GB/s
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
         g.setColor(Color.BLACK);
@@ -103,7 +114,8 @@ final class ScaleChart {
             g.drawString("N=" + ns.get(i), x - 12, plotBottom + 16);
         }
         g.setStroke(new BasicStroke(2));
-        for (Map.Entry<String, List<Summary>> line : ScaleReport.group(rows, Summary::contender).entrySet()) {
+        for (Map.Entry<String, List<Summary>> line :
+                ScaleReport.group(rows, Summary::contender).entrySet()) {
             g.setColor(color(contenders, line.getKey()));
             int lastX = -1;
             int lastY = -1;
@@ -124,7 +136,9 @@ final class ScaleChart {
     }
 
     private static int xOf(int index, int count, int plotLeft, int plotRight) {
-        return count == 1 ? (plotLeft + plotRight) / 2 : plotLeft + 20 + (plotRight - plotLeft - 40) * index / (count - 1);
+        return count == 1
+                ? (plotLeft + plotRight) / 2
+                : plotLeft + 20 + (plotRight - plotLeft - 40) * index / (count - 1);
     }
 
     private static Color color(List<String> contenders, String name) {

@@ -72,8 +72,7 @@ final class ScaleContenders {
         receive("classic4k", ScaleContenders::classic4kReceive);
     }
 
-    private ScaleContenders() {
-    }
+    private ScaleContenders() {}
 
     private static void send(String name, Contender.SendCall call) {
         SEND.put(name, new Contender.Send(name, call));
@@ -104,8 +103,8 @@ final class ScaleContenders {
     static Contender get(Pair pair, String name) {
         Contender contender = (pair.sendsFile ? SEND : RECEIVE).get(name);
         if (contender == null) {
-            throw new IllegalArgumentException("contender: " + name + " (expected for " + pair.id + ": "
-                    + String.join(", ", names(pair)) + ")");
+            throw new IllegalArgumentException(
+                    "contender: " + name + " (expected for " + pair.id + ": " + String.join(", ", names(pair)) + ")");
         }
         return contender;
     }
@@ -157,7 +156,7 @@ final class ScaleContenders {
     }
 
     private static FileChannel create(Path target) throws IOException {
-        return FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        return FileChannel.open(
+                target, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
     }
 }

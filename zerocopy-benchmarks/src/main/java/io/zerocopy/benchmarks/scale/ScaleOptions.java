@@ -11,7 +11,8 @@ import java.util.function.Function;
 
 /** The command line of {@link ScaleBenchmark}; see {@link #USAGE}. */
 final class ScaleOptions {
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "usage: java -cp benchmarks.jar io.zerocopy.benchmarks.scale.ScaleBenchmark [options]",
             "  --plan committed|full|direct32m  which cells (default committed; full = every combination",
             "                                   of the lists below, 256m only for N <= 16)",
@@ -84,14 +85,18 @@ final class ScaleOptions {
     /** The plan's cells, narrowed and adjusted by the other options. */
     List<Cell> cells() {
         List<Cell> planned = plan.equals("full")
-                ? Plans.matrix(pairs == null ? List.of(Pair.values()) : List.copyOf(pairs),
+                ? Plans.matrix(
+                        pairs == null ? List.of(Pair.values()) : List.copyOf(pairs),
                         threads == null ? List.of(ThreadKind.values()) : List.copyOf(threads),
-                        sizes == null ? Plans.SIZES : sizes, ns == null ? Plans.NS : ns)
+                        sizes == null ? Plans.SIZES : sizes,
+                        ns == null ? Plans.NS : ns)
                 : Plans.named(plan);
         List<Cell> cells = new ArrayList<>();
         for (Cell cell : planned) {
-            if ((pairs != null && !pairs.contains(cell.pair())) || (threads != null && !threads.contains(cell.threads()))
-                    || (sizes != null && !sizes.contains(cell.size())) || (ns != null && !ns.contains(cell.n()))) {
+            if ((pairs != null && !pairs.contains(cell.pair()))
+                    || (threads != null && !threads.contains(cell.threads()))
+                    || (sizes != null && !sizes.contains(cell.size()))
+                    || (ns != null && !ns.contains(cell.n()))) {
                 continue;
             }
             if (contenders != null) {
@@ -116,8 +121,9 @@ final class ScaleOptions {
         for (String name : contenders) {
             if (!ScaleContenders.names(Pair.LOOPBACK).contains(name)
                     && !ScaleContenders.names(Pair.SOCKET_TO_FILE).contains(name)) {
-                throw new IllegalArgumentException("contender: " + name + " (expected one of: "
-                        + ScaleContenders.names(Pair.LOOPBACK) + " or " + ScaleContenders.names(Pair.SOCKET_TO_FILE) + ")");
+                throw new IllegalArgumentException(
+                        "contender: " + name + " (expected one of: " + ScaleContenders.names(Pair.LOOPBACK) + " or "
+                                + ScaleContenders.names(Pair.SOCKET_TO_FILE) + ")");
             }
         }
     }

@@ -28,8 +28,7 @@ public final class ScaleReport {
     /** Less sender CPU than this over all rounds is too few of the process clock's 10 ms ticks to trust. */
     static final double TRUSTED_CPU_SECONDS = 0.5;
 
-    private ScaleReport() {
-    }
+    private ScaleReport() {}
 
     /**
      * Writes the tables and the chart.
@@ -81,14 +80,20 @@ public final class ScaleReport {
 
     static String tables(List<Summary> rows) {
         StringBuilder md = new StringBuilder();
-        for (Map.Entry<String, List<Summary>> section : group(rows, ScaleReport::section).entrySet()) {
+        for (Map.Entry<String, List<Summary>> section :
+                group(rows, ScaleReport::section).entrySet()) {
             md.append("### ").append(section.getKey()).append("\n\n");
-            for (Map.Entry<String, List<Summary>> run : group(section.getValue(), ScaleReport::run).entrySet()) {
-                md.append("**").append(run.getKey()).append("**: GB/s (ratio to the best, median of paired ratios)\n\n");
+            for (Map.Entry<String, List<Summary>> run :
+                    group(section.getValue(), ScaleReport::run).entrySet()) {
+                md.append("**")
+                        .append(run.getKey())
+                        .append("**: GB/s (ratio to the best, median of paired ratios)\n\n");
                 md.append(overview(run.getValue())).append('\n');
             }
-            md.append("<details><summary>details</summary>\n\n").append(details(section.getValue()))
-                    .append("\nCPU s/GB in parentheses: under ").append(TRUSTED_CPU_SECONDS)
+            md.append("<details><summary>details</summary>\n\n")
+                    .append(details(section.getValue()))
+                    .append("\nCPU s/GB in parentheses: under ")
+                    .append(TRUSTED_CPU_SECONDS)
                     .append(" s of CPU measured over all rounds, a few ticks of the 10 ms process clock. Direct "
                             + "memory is the whole JVM's (BufferPoolMXBean \"direct\"), peak over the run and in use "
                             + "when it started (buffers pooled by earlier runs).\n")
@@ -108,8 +113,11 @@ public final class ScaleReport {
             rule.append("---:|");
         }
         md.append(" within 5% at every N |\n").append(rule).append(":---:|\n");
-        for (Map.Entry<String, List<Summary>> contender : group(rows, Summary::contender).entrySet()) {
-            md.append("| ").append(contender.getKey().equals("default") ? "**default**" : contender.getKey()).append(" |");
+        for (Map.Entry<String, List<Summary>> contender :
+                group(rows, Summary::contender).entrySet()) {
+            md.append("| ")
+                    .append(contender.getKey().equals("default") ? "**default**" : contender.getKey())
+                    .append(" |");
             Map<Integer, Summary> byN = new LinkedHashMap<>();
             contender.getValue().forEach(r -> byN.put(r.n(), r));
             boolean holds = true;
@@ -123,7 +131,11 @@ public final class ScaleReport {
                 holds &= r.ratio() >= WITHIN && r.failures() == 0;
                 md.append(String.format(Locale.ROOT, " %.2f (%.2f)", r.gbps(), r.ratio()));
                 if (r.failures() > 0) {
-                    md.append(" **").append(r.failures()).append('/').append(r.transfers()).append(" failed**");
+                    md.append(" **")
+                            .append(r.failures())
+                            .append('/')
+                            .append(r.transfers())
+                            .append(" failed**");
                 }
                 md.append(" |");
             }
@@ -137,17 +149,34 @@ public final class ScaleReport {
                 + "| Direct MiB: peak | at start | p99 ms | Median ms | Failures |\n"
                 + "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Summary r : rows) {
-            String cpu = String.format(Locale.ROOT, r.cpuSeconds() < TRUSTED_CPU_SECONDS ? "(%.2f)" : "%.2f", r.cpuSecPerGb());
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %d | %.2f | %.2f | %s | %.1f | %.1f | %s | %s | %s |%n",
-                    r.jdk(), r.threads(), r.n(), r.contender(), r.rounds(), r.gbps(), r.ratio(), cpu,
-                    r.peakDirectMiB(), r.directStartMiB(), millis(r.p99Ms()), millis(r.medianMs()),
-                    r.failures() == 0 ? "0" : r.failures() + "/" + r.transfers() + ": " + r.firstFailure().replace("|", "\\|")));
+            String cpu = String.format(
+                    Locale.ROOT, r.cpuSeconds() < TRUSTED_CPU_SECONDS ? "(%.2f)" : "%.2f", r.cpuSecPerGb());
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %d | %s | %d | %.2f | %.2f | %s | %.1f | %.1f | %s | %s | %s |%n",
+                    r.jdk(),
+                    r.threads(),
+                    r.n(),
+                    r.contender(),
+                    r.rounds(),
+                    r.gbps(),
+                    r.ratio(),
+                    cpu,
+                    r.peakDirectMiB(),
+                    r.directStartMiB(),
+                    millis(r.p99Ms()),
+                    millis(r.medianMs()),
+                    r.failures() == 0
+                            ? "0"
+                            : r.failures() + "/" + r.transfers() + ": "
+                                    + r.firstFailure().replace("|", "\\|")));
         }
         return md.toString();
     }
 
     private static String millis(double value) {
-        return Double.isNaN(value) ? "-" : value >= 100 ? String.format(Locale.ROOT, "%.0f", value)
-                : String.format(Locale.ROOT, "%.1f", value);
+        return Double.isNaN(value)
+                ? "-"
+                : value >= 100 ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.1f", value);
     }
 }

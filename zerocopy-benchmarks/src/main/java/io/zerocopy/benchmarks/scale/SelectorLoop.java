@@ -17,8 +17,7 @@ import java.util.List;
 final class SelectorLoop {
     private static final long MAX_SELECT_MILLIS = 100;
 
-    private SelectorLoop() {
-    }
+    private SelectorLoop() {}
 
     private static final class Job {
         final int index;
@@ -36,15 +35,16 @@ final class SelectorLoop {
      * Runs every transfer to its confirmation or failure, or until {@code deadline}
      * ({@code System.nanoTime()}); the sockets must be non-blocking and stay open for the caller.
      */
-    static void run(Contender.StepFactory steps, Path source, List<SocketChannel> sockets, long deadline,
-            Outcomes outcomes) {
+    static void run(
+            Contender.StepFactory steps, Path source, List<SocketChannel> sockets, long deadline, Outcomes outcomes) {
         ByteBuffer ack = ByteBuffer.allocateDirect(1);
         try (Selector selector = Selector.open()) {
             long start = System.nanoTime();
             for (int i = 0; i < sockets.size(); i++) {
                 outcomes.started(i, start);
                 try {
-                    sockets.get(i).register(selector, SelectionKey.OP_WRITE, new Job(i, steps.open(source, sockets.get(i))));
+                    sockets.get(i)
+                            .register(selector, SelectionKey.OP_WRITE, new Job(i, steps.open(source, sockets.get(i))));
                 } catch (IOException | RuntimeException e) {
                     outcomes.failed(i, e);
                 }

@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Byte sizes as the command line and the tables write them: {@code 64k}, {@code 8m}, {@code 64 KiB}. */
 final class Sizes {
-    private Sizes() {
-    }
+    private Sizes() {}
 
     /** Parses {@code 65536}, {@code 64k}, {@code 8m} or {@code 1g}. */
     static long parse(String text) {

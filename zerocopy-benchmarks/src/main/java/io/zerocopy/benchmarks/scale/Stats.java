@@ -7,8 +7,7 @@ import java.util.Locale;
 
 /** Medians, percentiles and the number format of the CSV files. */
 final class Stats {
-    private Stats() {
-    }
+    private Stats() {}
 
     /** The nearest-rank percentile of {@code values} (any order); NaN when there are none. */
     static double percentile(List<Double> values, double percent) {

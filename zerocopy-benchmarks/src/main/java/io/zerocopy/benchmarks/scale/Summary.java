@@ -13,32 +13,85 @@ import java.util.Map;
  * ({@code cpuSeconds} says how much was measured); peak direct memory is the highest of any round;
  * failures are summed.
  */
-record Summary(String jdk, String jvm, String threads, String pair, long size, int n, boolean slow, String contender,
-        int rounds, double gbps, double ratio, double cpuSecPerGb, double cpuSeconds, double peakDirectMiB,
-        double directStartMiB, double p99Ms, double medianMs, int failures, int transfers, String firstFailure) {
+record Summary(
+        String jdk,
+        String jvm,
+        String threads,
+        String pair,
+        long size,
+        int n,
+        boolean slow,
+        String contender,
+        int rounds,
+        double gbps,
+        double ratio,
+        double cpuSecPerGb,
+        double cpuSeconds,
+        double peakDirectMiB,
+        double directStartMiB,
+        double p99Ms,
+        double medianMs,
+        int failures,
+        int transfers,
+        String firstFailure) {
 
     static final String CSV_HEADER = "jdk,jvm,threads,pair,size,n,slow,contender,rounds,gbps,ratioToBest,cpuSecPerGB,"
             + "cpuSeconds,peakDirectMiB,directStartMiB,p99Ms,medianMs,failures,transfers,firstFailure";
 
     /** The cell this line belongs to, as text: all but the contender and the measures. */
     String cellKey() {
-        return String.join("|", jdk, jvm, threads, pair, Long.toString(size), Integer.toString(n), Boolean.toString(slow));
+        return String.join(
+                "|", jdk, jvm, threads, pair, Long.toString(size), Integer.toString(n), Boolean.toString(slow));
     }
 
     String csvLine() {
-        return String.join(",", jdk, jvm, threads, pair, Long.toString(size), Integer.toString(n), Boolean.toString(slow),
-                contender, Integer.toString(rounds), Stats.format(gbps), Stats.format(ratio), Stats.format(cpuSecPerGb),
-                Stats.format(cpuSeconds), Stats.format(peakDirectMiB), Stats.format(directStartMiB), Stats.format(p99Ms), Stats.format(medianMs),
-                Integer.toString(failures), Integer.toString(transfers), Stats.csvText(firstFailure));
+        return String.join(
+                ",",
+                jdk,
+                jvm,
+                threads,
+                pair,
+                Long.toString(size),
+                Integer.toString(n),
+                Boolean.toString(slow),
+                contender,
+                Integer.toString(rounds),
+                Stats.format(gbps),
+                Stats.format(ratio),
+                Stats.format(cpuSecPerGb),
+                Stats.format(cpuSeconds),
+                Stats.format(peakDirectMiB),
+                Stats.format(directStartMiB),
+                Stats.format(p99Ms),
+                Stats.format(medianMs),
+                Integer.toString(failures),
+                Integer.toString(transfers),
+                Stats.csvText(firstFailure));
     }
 
     static Summary parse(String line) {
         String[] f = line.split(",", 20);
-        return new Summary(f[0], f[1], f[2], f[3], Long.parseLong(f[4]), Integer.parseInt(f[5]),
-                Boolean.parseBoolean(f[6]), f[7], Integer.parseInt(f[8]), Double.parseDouble(f[9]),
-                Double.parseDouble(f[10]), Double.parseDouble(f[11]), Double.parseDouble(f[12]),
-                Double.parseDouble(f[13]), Double.parseDouble(f[14]), Double.parseDouble(f[15]),
-                Double.parseDouble(f[16]), Integer.parseInt(f[17]), Integer.parseInt(f[18]), f.length > 19 ? f[19] : "");
+        return new Summary(
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                Long.parseLong(f[4]),
+                Integer.parseInt(f[5]),
+                Boolean.parseBoolean(f[6]),
+                f[7],
+                Integer.parseInt(f[8]),
+                Double.parseDouble(f[9]),
+                Double.parseDouble(f[10]),
+                Double.parseDouble(f[11]),
+                Double.parseDouble(f[12]),
+                Double.parseDouble(f[13]),
+                Double.parseDouble(f[14]),
+                Double.parseDouble(f[15]),
+                Double.parseDouble(f[16]),
+                Integer.parseInt(f[17]),
+                Integer.parseInt(f[18]),
+                f.length > 19 ? f[19] : "");
     }
 
     /** Summarises the runs of one cell, contenders in the cell's order. */
@@ -79,10 +132,26 @@ record Summary(String jdk, String jvm, String threads, String pair, long size, i
                 }
             }
             if (!gbps.isEmpty()) {
-                lines.add(new Summary(jdk, jvm, cell.threads().id, cell.pair().id, cell.size(), cell.n(), cell.slow(),
-                        contender, gbps.size(), Stats.median(gbps), Stats.median(ratios),
-                        bytes > 0 ? cpuNanos / (double) bytes : Double.NaN, cpuNanos / 1e9, peak,
-                        Stats.median(directStart), Stats.median(p99), Stats.median(median), failures, transfers,
+                lines.add(new Summary(
+                        jdk,
+                        jvm,
+                        cell.threads().id,
+                        cell.pair().id,
+                        cell.size(),
+                        cell.n(),
+                        cell.slow(),
+                        contender,
+                        gbps.size(),
+                        Stats.median(gbps),
+                        Stats.median(ratios),
+                        bytes > 0 ? cpuNanos / (double) bytes : Double.NaN,
+                        cpuNanos / 1e9,
+                        peak,
+                        Stats.median(directStart),
+                        Stats.median(p99),
+                        Stats.median(median),
+                        failures,
+                        transfers,
                         firstFailure));
             }
         }

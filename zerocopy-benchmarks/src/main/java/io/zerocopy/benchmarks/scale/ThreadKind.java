@@ -36,7 +36,8 @@ enum ThreadKind {
             newExecutor().shutdown();
             return null;
         } catch (ReflectiveOperationException e) {
-            return "virtual threads need JDK 21 or later (this is JDK " + Runtime.version().feature() + ")";
+            return "virtual threads need JDK 21 or later (this is JDK "
+                    + Runtime.version().feature() + ")";
         }
     }
 
@@ -46,7 +47,8 @@ enum ThreadKind {
      */
     ExecutorService newExecutor() throws ReflectiveOperationException {
         if (this == VIRTUAL) {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            return (ExecutorService)
+                    Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         }
         AtomicInteger count = new AtomicInteger();
         return Executors.newCachedThreadPool(task -> {

@@ -17,20 +17,23 @@ public final class IoUring {
 
     private static final String IMPLEMENTATION = "io.zerocopy.benchmarks.uring.RingSender";
 
-    private IoUring() {
-    }
+    private IoUring() {}
 
     /** Why the prototype cannot run in this JVM, or {@code null} when it can. */
     public static String refusal() {
         String setting;
         try {
-            setting = Files.readString(DISABLED_SETTING, StandardCharsets.US_ASCII).trim();
+            setting = Files.readString(DISABLED_SETTING, StandardCharsets.US_ASCII)
+                    .trim();
         } catch (NoSuchFileException e) {
             setting = null;
         } catch (IOException e) {
             return "cannot read " + DISABLED_SETTING + ": " + e.getMessage();
         }
-        return refusal(System.getProperty("os.name"), Runtime.version().feature(), setting,
+        return refusal(
+                System.getProperty("os.name"),
+                Runtime.version().feature(),
+                setting,
                 Object.class.getModule().isExported("sun.nio.ch", IoUring.class.getModule()));
     }
 

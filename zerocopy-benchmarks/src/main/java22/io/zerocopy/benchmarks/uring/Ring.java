@@ -83,8 +83,9 @@ final class Ring implements AutoCloseable {
             case "defer" -> SETUP_SUBMIT_ALL | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN;
             case "coop" -> SETUP_SUBMIT_ALL | SETUP_COOP_TASKRUN;
             case "plain" -> SETUP_SUBMIT_ALL;
-            default -> throw new IllegalArgumentException("zerocopy.uring.taskrun: " + TASKRUN
-                    + " (expected: defer, coop or plain)");
+            default ->
+                throw new IllegalArgumentException(
+                        "zerocopy.uring.taskrun: " + TASKRUN + " (expected: defer, coop or plain)");
         };
         long ring = setup(params, flags);
         if (ring < 0 && Syscalls.errno(callState) == EINVAL) {
@@ -202,8 +203,8 @@ final class Ring implements AutoCloseable {
         int toSubmit = count;
         int seen = 0;
         while (seen < count) {
-            long r = Syscalls.syscall(callState, Syscalls.IO_URING_ENTER, fd, toSubmit, count - seen, ENTER_GETEVENTS,
-                    0, 0);
+            long r = Syscalls.syscall(
+                    callState, Syscalls.IO_URING_ENTER, fd, toSubmit, count - seen, ENTER_GETEVENTS, 0, 0);
             if (r < 0) {
                 int errno = Syscalls.errno(callState);
                 if (errno != Syscalls.EINTR) {

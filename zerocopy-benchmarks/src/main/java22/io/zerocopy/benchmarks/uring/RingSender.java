@@ -42,7 +42,8 @@ public final class RingSender implements UringSender {
     static {
         try {
             Class<?> selChImpl = Class.forName("sun.nio.ch.SelChImpl");
-            SOCKET_FD = MethodHandles.lookup().findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class))
+            SOCKET_FD = MethodHandles.lookup()
+                    .findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class))
                     .asType(MethodType.methodType(int.class, SocketChannel.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -52,8 +53,7 @@ public final class RingSender implements UringSender {
     private final ThreadLocal<PerThread> rings = new ThreadLocal<>();
 
     /** A sender whose rings are opened on first use by each thread. */
-    public RingSender() {
-    }
+    public RingSender() {}
 
     @Override
     public long send(Path file, long size, SocketChannel socket) throws IOException {
@@ -212,8 +212,8 @@ public final class RingSender implements UringSender {
 
         private static TransferException failure(String call, int errno, long sent, Throwable cause) {
             if (errno == ECANCELED) {
-                return new TransferException(call + " was cancelled by the failure of an operation linked before it",
-                        sent, cause);
+                return new TransferException(
+                        call + " was cancelled by the failure of an operation linked before it", sent, cause);
             }
             return new TransferException(Syscalls.message(errno) + " (" + call + ", errno " + errno + ")", sent, cause);
         }

@@ -23,6 +23,7 @@ import java.lang.invoke.VarHandle;
 final class Syscalls {
     /** The io_uring system call numbers, the same on x86-64 and arm64 (added after the tables were unified). */
     static final long IO_URING_SETUP = 425;
+
     static final long IO_URING_ENTER = 426;
     static final long IO_URING_REGISTER = 427;
 
@@ -33,23 +34,26 @@ final class Syscalls {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle SYSCALL = bind("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle MMAP = bind("mmap",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle SYSCALL = bind(
+            "syscall",
+            FunctionDescriptor.of(
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle MMAP =
+            bind("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = bind("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(
             LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
-    private Syscalls() {
-    }
+    private Syscalls() {}
 
     private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = ERRNO_OPTION;
         System.arraycopy(extra, 0, options, 1, extra.length);
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
+        MemorySegment symbol = LINKER.defaultLookup()
+                .find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("no symbol " + name + " in the C library"));
         return LINKER.downcallHandle(symbol, descriptor, options);
     }

@@ -26,15 +26,28 @@ class PlansTest {
             assertThat(ScaleContenders.names(cell.pair())).containsAll(cell.contenders());
         }
         for (ThreadKind kind : ThreadKind.values()) {
-            assertThat(cells).filteredOn(c -> c.pair() == Pair.LOOPBACK && c.threads() == kind && c.size() == Plans.M8
-                    && !c.slow()).extracting(Cell::n).containsAll(Plans.NS);
+            assertThat(cells)
+                    .filteredOn(
+                            c -> c.pair() == Pair.LOOPBACK && c.threads() == kind && c.size() == Plans.M8 && !c.slow())
+                    .extracting(Cell::n)
+                    .containsAll(Plans.NS);
         }
     }
 
     @Test
     void options_narrowAPlan() {
-        ScaleOptions options = ScaleOptions.parse("--plan", "committed", "--threads", "platform", "--pairs", "loopback",
-                "--contenders", "default,rawTransferTo", "--rounds", "2", "--slow-receivers");
+        ScaleOptions options = ScaleOptions.parse(
+                "--plan",
+                "committed",
+                "--threads",
+                "platform",
+                "--pairs",
+                "loopback",
+                "--contenders",
+                "default,rawTransferTo",
+                "--rounds",
+                "2",
+                "--slow-receivers");
 
         List<Cell> cells = options.cells();
 
@@ -49,8 +62,8 @@ class PlansTest {
 
     @Test
     void options_jvmArgsAreKeptOutOfTheChildsArguments() {
-        ScaleOptions options = ScaleOptions.parse("--plan", "direct32m", "--jvm-args", "-Xmx64m -XX:MaxDirectMemorySize=32m",
-                "--out", "x");
+        ScaleOptions options = ScaleOptions.parse(
+                "--plan", "direct32m", "--jvm-args", "-Xmx64m -XX:MaxDirectMemorySize=32m", "--out", "x");
 
         assertThat(options.jvmArgs).containsExactly("-Xmx64m", "-XX:MaxDirectMemorySize=32m");
         assertThat(options.childArgs).containsExactly("--plan", "direct32m", "--out", "x");

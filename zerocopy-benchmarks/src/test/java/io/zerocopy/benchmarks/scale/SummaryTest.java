@@ -8,20 +8,34 @@ import org.junit.jupiter.api.Test;
 
 /** The arithmetic behind the tables: paired ratios, medians, failures, and the CSV round trip. */
 class SummaryTest {
-    private static final Cell CELL = new Cell(Pair.LOOPBACK, ThreadKind.PLATFORM, 1000, 2, false,
-            List.of("a", "b"), 3);
+    private static final Cell CELL = new Cell(Pair.LOOPBACK, ThreadKind.PLATFORM, 1000, 2, false, List.of("a", "b"), 3);
 
     private static RunResult run(String contender, int round, long wallNanos, int failures) {
-        return new RunResult(CELL, contender, round, 0, 1, 2000, wallNanos, 1_000_000,
-                new MemorySampler.Peaks(0, (round + 1) << 20, 0), List.of(2.0, 1.0), failures,
+        return new RunResult(
+                CELL,
+                contender,
+                round,
+                0,
+                1,
+                2000,
+                wallNanos,
+                1_000_000,
+                new MemorySampler.Peaks(0, (round + 1) << 20, 0),
+                List.of(2.0, 1.0),
+                failures,
                 failures > 0 ? "IOException: boom, twice" : "");
     }
 
     @Test
     void of_pairsRatiosWithinEachRound() {
         // round 0: a 2 GB/s, b 1 GB/s; round 1: a 1, b 2; round 2: a 2, b 1.6
-        List<RunResult> runs = List.of(run("a", 0, 1000, 0), run("b", 0, 2000, 0), run("a", 1, 2000, 0),
-                run("b", 1, 1000, 1), run("a", 2, 1000, 0), run("b", 2, 1250, 0));
+        List<RunResult> runs = List.of(
+                run("a", 0, 1000, 0),
+                run("b", 0, 2000, 0),
+                run("a", 1, 2000, 0),
+                run("b", 1, 1000, 1),
+                run("a", 2, 1000, 0),
+                run("b", 2, 1250, 0));
 
         List<Summary> lines = Summary.of(CELL, runs, "25", "default");
 
@@ -41,7 +55,8 @@ class SummaryTest {
 
     @Test
     void parse_readsBackWhatCsvLineWrote() {
-        Summary b = Summary.of(CELL, List.of(run("a", 0, 1000, 0), run("b", 0, 2000, 1)), "17", "-Xmx64m").get(1);
+        Summary b = Summary.of(CELL, List.of(run("a", 0, 1000, 0), run("b", 0, 2000, 1)), "17", "-Xmx64m")
+                .get(1);
 
         Summary read = Summary.parse(b.csvLine());
 

@@ -78,7 +78,9 @@ class IoUringSenderTest {
         }
         CompletableFuture<byte[]> received = receive(expected.size());
         for (int i = 0; i < sizes.length; i++) {
-            assertThat(sender.send(files[i], sizes[i], socket)).as("size %d", sizes[i]).isEqualTo(sizes[i]);
+            assertThat(sender.send(files[i], sizes[i], socket))
+                    .as("size %d", sizes[i])
+                    .isEqualTo(sizes[i]);
         }
         assertThat(received.get(30, TimeUnit.SECONDS)).as("seed %d", SEED).isEqualTo(expected.toByteArray());
     }
@@ -101,7 +103,8 @@ class IoUringSenderTest {
                 .isInstanceOf(TransferException.class)
                 .hasMessageContaining("open")
                 .hasMessageContaining("errno 2")
-                .satisfies(e -> assertThat(((TransferException) e).bytesTransferred()).isZero());
+                .satisfies(e ->
+                        assertThat(((TransferException) e).bytesTransferred()).isZero());
         assertSendsIntact();
     }
 
@@ -155,7 +158,8 @@ class IoUringSenderTest {
         assumeRunnable();
         Path file = Files.write(dir.resolve("small"), randomBytes(10));
         socket.configureBlocking(false);
-        assertThatThrownBy(() -> sender.send(file, 10, socket)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> sender.send(file, 10, socket))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blocking");
     }
 

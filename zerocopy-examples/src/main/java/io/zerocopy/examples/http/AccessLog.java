@@ -45,8 +45,14 @@ final class AccessLog {
         if (out == null) {
             return;
         }
-        String line = String.format(Locale.ROOT, "%s - - [%s] \"%s\" %d %d %.3f", host(remote),
-                TIME.format(Instant.now()), response.requestLine, response.status, Math.max(0, bodyBytes),
+        String line = String.format(
+                Locale.ROOT,
+                "%s - - [%s] \"%s\" %d %d %.3f",
+                host(remote),
+                TIME.format(Instant.now()),
+                response.requestLine,
+                response.status,
+                Math.max(0, bodyBytes),
                 (System.nanoTime() - startNanos) / 1e6);
         synchronized (out) {
             out.println(line);

@@ -1,8 +1,8 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.FileRegion;
-import io.zerocopy.Transfers;
 import io.zerocopy.TransferException;
+import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
@@ -219,7 +219,10 @@ final class BlockingConnection implements Runnable {
                 channel.write(head);
             }
         } else if (head.hasRemaining()) {
-            Transfers.copy(FileRegion.of(file, position, count).withPrefix(new ByteBuffer[] {head}), channel, engine.config().transferOptions());
+            Transfers.copy(
+                    FileRegion.of(file, position, count).withPrefix(new ByteBuffer[] {head}),
+                    channel,
+                    engine.config().transferOptions());
         } else {
             Transfers.copy(file, position, count, channel, engine.config().transferOptions());
         }

@@ -30,7 +30,8 @@ record ByteRange(long first, long last) {
     /** The range a header value asks for in a file of {@code size} bytes. */
     static ByteRange parse(String header, long size) {
         int equals = header.indexOf('=');
-        if (equals < 0 || !header.substring(0, equals).trim().toLowerCase(Locale.ROOT).equals("bytes")) {
+        if (equals < 0
+                || !header.substring(0, equals).trim().toLowerCase(Locale.ROOT).equals("bytes")) {
             return WHOLE;
         }
         String spec = null;

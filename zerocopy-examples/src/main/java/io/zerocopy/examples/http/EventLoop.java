@@ -42,7 +42,8 @@ final class EventLoop implements Runnable {
         this.thread = new Thread(this, "http-loop-" + index);
         thread.setDaemon(true);
         long idle = engine.config().idleTimeout().toNanos();
-        this.sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(250), idle / 4));
+        this.sweepNanos =
+                Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(250), idle / 4));
     }
 
     /** Makes this loop accept from {@code server}; before {@link #start()}. */

@@ -54,7 +54,8 @@ final class EventLoopEngine implements HttpServer {
         EventLoopEngine engine;
         try {
             server.configureBlocking(false);
-            engine = new EventLoopEngine(config, planner, server, Runtime.getRuntime().availableProcessors());
+            engine = new EventLoopEngine(
+                    config, planner, server, Runtime.getRuntime().availableProcessors());
             engine.loops[0].listen(server);
         } catch (IOException | RuntimeException e) {
             server.close();

@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HttpDates {
 
-    private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern(
+                    "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
+            .withZone(ZoneOffset.UTC);
 
     /** {@code Sunday, 06-Nov-94 08:49:37 GMT}; two-digit years from 1970 on, as the RFC suggests. */
     private static final DateTimeFormatter RFC_850 = new DateTimeFormatterBuilder()
@@ -42,11 +43,9 @@ final class HttpDates {
     /** The Date header's value for the current second; recomputed at most once a second. */
     private static volatile Cached now = new Cached(Long.MIN_VALUE, "");
 
-    private record Cached(long second, String text) {
-    }
+    private record Cached(long second, String text) {}
 
-    private HttpDates() {
-    }
+    private HttpDates() {}
 
     /** IMF-fixdate of the current time, cached per second (every response carries one). */
     static String now() {

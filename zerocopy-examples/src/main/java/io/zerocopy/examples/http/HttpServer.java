@@ -19,7 +19,8 @@ interface HttpServer extends AutoCloseable {
     /** Binds and starts serving with the engine {@code config} names. */
     static HttpServer start(ServerConfig config) throws IOException {
         ResponsePlanner planner = new ResponsePlanner(new TargetResolver(config.root(), config.followSymlinks()));
-        return config.engine() == ServerConfig.Engine.THREADS ? ThreadsEngine.start(config, planner)
+        return config.engine() == ServerConfig.Engine.THREADS
+                ? ThreadsEngine.start(config, planner)
                 : EventLoopEngine.start(config, planner);
     }
 
@@ -31,8 +32,8 @@ interface HttpServer extends AutoCloseable {
             return server;
         } catch (BindException e) {
             server.close();
-            BindException named = new BindException("cannot listen on " + config.bind().getHostAddress() + ":"
-                    + config.port() + ": " + e.getMessage());
+            BindException named = new BindException(
+                    "cannot listen on " + config.bind().getHostAddress() + ":" + config.port() + ": " + e.getMessage());
             named.initCause(e);
             throw named;
         } catch (IOException | RuntimeException e) {

@@ -1,7 +1,6 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.TransferOptions;
-import io.zerocopy.Transfers;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -24,9 +23,14 @@ import picocli.CommandLine.Spec;
  * conditional requests, keep-alive and pipelining), bodies sent by the zerocopy library, until
  * Ctrl-C or SIGTERM, which stop it gracefully.
  */
-@Command(name = "http-server", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Serves the files under --root over HTTP/1.1 (GET, HEAD, ranges, conditional requests, "
-                + "keep-alive), the bodies sent by the zerocopy library. Ctrl-C or SIGTERM stop it gracefully."})
+@Command(
+        name = "http-server",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Serves the files under --root over HTTP/1.1 (GET, HEAD, ranges, conditional requests, "
+                    + "keep-alive), the bodies sent by the zerocopy library. Ctrl-C or SIGTERM stop it gracefully."
+        })
 public final class HttpServerCommand implements Callable<Integer> {
 
     @Spec
@@ -35,36 +39,49 @@ public final class HttpServerCommand implements Callable<Integer> {
     @Option(names = "--root", paramLabel = "DIR", required = true, description = "The directory to serve.")
     Path root;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS",
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
             description = "Local address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
-    @Option(names = "--port", paramLabel = "N",
+    @Option(
+            names = "--port",
+            paramLabel = "N",
             description = "Port to listen on, 0 for any free one (default: ${DEFAULT-VALUE}).")
     int port = 8080;
 
-    @Option(names = "--engine", paramLabel = "E",
+    @Option(
+            names = "--engine",
+            paramLabel = "E",
             description = "threads (a thread per connection, virtual on Java 21+) or event-loop (a selector "
                     + "thread per core) (default: ${DEFAULT-VALUE}).")
     String engine = "threads";
 
-    @Option(names = "--max-connections", paramLabel = "N",
+    @Option(
+            names = "--max-connections",
+            paramLabel = "N",
             description = "Connections served at once; more are answered 503 and closed (default: ${DEFAULT-VALUE}).")
     int maxConnections = 1024;
 
-    @Option(names = "--idle-timeout", paramLabel = "S",
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "S",
             description = "Seconds a client may take to send a request head, and a response may go without "
                     + "progress, before the connection is closed (default: ${DEFAULT-VALUE}).")
     double idleTimeout = 30;
 
-    @Option(names = "--follow-symlinks",
+    @Option(
+            names = "--follow-symlinks",
             description = "Follow symbolic links under the root, wherever they lead (default: refuse them with 403).")
     boolean followSymlinks;
 
     @Option(names = "--access-log", description = "Print one line per request (Common Log Format and milliseconds).")
     boolean accessLog;
 
-    @Option(names = "--strategy", paramLabel = "NAME",
+    @Option(
+            names = "--strategy",
+            paramLabel = "NAME",
             description = "The library's strategy for bodies: auto (its own choice), transferTo, buffered or mmap "
                     + "(default: ${DEFAULT-VALUE}).")
     String strategy = "auto";
@@ -91,19 +108,30 @@ public final class HttpServerCommand implements Callable<Integer> {
             throw e;
         }
         InetSocketAddress address = server.address();
-        String kind = server instanceof ThreadsEngine ? ", " + ((ThreadsEngine) server).threadKind()
+        String kind = server instanceof ThreadsEngine
+                ? ", " + ((ThreadsEngine) server).threadKind()
                 : ", " + ((EventLoopEngine) server).loops() + " loops";
-        out.printf(Locale.ROOT, "http-server: serving %s on http://%s:%d/ (engine %s%s, strategy %s, at most %d "
-                        + "connections, idle timeout %s s; Ctrl-C to stop)%n", config.root().toRealPath(),
-                address.getAddress().getHostAddress(), address.getPort(), config.engine(), kind, strategy,
-                config.maxConnections(), idleTimeout);
+        out.printf(
+                Locale.ROOT,
+                "http-server: serving %s on http://%s:%d/ (engine %s%s, strategy %s, at most %d "
+                        + "connections, idle timeout %s s; Ctrl-C to stop)%n",
+                config.root().toRealPath(),
+                address.getAddress().getHostAddress(),
+                address.getPort(),
+                config.engine(),
+                kind,
+                strategy,
+                config.maxConnections(),
+                idleTimeout);
         out.flush();
-        Thread hook = new Thread(() -> {
-            server.close();
-            out.println("http-server: stopped");
-            out.flush();
-            stop.countDown();
-        }, "http-server-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    server.close();
+                    out.println("http-server: stopped");
+                    out.flush();
+                    stop.countDown();
+                },
+                "http-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         started.complete(address);
         try {
@@ -130,18 +158,20 @@ public final class HttpServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 0 to 65535)");
         }
         if (maxConnections < 1) {
-            throw new ParameterException(spec.commandLine(), "--max-connections: " + maxConnections
-                    + " (expected: 1 or more)");
+            throw new ParameterException(
+                    spec.commandLine(), "--max-connections: " + maxConnections + " (expected: 1 or more)");
         }
         if (!(idleTimeout > 0) || idleTimeout > 86_400) {
-            throw new ParameterException(spec.commandLine(), "--idle-timeout: " + idleTimeout
-                    + " (expected: more than 0, at most 86400 seconds)");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--idle-timeout: " + idleTimeout + " (expected: more than 0, at most 86400 seconds)");
         }
         ServerConfig.Engine kind;
         try {
             kind = ServerConfig.Engine.of(engine);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--engine: " + engine + " (expected: threads or event-loop)");
+            throw new ParameterException(
+                    spec.commandLine(), "--engine: " + engine + " (expected: threads or event-loop)");
         }
         InetAddress address;
         try {
@@ -151,12 +181,22 @@ public final class HttpServerCommand implements Callable<Integer> {
         }
         TransferOptions options;
         try {
-            options = TransferOptions.builder().strategy(strategy.equals("auto") ? null : strategy).build();
+            options = TransferOptions.builder()
+                    .strategy(strategy.equals("auto") ? null : strategy)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--strategy: " + e.getMessage(), e);
         }
         AccessLog log = accessLog ? new AccessLog(spec.commandLine().getOut()) : AccessLog.OFF;
-        return new ServerConfig(address, port, root, kind, maxConnections,
-                Duration.ofNanos((long) (idleTimeout * 1e9)), followSymlinks, log, options);
+        return new ServerConfig(
+                address,
+                port,
+                root,
+                kind,
+                maxConnections,
+                Duration.ofNanos((long) (idleTimeout * 1e9)),
+                followSymlinks,
+                log,
+                options);
     }
 }

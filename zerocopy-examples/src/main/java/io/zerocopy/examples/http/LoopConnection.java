@@ -15,7 +15,12 @@ import java.nio.channels.SocketChannel;
  */
 final class LoopConnection {
 
-    private enum State { READ, WRITE, LINGER, CLOSED }
+    private enum State {
+        READ,
+        WRITE,
+        LINGER,
+        CLOSED
+    }
 
     private final EventLoop loop;
     private final SocketChannel channel;
@@ -104,7 +109,8 @@ final class LoopConnection {
                     close();
                     return;
                 }
-                if (!in.hasRemaining() || !RequestParser.parse(bytes, 0, in.position()).incomplete()) {
+                if (!in.hasRemaining()
+                        || !RequestParser.parse(bytes, 0, in.position()).incomplete()) {
                     serve();
                     return;
                 }
@@ -142,7 +148,8 @@ final class LoopConnection {
                 System.arraycopy(bytes, parsed.consumed(), bytes, 0, rest);
                 in.position(rest);
             } else {
-                next = parsed.incomplete() ? planner.reject(431, "request head too large")
+                next = parsed.incomplete()
+                        ? planner.reject(431, "request head too large")
                         : planner.reject(parsed.status(), parsed.reason());
             }
             if (!respond(next)) {

@@ -39,8 +39,7 @@ final class MediaTypes {
             Map.entry("gz", "application/gzip"),
             Map.entry("tar", "application/x-tar"));
 
-    private MediaTypes() {
-    }
+    private MediaTypes() {}
 
     /** The media type for a file name, by its extension (case-insensitive). */
     static String of(String fileName) {

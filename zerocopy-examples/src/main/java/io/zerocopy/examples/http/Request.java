@@ -88,7 +88,8 @@ final class Request {
     /** Whether a body follows the head (which this server never reads, so the connection must close). */
     boolean hasBody() {
         String length = header("content-length");
-        return header("transfer-encoding") != null || (length != null && !length.chars().allMatch(c -> c == '0'));
+        return header("transfer-encoding") != null
+                || (length != null && !length.chars().allMatch(c -> c == '0'));
     }
 
     /**

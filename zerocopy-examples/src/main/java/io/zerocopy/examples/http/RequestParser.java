@@ -79,12 +79,13 @@ final class RequestParser {
 
         @Override
         public String toString() {
-            return request != null ? request + ", " + consumed + " bytes" : status == 0 ? reason : status + " " + reason;
+            return request != null
+                    ? request + ", " + consumed + " bytes"
+                    : status == 0 ? reason : status + " " + reason;
         }
     }
 
-    private RequestParser() {
-    }
+    private RequestParser() {}
 
     /** Parses {@code bytes[from, to)}, which start where a request should start. */
     static Result parse(byte[] bytes, int from, int to) {
@@ -100,8 +101,9 @@ final class RequestParser {
             return Result.reject(400, "a line ends in a bare LF or has a stray CR");
         }
         if (lineEnd < 0) {
-            return to - start >= MAX_REQUEST_LINE ? Result.reject(414, "request line longer than "
-                    + MAX_REQUEST_LINE + " bytes") : Result.INCOMPLETE;
+            return to - start >= MAX_REQUEST_LINE
+                    ? Result.reject(414, "request line longer than " + MAX_REQUEST_LINE + " bytes")
+                    : Result.INCOMPLETE;
         }
         Result line = requestLine(bytes, start, lineEnd);
         if (line.request() == null) {
@@ -117,8 +119,9 @@ final class RequestParser {
                 return Result.reject(400, "a line ends in a bare LF or has a stray CR");
             }
             if (end < 0) {
-                return to - blockStart >= MAX_HEADER_BLOCK ? Result.reject(431, "header block longer than "
-                        + MAX_HEADER_BLOCK + " bytes") : Result.INCOMPLETE;
+                return to - blockStart >= MAX_HEADER_BLOCK
+                        ? Result.reject(431, "header block longer than " + MAX_HEADER_BLOCK + " bytes")
+                        : Result.INCOMPLETE;
             }
             if (end == at) {
                 Result checked = check(request);
@@ -171,14 +174,20 @@ final class RequestParser {
             return Result.reject(400, "malformed request target");
         }
         int v = sp2 + 1;
-        if (end - v != 8 || !ascii(b, v, v + 5).equals("HTTP/") || !isDigit(b[v + 5]) || b[v + 6] != '.'
+        if (end - v != 8
+                || !ascii(b, v, v + 5).equals("HTTP/")
+                || !isDigit(b[v + 5])
+                || b[v + 6] != '.'
                 || !isDigit(b[v + 7])) {
             return Result.reject(400, "malformed HTTP version");
         }
         if (b[v + 5] != '1') {
             return Result.reject(505, "only HTTP/1.x is served");
         }
-        return new Result(new Request(ascii(b, from, sp1), ascii(b, sp1 + 1, sp2), b[v + 7] == '0' ? 0 : 1), 0, 0,
+        return new Result(
+                new Request(ascii(b, from, sp1), ascii(b, sp1 + 1, sp2), b[v + 7] == '0' ? 0 : 1),
+                0,
+                0,
                 "request line");
     }
 
@@ -213,7 +222,8 @@ final class RequestParser {
             byte c = b[from + i];
             name[i] = c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c;
         }
-        request.add(new String(name, StandardCharsets.ISO_8859_1), new String(b, v, e - v, StandardCharsets.ISO_8859_1));
+        request.add(
+                new String(name, StandardCharsets.ISO_8859_1), new String(b, v, e - v, StandardCharsets.ISO_8859_1));
         return null;
     }
 

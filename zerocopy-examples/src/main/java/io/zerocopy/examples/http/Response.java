@@ -26,7 +26,13 @@ final class Response implements AutoCloseable {
      * @param close whether the connection closes after this response
      * @param requestLine the request line for the access log, or "-" if there was none
      */
-    Response(int status, ByteBuffer head, FileChannel file, long position, long count, boolean close,
+    Response(
+            int status,
+            ByteBuffer head,
+            FileChannel file,
+            long position,
+            long count,
+            boolean close,
             String requestLine) {
         this.status = status;
         this.head = head;

@@ -19,16 +19,24 @@ import java.util.concurrent.TimeUnit;
  */
 final class ResponsePlanner {
 
-    private static final Set<String> KNOWN_METHODS = Set.of("POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
-            "PATCH");
+    private static final Set<String> KNOWN_METHODS =
+            Set.of("POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     private static final Map<Integer, String> REASONS = Map.ofEntries(
-            Map.entry(200, "OK"), Map.entry(206, "Partial Content"), Map.entry(304, "Not Modified"),
-            Map.entry(400, "Bad Request"), Map.entry(403, "Forbidden"), Map.entry(404, "Not Found"),
-            Map.entry(405, "Method Not Allowed"), Map.entry(408, "Request Timeout"),
-            Map.entry(414, "URI Too Long"), Map.entry(416, "Range Not Satisfiable"),
-            Map.entry(431, "Request Header Fields Too Large"), Map.entry(500, "Internal Server Error"),
-            Map.entry(501, "Not Implemented"), Map.entry(503, "Service Unavailable"),
+            Map.entry(200, "OK"),
+            Map.entry(206, "Partial Content"),
+            Map.entry(304, "Not Modified"),
+            Map.entry(400, "Bad Request"),
+            Map.entry(403, "Forbidden"),
+            Map.entry(404, "Not Found"),
+            Map.entry(405, "Method Not Allowed"),
+            Map.entry(408, "Request Timeout"),
+            Map.entry(414, "URI Too Long"),
+            Map.entry(416, "Range Not Satisfiable"),
+            Map.entry(431, "Request Header Fields Too Large"),
+            Map.entry(500, "Internal Server Error"),
+            Map.entry(501, "Not Implemented"),
+            Map.entry(503, "Service Unavailable"),
             Map.entry(505, "HTTP Version Not Supported"));
 
     private static final String SERVER = "zerocopy-examples";
@@ -86,7 +94,8 @@ final class ResponsePlanner {
             ByteRange r = ByteRange.parse(range, size);
             if (r == ByteRange.UNSATISFIABLE) {
                 found.channel.close();
-                StringBuilder e = statusLine(416).append("\r\nContent-Range: bytes */").append(size);
+                StringBuilder e =
+                        statusLine(416).append("\r\nContent-Range: bytes */").append(size);
                 return finish(request, 416, e, "416 Range Not Satisfiable\n", null, 0, 0, !keepAlive, false);
             }
             if (r != ByteRange.WHOLE) {
@@ -96,12 +105,20 @@ final class ResponsePlanner {
             }
         }
         StringBuilder h = statusLine(status);
-        h.append("\r\nContent-Type: ").append(MediaTypes.of(found.path.getFileName().toString()))
-                .append("\r\nLast-Modified: ").append(HttpDates.format(modified))
-                .append("\r\nETag: ").append(etag)
+        h.append("\r\nContent-Type: ")
+                .append(MediaTypes.of(found.path.getFileName().toString()))
+                .append("\r\nLast-Modified: ")
+                .append(HttpDates.format(modified))
+                .append("\r\nETag: ")
+                .append(etag)
                 .append("\r\nAccept-Ranges: bytes");
         if (status == 206) {
-            h.append("\r\nContent-Range: bytes ").append(first).append('-').append(first + count - 1).append('/').append(size);
+            h.append("\r\nContent-Range: bytes ")
+                    .append(first)
+                    .append('-')
+                    .append(first + count - 1)
+                    .append('/')
+                    .append(size);
         }
         h.append("\r\nContent-Length: ").append(count);
         if (head || count == 0) {
@@ -128,8 +145,14 @@ final class ResponsePlanner {
 
     private static StringBuilder statusLine(int status) {
         StringBuilder h = new StringBuilder(256);
-        h.append("HTTP/1.1 ").append(status).append(' ').append(REASONS.getOrDefault(status, "Error"))
-                .append("\r\nServer: ").append(SERVER).append("\r\nDate: ").append(HttpDates.now());
+        h.append("HTTP/1.1 ")
+                .append(status)
+                .append(' ')
+                .append(REASONS.getOrDefault(status, "Error"))
+                .append("\r\nServer: ")
+                .append(SERVER)
+                .append("\r\nDate: ")
+                .append(HttpDates.now());
         return h;
     }
 
@@ -137,11 +160,20 @@ final class ResponsePlanner {
      * Ends the head and builds the response. {@code text} is an error page's body (sent unless the
      * request was HEAD); {@code bodyHeadersDone} says the fields already describe the body.
      */
-    private static Response finish(Request request, int status, StringBuilder h, String text,
-            FileChannel file, long position, long count, boolean close, boolean bodyHeadersDone) {
+    private static Response finish(
+            Request request,
+            int status,
+            StringBuilder h,
+            String text,
+            FileChannel file,
+            long position,
+            long count,
+            boolean close,
+            boolean bodyHeadersDone) {
         byte[] body = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
         if (!bodyHeadersDone) {
-            h.append("\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ").append(body.length);
+            h.append("\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ")
+                    .append(body.length);
         }
         if (status == 503) {
             h.append("\r\nRetry-After: 1");
@@ -157,8 +189,8 @@ final class ResponsePlanner {
         if (!head) {
             bytes.put(body);
         }
-        return new Response(status, bytes.flip(), file, position, count, close,
-                request == null ? "-" : request.requestLine());
+        return new Response(
+                status, bytes.flip(), file, position, count, close, request == null ? "-" : request.requestLine());
     }
 
     /** A strong validator from what changes when the content does: size, modification time, file identity. */

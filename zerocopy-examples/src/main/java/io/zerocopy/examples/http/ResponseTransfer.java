@@ -1,9 +1,9 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.FileRegion;
-import io.zerocopy.Transfers;
-import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfer;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -31,8 +31,13 @@ final class ResponseTransfer implements AutoCloseable {
 
     /** Opens the transfer of a response; the library chooses its strategy now. */
     static ResponseTransfer open(TransferOptions options, Response response, SocketChannel target) throws IOException {
-        Transfer body = response.count == 0 ? null
-                : Transfers.open(FileRegion.of(response.file, response.position, response.count).withPrefix(new ByteBuffer[] {response.head}), target, options);
+        Transfer body = response.count == 0
+                ? null
+                : Transfers.open(
+                        FileRegion.of(response.file, response.position, response.count)
+                                .withPrefix(new ByteBuffer[] {response.head}),
+                        target,
+                        options);
         return new ResponseTransfer(response.head, body, target);
     }
 

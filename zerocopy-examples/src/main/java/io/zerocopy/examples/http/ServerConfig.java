@@ -20,8 +20,16 @@ import java.util.Objects;
  * @param accessLog where each request is logged
  * @param transferOptions the options the bodies are sent with (strategy, listener)
  */
-record ServerConfig(InetAddress bind, int port, Path root, Engine engine, int maxConnections,
-        Duration idleTimeout, boolean followSymlinks, AccessLog accessLog, TransferOptions transferOptions) {
+record ServerConfig(
+        InetAddress bind,
+        int port,
+        Path root,
+        Engine engine,
+        int maxConnections,
+        Duration idleTimeout,
+        boolean followSymlinks,
+        AccessLog accessLog,
+        TransferOptions transferOptions) {
 
     /** The two ways of serving connections. */
     enum Engine {

@@ -84,7 +84,8 @@ final class TargetResolver {
             throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
         }
         this.followSymlinks = followSymlinks;
-        this.openOptions = followSymlinks ? new OpenOption[] {StandardOpenOption.READ}
+        this.openOptions = followSymlinks
+                ? new OpenOption[] {StandardOpenOption.READ}
                 : new OpenOption[] {StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS};
     }
 
@@ -113,7 +114,8 @@ final class TargetResolver {
         try {
             Path current = root;
             // the root's own attributes only matter for a target that names it (checked once at start)
-            BasicFileAttributes attributes = segments.isEmpty() ? Files.readAttributes(root, BasicFileAttributes.class) : null;
+            BasicFileAttributes attributes =
+                    segments.isEmpty() ? Files.readAttributes(root, BasicFileAttributes.class) : null;
             for (int i = 0; i < segments.size(); i++) {
                 current = current.resolve(segments.get(i));
                 attributes = attributes(current);
@@ -147,8 +149,12 @@ final class TargetResolver {
             return Resolution.refuse(403, "not readable");
         } catch (FileSystemException e) {
             // ENOTDIR on the way, or ELOOP: a link put in place of the file after it was looked at
-            return Resolution.refuse(e.getReason() != null && e.getReason().toLowerCase(Locale.ROOT).contains("not a directory")
-                    ? 404 : 403, "not accessible");
+            return Resolution.refuse(
+                    e.getReason() != null
+                                    && e.getReason().toLowerCase(Locale.ROOT).contains("not a directory")
+                            ? 404
+                            : 403,
+                    "not accessible");
         } catch (IOException e) {
             return Resolution.refuse(500, "I/O error");
         }
@@ -182,7 +188,9 @@ final class TargetResolver {
             if (end == scheme || target.substring(scheme, end).indexOf('@') >= 0) {
                 return null; // no host, or userinfo (RFC 9110 4.2.4: treat as an error)
             }
-            path = end == target.length() ? "/" : target.charAt(end) == '?' ? "/" + target.substring(end) : target.substring(end);
+            path = end == target.length()
+                    ? "/"
+                    : target.charAt(end) == '?' ? "/" + target.substring(end) : target.substring(end);
         }
         int query = path.indexOf('?');
         return query < 0 ? path : path.substring(0, query);
@@ -209,7 +217,8 @@ final class TargetResolver {
         }
         String segment;
         try {
-            CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+            CharBuffer chars = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(bytes.flip());

@@ -188,7 +188,8 @@ final class ThreadsEngine implements HttpServer {
             return null;
         }
         try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            return (ExecutorService)
+                    Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         } catch (ReflectiveOperationException e) {
             return null;
         }

@@ -9,32 +9,34 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ByteRangeTest {
 
     @ParameterizedTest(name = "{0} -> {1}..{2}")
-    @CsvSource(delimiter = '|', value = {
-        "bytes=0-99        | 0   | 99",
-        "bytes=100-        | 100 | 999",
-        "bytes=-100        | 900 | 999",
-        "bytes=-5000       | 0   | 999",
-        "bytes=990-5000    | 990 | 999",
-        "bytes=999-999     | 999 | 999",
-        "BYTES=1-2         | 1   | 2",
-        "bytes=1-2,        | 1   | 2",
-        "'bytes=, 1-2'     | 1   | 2",
-        // whole file: -1..-1
-        "bytes=0-1,3-4     | -1  | -1",
-        "bytes=5-4         | -1  | -1",
-        "bytes=a-b         | -1  | -1",
-        "bytes=-           | -1  | -1",
-        "bytes=1-2-3       | -1  | -1",
-        "bytes=+1-2        | -1  | -1",
-        "bytes=            | -1  | -1",
-        "items=0-1         | -1  | -1",
-        "bytes 0-1         | -1  | -1",
-        "bytes=99999999999999999999-  | -1 | -1",
-        // unsatisfiable: -2..-2
-        "bytes=1000-       | -2  | -2",
-        "bytes=1000-2000   | -2  | -2",
-        "bytes=-0          | -2  | -2",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "bytes=0-99        | 0   | 99",
+                "bytes=100-        | 100 | 999",
+                "bytes=-100        | 900 | 999",
+                "bytes=-5000       | 0   | 999",
+                "bytes=990-5000    | 990 | 999",
+                "bytes=999-999     | 999 | 999",
+                "BYTES=1-2         | 1   | 2",
+                "bytes=1-2,        | 1   | 2",
+                "'bytes=, 1-2'     | 1   | 2",
+                // whole file: -1..-1
+                "bytes=0-1,3-4     | -1  | -1",
+                "bytes=5-4         | -1  | -1",
+                "bytes=a-b         | -1  | -1",
+                "bytes=-           | -1  | -1",
+                "bytes=1-2-3       | -1  | -1",
+                "bytes=+1-2        | -1  | -1",
+                "bytes=            | -1  | -1",
+                "items=0-1         | -1  | -1",
+                "bytes 0-1         | -1  | -1",
+                "bytes=99999999999999999999-  | -1 | -1",
+                // unsatisfiable: -2..-2
+                "bytes=1000-       | -2  | -2",
+                "bytes=1000-2000   | -2  | -2",
+                "bytes=-0          | -2  | -2",
+            })
     void parse(String header, long first, long last) {
         assertThat(ByteRange.parse(header, 1000)).isEqualTo(new ByteRange(first, last));
     }

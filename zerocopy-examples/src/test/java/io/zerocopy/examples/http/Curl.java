@@ -18,14 +18,12 @@ import java.util.concurrent.TimeUnit;
 final class Curl {
 
     /** What one run printed. */
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private static Path found;
     private static String missing;
 
-    private Curl() {
-    }
+    private Curl() {}
 
     /** The curl executable, or aborts the calling test with why there is none. */
     static synchronized Path require() {
@@ -74,10 +72,12 @@ final class Curl {
             return "apt-get needs root";
         }
         try {
-            for (List<String> step : List.of(List.of("apt-get", "update", "-qq"),
-                    List.of("apt-get", "install", "-y", "-qq", "curl"))) {
-                Process p = new ProcessBuilder(step).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            for (List<String> step :
+                    List.of(List.of("apt-get", "update", "-qq"), List.of("apt-get", "install", "-y", "-qq", "curl"))) {
+                Process p = new ProcessBuilder(step)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 if (!p.waitFor(5, TimeUnit.MINUTES)) {
                     p.destroyForcibly();
                     return String.join(" ", step) + " took more than 5 minutes";

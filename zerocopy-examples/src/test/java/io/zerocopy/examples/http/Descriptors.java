@@ -18,8 +18,7 @@ import java.util.stream.Stream;
 final class Descriptors {
     private static final Path FDS = Path.of("/proc/self/fd");
 
-    private Descriptors() {
-    }
+    private Descriptors() {}
 
     static boolean countable() {
         return Files.isDirectory(FDS);
@@ -52,8 +51,8 @@ final class Descriptors {
      * good (one socket on JDK 25) is in the baseline.
      */
     static void warmUp() throws IOException {
-        try (ServerSocketChannel server = ServerSocketChannel.open()
-                        .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (ServerSocketChannel server =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 SocketChannel client = SocketChannel.open(server.getLocalAddress());
                 SocketChannel accepted = server.accept()) {
             if (!client.isConnected() || accepted == null) {

@@ -19,18 +19,21 @@ final class HostileRequests {
         @Override
         public String toString() {
             String shown = new String(bytes, 0, Math.min(bytes.length, 120), StandardCharsets.ISO_8859_1)
-                    .replace("\r", "\\r").replace("\n", "\\n").replace("\0", "\\0");
-            return kind + " (" + bytes.length + " bytes" + (expected == 0 ? "" : ", expect " + expected) + "): " + shown;
+                    .replace("\r", "\\r")
+                    .replace("\n", "\\n")
+                    .replace("\0", "\\0");
+            return kind + " (" + bytes.length + " bytes" + (expected == 0 ? "" : ", expect " + expected) + "): "
+                    + shown;
         }
     }
 
     private static final String[] METHODS = {"GET", "HEAD", "POST", "OPTIONS", "M-SEARCH", "X_Y!"};
-    private static final String TCHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~";
+    private static final String TCHARS =
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~";
     private static final String PATH_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
     private static final byte[] NASTY = {0, '\r', '\n', ' ', '\t', 0x7f, (byte) 0xff, (byte) 0x80, ':', '%', '/', '\\'};
 
-    private HostileRequests() {
-    }
+    private HostileRequests() {}
 
     static String token(Random r, int max) {
         StringBuilder b = new StringBuilder();
@@ -45,8 +48,10 @@ final class HostileRequests {
         for (int s = r.nextInt(4); s >= 0; s--) {
             b.append('/');
             for (int i = r.nextInt(12); i > 0; i--) {
-                b.append(r.nextInt(8) == 0 ? String.format("%%%02X", r.nextInt(128 - 48) + 48)
-                        : String.valueOf(PATH_CHARS.charAt(r.nextInt(PATH_CHARS.length()))));
+                b.append(
+                        r.nextInt(8) == 0
+                                ? String.format("%%%02X", r.nextInt(128 - 48) + 48)
+                                : String.valueOf(PATH_CHARS.charAt(r.nextInt(PATH_CHARS.length()))));
             }
         }
         if (r.nextInt(4) == 0) {
@@ -68,11 +73,19 @@ final class HostileRequests {
     /** A valid request head: method, target, version, Host, and a few more fields. */
     static String valid(Random r) {
         StringBuilder b = new StringBuilder();
-        b.append(METHODS[r.nextInt(METHODS.length)]).append(' ').append(target(r)).append(" HTTP/1.")
-                .append(r.nextInt(4) == 0 ? '0' : '1').append("\r\n");
+        b.append(METHODS[r.nextInt(METHODS.length)])
+                .append(' ')
+                .append(target(r))
+                .append(" HTTP/1.")
+                .append(r.nextInt(4) == 0 ? '0' : '1')
+                .append("\r\n");
         b.append(r.nextBoolean() ? "Host" : "host").append(": localhost\r\n");
         for (int i = r.nextInt(8); i > 0; i--) {
-            b.append("X-").append(token(r, 10)).append(':').append(r.nextBoolean() ? " " : "").append(value(r))
+            b.append("X-")
+                    .append(token(r, 10))
+                    .append(':')
+                    .append(r.nextBoolean() ? " " : "")
+                    .append(value(r))
                     .append("\r\n");
         }
         return b.append("\r\n").toString();
@@ -84,8 +97,10 @@ final class HostileRequests {
         int firstLine = v.indexOf("\r\n");
         switch (r.nextInt(16)) {
             case 0:
-                return new Case("long request line", ascii("GET /" + "a".repeat(RequestParser.MAX_REQUEST_LINE)
-                        + " HTTP/1.1\r\nHost: x\r\n\r\n"), 414);
+                return new Case(
+                        "long request line",
+                        ascii("GET /" + "a".repeat(RequestParser.MAX_REQUEST_LINE) + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+                        414);
             case 1: {
                 StringBuilder b = new StringBuilder("GET / HTTP/1.1\r\nHost: x\r\n");
                 while (b.length() < RequestParser.MAX_HEADER_BLOCK + 100) {
@@ -94,14 +109,21 @@ final class HostileRequests {
                 return new Case("long header block", ascii(b + "\r\n"), 431);
             }
             case 2:
-                return new Case("too many fields", ascii("GET / HTTP/1.1\r\nHost: x\r\n"
-                        + "A: b\r\n".repeat(RequestParser.MAX_HEADERS) + "\r\n"), 431);
+                return new Case(
+                        "too many fields",
+                        ascii("GET / HTTP/1.1\r\nHost: x\r\n" + "A: b\r\n".repeat(RequestParser.MAX_HEADERS) + "\r\n"),
+                        431);
             case 3:
-                return new Case("obsolete folding", ascii(v.substring(0, firstLine + 2) + " folded\r\n"
-                        + v.substring(firstLine + 2)), 400);
+                return new Case(
+                        "obsolete folding",
+                        ascii(v.substring(0, firstLine + 2) + " folded\r\n" + v.substring(firstLine + 2)),
+                        400);
             case 4:
-                return new Case("NUL in a value", ascii(v.replace("Host: localhost", "Host: localhost")
-                        .replace("\r\n\r\n", "\r\nX-N: a\0b\r\n\r\n")), 400);
+                return new Case(
+                        "NUL in a value",
+                        ascii(v.replace("Host: localhost", "Host: localhost")
+                                .replace("\r\n\r\n", "\r\nX-N: a\0b\r\n\r\n")),
+                        400);
             case 5:
                 return new Case("HTTP/2.0", ascii(v.replaceFirst(" HTTP/1\\.[01]\r\n", " HTTP/2.0\r\n")), 505);
             case 6:
@@ -109,11 +131,18 @@ final class HostileRequests {
             case 7:
                 return new Case("duplicate Host", ascii(v.replace("\r\n\r\n", "\r\nHost: other\r\n\r\n")), 400);
             case 8:
-                return new Case("Content-Length and Transfer-Encoding", ascii(v.replace("\r\n\r\n",
-                        "\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n")), 400);
+                return new Case(
+                        "Content-Length and Transfer-Encoding",
+                        ascii(v.replace("\r\n\r\n", "\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n")),
+                        400);
             case 9:
-                return new Case("bad Content-Length", ascii(v.replace("\r\n\r\n", "\r\nContent-Length: "
-                        + new String[] {"-1", "1e3", "+5", "5, 5", ""}[r.nextInt(5)] + "\r\n\r\n")), 400);
+                return new Case(
+                        "bad Content-Length",
+                        ascii(v.replace(
+                                "\r\n\r\n",
+                                "\r\nContent-Length: " + new String[] {"-1", "1e3", "+5", "5, 5", ""}[r.nextInt(5)]
+                                        + "\r\n\r\n")),
+                        400);
             case 10:
                 return new Case("space before colon", ascii(v.replace("\r\n\r\n", "\r\nX-S : v\r\n\r\n")), 400);
             case 11:

@@ -31,7 +31,8 @@ class HttpServerCommandTest {
         final CommandLine commandLine = Main.commandLine();
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final HttpServerCommand command = commandLine.getSubcommands().get("http-server").getCommand();
+        final HttpServerCommand command =
+                commandLine.getSubcommands().get("http-server").getCommand();
 
         Run() {
             commandLine.setOut(new PrintWriter(out, true));
@@ -50,14 +51,16 @@ class HttpServerCommandTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--engine fibers             | --engine: fibers",
-        "--idle-timeout 0            | --idle-timeout: 0.0",
-        "--max-connections 0         | --max-connections: 0",
-        "--port 70000                | --port: 70000",
-        "--strategy warp             | --strategy",
-        "--bind no.such.host.invalid | --bind",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--engine fibers             | --engine: fibers",
+                "--idle-timeout 0            | --idle-timeout: 0.0",
+                "--max-connections 0         | --max-connections: 0",
+                "--port 70000                | --port: 70000",
+                "--strategy warp             | --strategy",
+                "--bind no.such.host.invalid | --bind",
+            })
     void badOption_isAUsageErrorNamingIt(String option, String message) throws Exception {
         Run run = new Run();
         String[] args = ("http-server --root " + dir + " " + option).split(" ");
@@ -68,7 +71,8 @@ class HttpServerCommandTest {
     @Test
     void missingRoot_isAUsageError() {
         Run run = new Run();
-        assertThat(run.exec("http-server", "--root", dir.resolve("none").toString())).isEqualTo(2);
+        assertThat(run.exec("http-server", "--root", dir.resolve("none").toString()))
+                .isEqualTo(2);
         assertThat(run.err.toString()).contains("--root: not a directory");
     }
 
@@ -78,7 +82,8 @@ class HttpServerCommandTest {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
             Run run = new Run();
-            assertThat(run.exec("http-server", "--root", dir.toString(), "--port", String.valueOf(port))).isEqualTo(1);
+            assertThat(run.exec("http-server", "--root", dir.toString(), "--port", String.valueOf(port)))
+                    .isEqualTo(1);
             assertThat(run.err.toString()).contains("cannot listen on 127.0.0.1:" + port);
         }
     }
@@ -88,8 +93,17 @@ class HttpServerCommandTest {
     void serves_logs_stops(String engine) throws Exception {
         Files.writeString(dir.resolve("hello.txt"), "hello\n");
         Run run = new Run();
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> run.exec("http-server", "--root",
-                dir.toString(), "--port", "0", "--engine", engine, "--access-log", "--strategy", "transferTo"));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> run.exec(
+                "http-server",
+                "--root",
+                dir.toString(),
+                "--port",
+                "0",
+                "--engine",
+                engine,
+                "--access-log",
+                "--strategy",
+                "transferTo"));
         InetSocketAddress address = run.command.started.get(30, TimeUnit.SECONDS);
         try (RawClient client = new RawClient(address)) {
             assertThat(client.get("/hello.txt").text()).isEqualTo("hello\n");

@@ -63,7 +63,8 @@ class IdleRuleTest {
                 client.send(PARTIAL);
                 loop.register(acceptWithUnread(listening, PARTIAL.length()), false);
                 loop.sweep(pastTheDeadline());
-                assertThat(new String(client.readToClose(), StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 408 ");
+                assertThat(new String(client.readToClose(), StandardCharsets.ISO_8859_1))
+                        .startsWith("HTTP/1.1 408 ");
             }
         });
     }
@@ -112,7 +113,9 @@ class IdleRuleTest {
                 BlockingConnection connection = new BlockingConnection(engine, accepted, false);
                 connection.reap(pastTheDeadline()); // nothing received: its input is shut
                 connection.reap(pastTheDeadline()); // its thread may hold a whole request read just before
-                assertThat(accepted.isOpen()).as("left for its thread to answer or close").isTrue();
+                assertThat(accepted.isOpen())
+                        .as("left for its thread to answer or close")
+                        .isTrue();
                 Thread thread = start(connection);
                 assertThat(client.readToClose()).as("closed without an answer").isEmpty();
                 thread.join(TimeUnit.SECONDS.toMillis(30));
@@ -156,7 +159,15 @@ class IdleRuleTest {
     }
 
     private ServerConfig config(ServerConfig.Engine engine) {
-        return new ServerConfig(InetAddress.getLoopbackAddress(), 0, dir, engine, 64, IDLE, false, AccessLog.OFF,
+        return new ServerConfig(
+                InetAddress.getLoopbackAddress(),
+                0,
+                dir,
+                engine,
+                64,
+                IDLE,
+                false,
+                AccessLog.OFF,
                 TransferOptions.defaults());
     }
 

@@ -28,10 +28,11 @@ abstract class ProtocolContract extends ServerFixture {
         assertThat(r.headers().firstValue("content-length")).hasValue(String.valueOf(BIG_SIZE));
         assertThat(r.headers().firstValue("content-type")).hasValue("application/octet-stream");
         assertThat(r.headers().firstValue("accept-ranges")).hasValue("bytes");
-        assertThat(r.headers().firstValue("etag")).hasValueSatisfying(e -> assertThat(e).matches("\"[0-9a-f-]+\""));
+        assertThat(r.headers().firstValue("etag"))
+                .hasValueSatisfying(e -> assertThat(e).matches("\"[0-9a-f-]+\""));
         long modified = Files.getLastModifiedTime(root.resolve("big.bin")).to(TimeUnit.SECONDS);
-        assertThat(r.headers().firstValue("last-modified")).hasValueSatisfying(
-                d -> assertThat(HttpDates.parse(d)).isEqualTo(modified));
+        assertThat(r.headers().firstValue("last-modified"))
+                .hasValueSatisfying(d -> assertThat(HttpDates.parse(d)).isEqualTo(modified));
         assertThat(r.headers().firstValue("date")).isPresent();
     }
 
@@ -49,8 +50,11 @@ abstract class ProtocolContract extends ServerFixture {
 
     @Test
     void head_sameHeadersAsGet_noBody() throws Exception {
-        HttpResponse<byte[]> head = client.send(request("/big.bin").method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> head = client.send(
+                request("/big.bin")
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
         assertThat(head.headers().firstValue("content-length")).hasValue(String.valueOf(BIG_SIZE));
@@ -74,15 +78,17 @@ abstract class ProtocolContract extends ServerFixture {
     private void assertSlice(String range, int first, int last) throws Exception {
         HttpResponse<byte[]> r = get("/big.bin", "Range", range);
         assertThat(r.statusCode()).as(range).isEqualTo(206);
-        assertThat(r.headers().firstValue("content-range")).as(range)
+        assertThat(r.headers().firstValue("content-range"))
+                .as(range)
                 .hasValue("bytes " + first + "-" + last + "/" + BIG_SIZE);
         assertThat(r.body()).as(range).isEqualTo(Arrays.copyOfRange(big, first, last + 1));
     }
 
     @Test
     void range_unsatisfiable_is416WithTheSize() throws Exception {
-        for (String range : new String[] {"bytes=" + BIG_SIZE + "-", "bytes=" + (BIG_SIZE + 5) + "-" + (BIG_SIZE + 9),
-                "bytes=-0"}) {
+        for (String range :
+                new String[] {"bytes=" + BIG_SIZE + "-", "bytes=" + (BIG_SIZE + 5) + "-" + (BIG_SIZE + 9), "bytes=-0"
+                }) {
             HttpResponse<byte[]> r = get("/big.bin", "Range", range);
             assertThat(r.statusCode()).as(range).isEqualTo(416);
             assertThat(r.headers().firstValue("content-range")).as(range).hasValue("bytes */" + BIG_SIZE);
@@ -104,11 +110,18 @@ abstract class ProtocolContract extends ServerFixture {
         HttpResponse<byte[]> first = get("/big.bin");
         String etag = first.headers().firstValue("etag").orElseThrow();
         String modified = first.headers().firstValue("last-modified").orElseThrow();
-        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", etag).statusCode()).isEqualTo(206);
-        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", modified).statusCode()).isEqualTo(206);
-        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", "\"other\"").statusCode()).isEqualTo(200);
-        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", "W/" + etag).statusCode()).isEqualTo(200);
-        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", HttpDates.format(12345)).statusCode())
+        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", etag).statusCode())
+                .isEqualTo(206);
+        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", modified).statusCode())
+                .isEqualTo(206);
+        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", "\"other\"")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", "W/" + etag)
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get("/big.bin", "Range", "bytes=0-9", "If-Range", HttpDates.format(12345))
+                        .statusCode())
                 .isEqualTo(200);
     }
 
@@ -121,13 +134,19 @@ abstract class ProtocolContract extends ServerFixture {
         assertThat(r.statusCode()).isEqualTo(304);
         assertThat(r.body()).isEmpty();
         assertThat(r.headers().firstValue("etag")).hasValue(etag);
-        assertThat(get("/small.txt", "If-None-Match", "\"x\", W/" + etag).statusCode()).isEqualTo(304);
+        assertThat(get("/small.txt", "If-None-Match", "\"x\", W/" + etag).statusCode())
+                .isEqualTo(304);
         assertThat(get("/small.txt", "If-None-Match", "*").statusCode()).isEqualTo(304);
-        assertThat(get("/small.txt", "If-Modified-Since", modified).statusCode()).isEqualTo(304);
-        assertThat(get("/small.txt", "If-Modified-Since", HttpDates.format(1)).statusCode()).isEqualTo(200);
-        assertThat(get("/small.txt", "If-Modified-Since", "not a date").statusCode()).isEqualTo(200);
+        assertThat(get("/small.txt", "If-Modified-Since", modified).statusCode())
+                .isEqualTo(304);
+        assertThat(get("/small.txt", "If-Modified-Since", HttpDates.format(1)).statusCode())
+                .isEqualTo(200);
+        assertThat(get("/small.txt", "If-Modified-Since", "not a date").statusCode())
+                .isEqualTo(200);
         // If-None-Match is evaluated and If-Modified-Since then ignored
-        assertThat(get("/small.txt", "If-None-Match", "\"x\"", "If-Modified-Since", modified).statusCode()).isEqualTo(200);
+        assertThat(get("/small.txt", "If-None-Match", "\"x\"", "If-Modified-Since", modified)
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -223,7 +242,8 @@ abstract class ProtocolContract extends ServerFixture {
         Path locked = Files.writeString(root.resolve("locked.txt"), "locked\n");
         try {
             locked.toFile().setReadable(false, false);
-            org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(locked),
+            org.junit.jupiter.api.Assumptions.assumeFalse(
+                    Files.isReadable(locked),
                     "running as root: every file is readable, so 403 for an unreadable one cannot be shown");
             assertThat(get("/locked.txt").statusCode()).isEqualTo(403);
         } finally {
@@ -244,7 +264,12 @@ abstract class ProtocolContract extends ServerFixture {
     @Test
     void curl_getHashed_head_range_304_keepAlive() throws Exception {
         Path out = dir.resolve("curl-" + engine() + ".bin");
-        Curl.Run get = Curl.run("-o", out.toString(), "-w", "%{http_code} %{size_download}", uri("/big.bin").toString());
+        Curl.Run get = Curl.run(
+                "-o",
+                out.toString(),
+                "-w",
+                "%{http_code} %{size_download}",
+                uri("/big.bin").toString());
         assertThat(get.exit()).as(get.err()).isZero();
         assertThat(get.out()).isEqualTo("200 " + BIG_SIZE);
         assertThat(crc(Files.readAllBytes(out))).isEqualTo(crc(big));
@@ -252,27 +277,59 @@ abstract class ProtocolContract extends ServerFixture {
         Curl.Run head = Curl.run("-I", uri("/big.bin").toString());
         assertThat(head.out()).startsWith("HTTP/1.1 200 OK\r\n").contains("Content-Length: " + BIG_SIZE + "\r\n");
 
-        Curl.Run range = Curl.run("-r", "100-199", "-o", out.toString(), "-w", "%{http_code}", uri("/big.bin").toString());
+        Curl.Run range = Curl.run(
+                "-r",
+                "100-199",
+                "-o",
+                out.toString(),
+                "-w",
+                "%{http_code}",
+                uri("/big.bin").toString());
         assertThat(range.out()).isEqualTo("206");
         assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(big, 100, 200));
-        Curl.Run suffix = Curl.run("-r", "-100", "-o", out.toString(), uri("/big.bin").toString());
+        Curl.Run suffix =
+                Curl.run("-r", "-100", "-o", out.toString(), uri("/big.bin").toString());
         assertThat(suffix.exit()).isZero();
         assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(big, BIG_SIZE - 100, BIG_SIZE));
-        Curl.Run open = Curl.run("-r", (BIG_SIZE - 7) + "-", "-o", out.toString(), uri("/big.bin").toString());
+        Curl.Run open = Curl.run(
+                "-r",
+                (BIG_SIZE - 7) + "-",
+                "-o",
+                out.toString(),
+                uri("/big.bin").toString());
         assertThat(open.exit()).isZero();
         assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(big, BIG_SIZE - 7, BIG_SIZE));
 
         String etag = get("/small.txt").headers().firstValue("etag").orElseThrow();
-        Curl.Run notModified = Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: " + etag,
+        Curl.Run notModified = Curl.run(
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "-H",
+                "If-None-Match: " + etag,
                 uri("/small.txt").toString());
         assertThat(notModified.out()).isEqualTo("304");
-        Curl.Run unsatisfiable = Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-r", BIG_SIZE + "-",
+        Curl.Run unsatisfiable = Curl.run(
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "-r",
+                BIG_SIZE + "-",
                 uri("/big.bin").toString());
         assertThat(unsatisfiable.out()).isEqualTo("416");
 
         // two URLs on one command line: the second reuses the first one's connection
-        Curl.Run twice = Curl.run("-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects};",
-                uri("/small.txt").toString(), uri("/big.bin").toString());
+        Curl.Run twice = Curl.run(
+                "-o",
+                "/dev/null",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{num_connects};",
+                uri("/small.txt").toString(),
+                uri("/big.bin").toString());
         assertThat(twice.out()).isEqualTo("1;0;");
     }
 }

@@ -84,7 +84,9 @@ final class RawClient implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line; !(line = line()).isEmpty(); ) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            headers.put(
+                    line.substring(0, colon).toLowerCase(Locale.ROOT),
+                    line.substring(colon + 1).trim());
         }
         byte[] body;
         String length = headers.get("content-length");

@@ -23,8 +23,20 @@ class RequestParserFuzzTest {
     private static final byte[] GUARD = "\r\n\r\n".repeat(64).getBytes(StandardCharsets.ISO_8859_1);
 
     @FuzzTest(maxDuration = "10m")
-    @DictionaryEntries({"GET ", "HEAD ", " HTTP/1.1\\x0d\\x0a", " HTTP/1.0", "HTTP/2.0", "\\x0d\\x0a", "Host: ",
-        "Content-Length: ", "Transfer-Encoding: chunked", "Connection: close", ": ", "\\x0d\\x0a\\x0d\\x0a"})
+    @DictionaryEntries({
+        "GET ",
+        "HEAD ",
+        " HTTP/1.1\\x0d\\x0a",
+        " HTTP/1.0",
+        "HTTP/2.0",
+        "\\x0d\\x0a",
+        "Host: ",
+        "Content-Length: ",
+        "Transfer-Encoding: chunked",
+        "Connection: close",
+        ": ",
+        "\\x0d\\x0a\\x0d\\x0a"
+    })
     void parse_anyBytes(FuzzedDataProvider data) {
         int split = data.consumeInt(0, Integer.MAX_VALUE - 1); // not MAX_VALUE: Jazzer issue #931
         int repeat = data.consumeInt(0, 3);
@@ -75,7 +87,8 @@ class RequestParserFuzzTest {
         RequestParser.Result prefix = RequestParser.parse(bytes, 0, cut);
         assertDecision(prefix, cut);
         if (!prefix.incomplete()) {
-            assertThat(prefix.toString()).as("decision on the first %d of %d bytes", cut, bytes.length)
+            assertThat(prefix.toString())
+                    .as("decision on the first %d of %d bytes", cut, bytes.length)
                     .isEqualTo(whole.toString());
         }
         if (whole.request() != null && cut < whole.consumed()) {
@@ -104,7 +117,9 @@ class RequestParserFuzzTest {
         assertThat(request.headerCount()).isLessThanOrEqualTo(RequestParser.MAX_HEADERS);
         assertThat(request.target()).isNotEmpty().doesNotContain(" ", "\r", "\n");
         for (byte b : request.method().getBytes(StandardCharsets.ISO_8859_1)) {
-            assertThat(RequestParser.isTchar(b)).as("method %s", request.method()).isTrue();
+            assertThat(RequestParser.isTchar(b))
+                    .as("method %s", request.method())
+                    .isTrue();
         }
         assertThat(request.minorVersion()).isIn(0, 1);
         if (request.minorVersion() == 1) {

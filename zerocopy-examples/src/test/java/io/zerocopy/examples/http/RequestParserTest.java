@@ -31,9 +31,11 @@ class RequestParserTest {
 
     @Test
     void parse_complete_fieldsAndVersion() {
-        RequestParser.Result r = parse("\r\nGET /a%20b?x=1 HTTP/1.0\r\nHost: h:80\r\nX-A:  one \t\r\nx-a: two\r\n\r\nNEXT");
+        RequestParser.Result r =
+                parse("\r\nGET /a%20b?x=1 HTTP/1.0\r\nHost: h:80\r\nX-A:  one \t\r\nx-a: two\r\n\r\nNEXT");
         assertThat(r.request()).isNotNull();
-        assertThat(r.consumed()).isEqualTo(2 + "GET /a%20b?x=1 HTTP/1.0\r\nHost: h:80\r\nX-A:  one \t\r\nx-a: two\r\n\r\n".length());
+        assertThat(r.consumed())
+                .isEqualTo(2 + "GET /a%20b?x=1 HTTP/1.0\r\nHost: h:80\r\nX-A:  one \t\r\nx-a: two\r\n\r\n".length());
         assertThat(r.request().method()).isEqualTo("GET");
         assertThat(r.request().target()).isEqualTo("/a%20b?x=1");
         assertThat(r.request().minorVersion()).isZero();
@@ -43,42 +45,62 @@ class RequestParserTest {
 
     @Test
     void parse_keepAliveRules() {
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\n\r\n").request().keepAlive()).isTrue();
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, Close\r\n\r\n").request().keepAlive())
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\n\r\n").request().keepAlive())
+                .isTrue();
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, Close\r\n\r\n")
+                        .request()
+                        .keepAlive())
                 .isFalse();
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n").request().keepAlive()).isFalse();
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n").request().keepAlive()).isTrue();
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 000\r\n\r\n").request().keepAlive()).isTrue();
-        assertThat(parse("GET / HTTP/1.2\r\nHost: h\r\n\r\n").request().minorVersion()).isEqualTo(1);
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n")
+                        .request()
+                        .keepAlive())
+                .isFalse();
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n")
+                        .request()
+                        .keepAlive())
+                .isTrue();
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 000\r\n\r\n")
+                        .request()
+                        .keepAlive())
+                .isTrue();
+        assertThat(parse("GET / HTTP/1.2\r\nHost: h\r\n\r\n").request().minorVersion())
+                .isEqualTo(1);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "GET / HTTP/1.1\\r\\n\\r\\n                          | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n  | 400",
-        "GET / HTTP/1.1\\r\\nHost: a/b\\r\\n\\r\\n            | 400",
-        "GET  / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n             | 400",
-        "GET / HTTP/1.1 \\r\\nHost: a\\r\\n\\r\\n             | 400",
-        "GET / http/1.1\\r\\nHost: a\\r\\n\\r\\n              | 400",
-        "GET / HTTP/3.0\\r\\nHost: a\\r\\n\\r\\n              | 505",
-        "GET /\\u00e9 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n         | 400",
-        "G(T / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n              | 400",
-        "\\u0020GET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n       | 400",
-        "GET / HTTP/1.1\\nHost: a\\r\\n\\r\\n                 | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\n\\r\\n                 | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\r\\n\\r\\n           | 400",
-        "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n             | 400",
-        "GET / HTTP/1.1\\r\\n: a\\r\\n\\r\\n                  | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n  | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\u0000\\r\\n\\r\\n         | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nX: \\u007f\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 1\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 0x1\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 400",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "GET / HTTP/1.1\\r\\n\\r\\n                          | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n  | 400",
+                "GET / HTTP/1.1\\r\\nHost: a/b\\r\\n\\r\\n            | 400",
+                "GET  / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n             | 400",
+                "GET / HTTP/1.1 \\r\\nHost: a\\r\\n\\r\\n             | 400",
+                "GET / http/1.1\\r\\nHost: a\\r\\n\\r\\n              | 400",
+                "GET / HTTP/3.0\\r\\nHost: a\\r\\n\\r\\n              | 505",
+                "GET /\\u00e9 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n         | 400",
+                "G(T / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n              | 400",
+                "\\u0020GET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n       | 400",
+                "GET / HTTP/1.1\\nHost: a\\r\\n\\r\\n                 | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\n\\r\\n                 | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\r\\n\\r\\n           | 400",
+                "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n             | 400",
+                "GET / HTTP/1.1\\r\\n: a\\r\\n\\r\\n                  | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n  | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\u0000\\r\\n\\r\\n         | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nX: \\u007f\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 0x1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 400",
+            })
     void parse_malformed_rejectedWithStatus(String escaped, int status) {
-        String head = escaped.strip().replace("\\r", "\r").replace("\\n", "\n").replace("\\u0000", "\0")
-                .replace("\\u007f", "\u007f").replace("\\u00e9", "\u00e9").replace("\\u0020", " ");
+        String head = escaped.strip()
+                .replace("\\r", "\r")
+                .replace("\\n", "\n")
+                .replace("\\u0000", "\0")
+                .replace("\\u007f", "\u007f")
+                .replace("\\u00e9", "\u00e9")
+                .replace("\\u0020", " ");
         RequestParser.Result r = parse(head);
         assertThat(r.status()).as(r.toString()).isEqualTo(status);
         assertThat(r.request()).isNull();
@@ -89,15 +111,19 @@ class RequestParserTest {
         String longLine = "GET /" + "a".repeat(RequestParser.MAX_REQUEST_LINE) + " HTTP/1.1\r\n";
         assertThat(parse(longLine).status()).isEqualTo(414);
         assertThat(parse(longLine.substring(0, RequestParser.MAX_REQUEST_LINE)).status())
-                .as("decided as soon as the limit is reached").isEqualTo(414);
+                .as("decided as soon as the limit is reached")
+                .isEqualTo(414);
         String justFits = "GET /" + "a".repeat(RequestParser.MAX_REQUEST_LINE - 16) + " HTTP/1.1\r\nHost: h\r\n\r\n";
         assertThat(parse(justFits).request()).isNotNull();
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\n" + "X: y\r\n".repeat(RequestParser.MAX_HEADERS)).status())
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\n" + "X: y\r\n".repeat(RequestParser.MAX_HEADERS))
+                        .status())
                 .isEqualTo(431);
-        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nX: " + "y".repeat(RequestParser.MAX_HEADER_BLOCK)).status())
+        assertThat(parse("GET / HTTP/1.1\r\nHost: h\r\nX: " + "y".repeat(RequestParser.MAX_HEADER_BLOCK))
+                        .status())
                 .isEqualTo(431);
         assertThat(parse("\r\n".repeat(RequestParser.MAX_EMPTY_LINES + 1) + "GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
     }
 
     /** Valid heads parse to what was generated; every shorter prefix is incomplete; what follows is left alone. */
@@ -114,7 +140,9 @@ class RequestParserTest {
                 assertThat(r.request().requestLine()).isEqualTo(head.substring(0, head.indexOf("\r\n")));
                 assertThat(r.request().headerCount()).isEqualTo(head.split("\r\n").length - 1);
                 for (int end = 0; end < head.length(); end++) {
-                    assertThat(RequestParser.parse(b, 0, end).incomplete()).as("prefix of %d bytes", end).isTrue();
+                    assertThat(RequestParser.parse(b, 0, end).incomplete())
+                            .as("prefix of %d bytes", end)
+                            .isTrue();
                 }
             });
         });
@@ -131,7 +159,9 @@ class RequestParserTest {
             HostileRequests.Case c = HostileRequests.hostile(random);
             return DynamicTest.dynamicTest("#" + i + " " + c.kind(), () -> {
                 byte[] b = c.bytes();
-                assertThatCode(() -> RequestParser.parse(b, 0, b.length)).as(c.toString()).doesNotThrowAnyException();
+                assertThatCode(() -> RequestParser.parse(b, 0, b.length))
+                        .as(c.toString())
+                        .doesNotThrowAnyException();
                 RequestParser.Result whole = RequestParser.parse(b, 0, b.length);
                 if (c.expected() != 0) {
                     assertThat(whole.status()).as(c.toString()).isEqualTo(c.expected());
@@ -149,7 +179,9 @@ class RequestParserTest {
                 for (int end = 0; end < b.length; end += 1 + end / 64) {
                     RequestParser.Result prefix = RequestParser.parse(b, 0, end);
                     if (!prefix.incomplete()) {
-                        assertThat(prefix.status()).as("prefix of %d bytes of %s", end, c).isEqualTo(whole.status());
+                        assertThat(prefix.status())
+                                .as("prefix of %d bytes of %s", end, c)
+                                .isEqualTo(whole.status());
                     }
                 }
             });

@@ -49,8 +49,26 @@ class ResponseRangeFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10m")
-    @DictionaryEntries({"bytes=", "bytes", "-", ",", "0", "1", "4095", "4096", "10006", "10007",
-        "999999999999999999", "9223372036854775807", " ", "\"", "W/", "*", "GMT", "Sun, 06 Nov 1994 08:49:37 GMT"})
+    @DictionaryEntries({
+        "bytes=",
+        "bytes",
+        "-",
+        ",",
+        "0",
+        "1",
+        "4095",
+        "4096",
+        "10006",
+        "10007",
+        "999999999999999999",
+        "9223372036854775807",
+        " ",
+        "\"",
+        "W/",
+        "*",
+        "GMT",
+        "Sun, 06 Nov 1994 08:49:37 GMT"
+    })
     void plan_anyRangeAndConditions(FuzzedDataProvider data) throws IOException {
         int file = data.consumeInt(0, SIZES.length - 1);
         boolean head = data.consumeBoolean();
@@ -73,7 +91,8 @@ class ResponseRangeFuzzTest {
     void plan_suffixLongerThanFile_isWholeFileAs206() throws IOException {
         assertThat(check(3, false, "bytes=-500", etags[3], null, null)).isEqualTo(206);
         assertThat(check(0, false, "bytes=0-", null, null, null)).isEqualTo(416);
-        assertThat(check(6, false, "bytes=10006-99999999999", HttpDates.format(modified[6]), null, null)).isEqualTo(206);
+        assertThat(check(6, false, "bytes=10006-99999999999", HttpDates.format(modified[6]), null, null))
+                .isEqualTo(206);
     }
 
     /**
@@ -99,7 +118,9 @@ class ResponseRangeFuzzTest {
         add(request, "if-none-match", ifNoneMatch);
         add(request, "if-modified-since", ifModifiedSince);
         try (Response response = planner.plan(request, false)) {
-            String fields = StandardCharsets.ISO_8859_1.decode(response.head.duplicate()).toString();
+            String fields = StandardCharsets.ISO_8859_1
+                    .decode(response.head.duplicate())
+                    .toString();
             assertThat(response.status).as("%s", fields).isIn(200, 206, 304, 416);
             assertThat(response.position).isNotNegative();
             assertThat(response.count).isNotNegative();
@@ -114,13 +135,16 @@ class ResponseRangeFuzzTest {
                     assertThat(head).as("HEAD ignores Range").isFalse();
                     long length = response.count;
                     assertThat(response.file).isNotNull();
-                    assertThat(fields).contains("\r\nContent-Range: bytes " + response.position + "-"
-                            + (response.position + length - 1) + "/" + size + "\r\n");
+                    assertThat(fields)
+                            .contains("\r\nContent-Range: bytes " + response.position + "-"
+                                    + (response.position + length - 1) + "/" + size + "\r\n");
                     assertThat(fields).contains("\r\nContent-Length: " + length + "\r\n");
                 }
                 case 200 -> {
                     assertThat(response.position).isZero();
-                    assertThat(fields).contains("\r\nContent-Length: " + size + "\r\n").doesNotContain("Content-Range");
+                    assertThat(fields)
+                            .contains("\r\nContent-Length: " + size + "\r\n")
+                            .doesNotContain("Content-Range");
                     assertThat(response.count).isEqualTo(head ? 0 : size);
                 }
                 case 416 -> {

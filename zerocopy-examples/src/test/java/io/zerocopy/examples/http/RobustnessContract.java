@@ -106,13 +106,17 @@ abstract class RobustnessContract extends ServerFixture {
         slow.send("GET /small.txt HTTP/1.1\r\nHost: x\r\n");
         ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
         try {
-            trickle.scheduleAtFixedRate(() -> {
-                try {
-                    slow.send("X");
-                } catch (Exception closed) {
-                    throw new IllegalStateException(closed); // ends the schedule once the server cut it
-                }
-            }, 50, 50, TimeUnit.MILLISECONDS);
+            trickle.scheduleAtFixedRate(
+                    () -> {
+                        try {
+                            slow.send("X");
+                        } catch (Exception closed) {
+                            throw new IllegalStateException(closed); // ends the schedule once the server cut it
+                        }
+                    },
+                    50,
+                    50,
+                    TimeUnit.MILLISECONDS);
             HttpResponse<byte[]> other = get("/big.bin");
             assertThat(crc(other.body())).isEqualTo(crc(big));
             // readToClose fails if the server has not closed within the client's read timeout
@@ -184,7 +188,8 @@ abstract class RobustnessContract extends ServerFixture {
         assertThat(idle.readToClose()).as("the idle connection is closed").isEmpty();
         byte[] rest = busy.readToClose();
         closing.get(60, TimeUnit.SECONDS);
-        String text = new String(firstBytes, StandardCharsets.ISO_8859_1) + new String(rest, StandardCharsets.ISO_8859_1);
+        String text =
+                new String(firstBytes, StandardCharsets.ISO_8859_1) + new String(rest, StandardCharsets.ISO_8859_1);
         int headEnd = text.indexOf("\r\n\r\n") + 4;
         assertThat(text.length() - headEnd).as("the whole body arrived").isEqualTo(STALL_SIZE);
     }
@@ -192,7 +197,9 @@ abstract class RobustnessContract extends ServerFixture {
     private void awaitOpenConnections(int atMost) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (server.openConnections() > atMost) {
-            assertThat(System.nanoTime()).as("open connections: " + server.openConnections()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("open connections: " + server.openConnections())
+                    .isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // polling interval
         }
     }

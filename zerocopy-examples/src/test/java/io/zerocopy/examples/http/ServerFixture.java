@@ -2,7 +2,6 @@ package io.zerocopy.examples.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -71,8 +70,10 @@ abstract class ServerFixture {
         Descriptors.warmUp();
         warmUpVirtualThreadIo();
         if (client == null) {
-            client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(10)).build();
+            client = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
         }
     }
 
@@ -82,8 +83,15 @@ abstract class ServerFixture {
      * before any test takes its descriptor baseline.
      */
     private static void warmUpVirtualThreadIo() throws Exception {
-        try (HttpServer warm = HttpServer.start(new ServerConfig(InetAddress.getLoopbackAddress(), 0, root,
-                ServerConfig.Engine.THREADS, 64, Duration.ofSeconds(30), false, AccessLog.OFF,
+        try (HttpServer warm = HttpServer.start(new ServerConfig(
+                InetAddress.getLoopbackAddress(),
+                0,
+                root,
+                ServerConfig.Engine.THREADS,
+                64,
+                Duration.ofSeconds(30),
+                false,
+                AccessLog.OFF,
                 io.zerocopy.TransferOptions.defaults()))) {
             List<CompletableFuture<String>> replies = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -130,9 +138,16 @@ abstract class ServerFixture {
             server.close();
         }
         log = new StringWriter();
-        server = HttpServer.start(new ServerConfig(InetAddress.getLoopbackAddress(), 0, root, engine(), maxConnections,
-                idleTimeout, followSymlinks, new AccessLog(new PrintWriter(log)), 
-                        io.zerocopy.TransferOptions.defaults()));
+        server = HttpServer.start(new ServerConfig(
+                InetAddress.getLoopbackAddress(),
+                0,
+                root,
+                engine(),
+                maxConnections,
+                idleTimeout,
+                followSymlinks,
+                new AccessLog(new PrintWriter(log)),
+                io.zerocopy.TransferOptions.defaults()));
         return server;
     }
 
@@ -146,7 +161,8 @@ abstract class ServerFixture {
             int now = Descriptors.awaitAtMost(baseline);
             List<String> after = Descriptors.targets();
             baselineTargets.forEach(after::remove); // one occurrence each: several descriptors share a name
-            assertThat(now).as("open descriptors after the test; new since its start: %s", after)
+            assertThat(now)
+                    .as("open descriptors after the test; new since its start: %s", after)
                     .isLessThanOrEqualTo(baseline);
         }
     }

@@ -42,15 +42,22 @@ abstract class SoakContract extends ServerFixture {
     /** Heap may end this much above its baseline: the JIT, class data and the JDK's caches grow too. */
     private static final long HEAP_SLACK = 16 << 20;
 
-    enum Kind { MALFORMED, GARBAGE, TRUNCATED, SLOW, ABANDONED, GOOD }
+    enum Kind {
+        MALFORMED,
+        GARBAGE,
+        TRUNCATED,
+        SLOW,
+        ABANDONED,
+        GOOD
+    }
 
     @Test
     void soak_hostileClients_goodOnesServed_resourcesBackToBaseline() throws Exception {
         int connections = Integer.getInteger("http.soak.connections", DEFAULT_CONNECTIONS);
         Duration idleTimeout = Duration.ofSeconds(Integer.getInteger("http.soak.idleTimeout", 30));
         long seed = HostileRequests.SEED + 19;
-        System.out.println(getClass().getSimpleName() + ": " + connections + " connections, idle timeout "
-                + idleTimeout + ", -Dhttp.seed=" + HostileRequests.SEED + " replays");
+        System.out.println(getClass().getSimpleName() + ": " + connections + " connections, idle timeout " + idleTimeout
+                + ", -Dhttp.seed=" + HostileRequests.SEED + " replays");
         start(idleTimeout, 1024, false);
         assertThat(raw().get("/small.txt").text()).isEqualTo(SMALL); // what the first request opens for good
         int descriptors = Descriptors.countable() ? Descriptors.open() : 0;
@@ -93,16 +100,21 @@ abstract class SoakContract extends ServerFixture {
         System.out.println(getClass().getSimpleName() + ": kinds " + Arrays.toString(Kind.values()) + " "
                 + Arrays.toString(counts) + ", " + good + " well-behaved requests served");
 
-        long timeouts = Arrays.stream(log().split("\n")).filter(line -> line.contains("\" 408 ")).count();
-        assertThat(wrong).as("well-behaved clients not served correctly (%d answered 408 in the access log)",
-                timeouts).isEmpty();
+        long timeouts = Arrays.stream(log().split("\n"))
+                .filter(line -> line.contains("\" 408 "))
+                .count();
+        assertThat(wrong)
+                .as("well-behaved clients not served correctly (%d answered 408 in the access log)", timeouts)
+                .isEmpty();
         assertThat(good.get()).isEqualTo(counts[Kind.GOOD.ordinal()].get() + counts[Kind.SLOW.ordinal()].get());
         awaitNoConnections();
         if (Descriptors.countable()) {
-            assertThat(Descriptors.awaitAtMost(descriptors)).as("open descriptors after the soak")
+            assertThat(Descriptors.awaitAtMost(descriptors))
+                    .as("open descriptors after the soak")
                     .isLessThanOrEqualTo(descriptors);
         }
-        assertThat(awaitHeapAtMost(heap + HEAP_SLACK)).as("heap after the soak, baseline %d", heap)
+        assertThat(awaitHeapAtMost(heap + HEAP_SLACK))
+                .as("heap after the soak, baseline %d", heap)
                 .isLessThanOrEqualTo(heap + HEAP_SLACK);
         assertThat(raw().get("/small.txt").text()).isEqualTo(SMALL);
     }
@@ -127,9 +139,10 @@ abstract class SoakContract extends ServerFixture {
 
         String describe() {
             long now = System.nanoTime();
-            return sent == 0 ? "request not complete, ready " + millis(now - ready) + " ms before the failure"
+            return sent == 0
+                    ? "request not complete, ready " + millis(now - ready) + " ms before the failure"
                     : "request complete " + millis(sent - ready) + " ms after the connection was ready for it, "
-                    + millis(now - sent) + " ms before the failure";
+                            + millis(now - sent) + " ms before the failure";
         }
 
         private static long millis(long nanos) {
@@ -146,7 +159,9 @@ abstract class SoakContract extends ServerFixture {
                     c.send(HostileRequests.hostile(random).bytes());
                     c.shutdownOutput();
                     String answer = new String(c.readToClose(), StandardCharsets.ISO_8859_1);
-                    assertThat(answer.isEmpty() || answer.startsWith("HTTP/1.1 ")).as(answer).isTrue();
+                    assertThat(answer.isEmpty() || answer.startsWith("HTTP/1.1 "))
+                            .as(answer)
+                            .isTrue();
                 }
                 case GARBAGE -> {
                     byte[] garbage = new byte[1 + random.nextInt(4096)];
@@ -170,7 +185,8 @@ abstract class SoakContract extends ServerFixture {
                         if (at == head.length) {
                             timeline.sent();
                         }
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1 + random.nextInt(5))); // the client is slow
+                        LockSupport.parkNanos(
+                                TimeUnit.MILLISECONDS.toNanos(1 + random.nextInt(5))); // the client is slow
                     }
                     RawClient.Reply reply = c.read(false);
                     assertThat(reply.status()).isEqualTo(200);
@@ -209,7 +225,9 @@ abstract class SoakContract extends ServerFixture {
     private void awaitNoConnections() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (server.openConnections() > 1) { // the raw() client of the warm-up stays open
-            assertThat(System.nanoTime()).as("open connections: " + server.openConnections()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("open connections: " + server.openConnections())
+                    .isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // polling interval
         }
     }

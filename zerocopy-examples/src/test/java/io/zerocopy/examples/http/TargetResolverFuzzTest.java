@@ -48,9 +48,34 @@ class TargetResolverFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10m")
-    @DictionaryEntries({"/", "%2e", "%2E%2e", "..", "%2f", "%5c", "%00", "%c0%ae", "?", "#", "http://h/",
-        "https://h", "@", "docs/", "up/", "link-out/", "link-in", "abs-secret", "again/", "loop", "dangling",
-        "secret.txt", "index.html", "small.txt", "%C3%A9.txt", "empty/"})
+    @DictionaryEntries({
+        "/",
+        "%2e",
+        "%2E%2e",
+        "..",
+        "%2f",
+        "%5c",
+        "%00",
+        "%c0%ae",
+        "?",
+        "#",
+        "http://h/",
+        "https://h",
+        "@",
+        "docs/",
+        "up/",
+        "link-out/",
+        "link-in",
+        "abs-secret",
+        "again/",
+        "loop",
+        "dangling",
+        "secret.txt",
+        "index.html",
+        "small.txt",
+        "%C3%A9.txt",
+        "empty/"
+    })
     void resolve_anyTarget(FuzzedDataProvider data) throws IOException {
         check(data.consumeRemainingAsString());
     }
@@ -69,7 +94,9 @@ class TargetResolverFuzzTest {
             assertThat(refused.status).as("strict, target %s", target).isIn(200, 400, 403, 404);
             if (refused.found()) {
                 Path path = refused.path;
-                assertThat(path.toRealPath()).as("found without links: %s", path).isEqualTo(path);
+                assertThat(path.toRealPath())
+                        .as("found without links: %s", path)
+                        .isEqualTo(path);
                 assertThat(path).startsWithRaw(root);
                 assertThat(Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)).isTrue();
                 assertThat(read(refused)).isNotEqualTo(ServerFixture.SECRET);
@@ -85,7 +112,9 @@ class TargetResolverFuzzTest {
                 assertThat(Files.isRegularFile(followed.path)).isTrue();
             }
             if (refused.found()) {
-                assertThat(followed.path).as("following finds what strict finds").isEqualTo(refused.path);
+                assertThat(followed.path)
+                        .as("following finds what strict finds")
+                        .isEqualTo(refused.path);
             }
         } finally {
             close(followed);

@@ -150,7 +150,8 @@ class TargetResolverTest {
             return DynamicTest.dynamicTest("segment '" + raw + "'", () -> {
                 String segment = TargetResolver.decode(raw);
                 if (segment == null) {
-                    assertThat(raw).as("only a segment with an escape, a dot segment or a backslash is refused")
+                    assertThat(raw)
+                            .as("only a segment with an escape, a dot segment or a backslash is refused")
                             .containsAnyOf("%", ".", "\\");
                     return;
                 }
