@@ -11,11 +11,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,10 +79,17 @@ class ExampleTest {
         return m.group(1);
     }
 
+    /** The block's lines, stripped; a line that continues a call chain ({@code .x()}) joins the one before it. */
     private static List<String> lines(String block) {
-        return Arrays.stream(block.split("\n"))
-                .map(String::strip)
-                .filter(l -> !l.isEmpty())
-                .collect(Collectors.toList());
+        List<String> lines = new ArrayList<>();
+        for (String line : block.split("\n")) {
+            String l = line.strip();
+            if (l.startsWith(".") && !lines.isEmpty()) {
+                lines.set(lines.size() - 1, lines.get(lines.size() - 1) + l);
+            } else if (!l.isEmpty()) {
+                lines.add(l);
+            }
+        }
+        return lines;
     }
 }
