@@ -64,15 +64,19 @@ class VirtualThreadSelectionTest {
 
     @Test
     void choose_loopbackPeerLargeFile_isSendfileToo() throws Exception {
-        TransferFacts request = Selections.on(
-                LINUX,
-                TransferRequest.builder()
-                        .source(file, ChannelKind.FILE)
-                        .slice(0, 8L << 20)
-                        .target(pair.sender, ChannelKind.SOCKET)
-                        .build());
-
-        Choice choice = onVirtualThread(() -> Selections.choose(request, null, Set.of(), null, null));
+        // the facts are found on the thread that transfers, as a verb call finds them
+        Choice choice = onVirtualThread(() -> Selections.choose(
+                Selections.on(
+                        LINUX,
+                        TransferRequest.builder()
+                                .source(file, ChannelKind.FILE)
+                                .slice(0, 8L << 20)
+                                .target(pair.sender, ChannelKind.SOCKET)
+                                .build()),
+                null,
+                Set.of(),
+                null,
+                null));
 
         assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
         assertThat(choice.reason()).contains("sendfile(2)", "peer on this host", "parks the thread");
