@@ -32,8 +32,11 @@ class LoopbackReceiverTest {
             Thread reader =
                     awaitInAccept("loopback-receiver-" + receiver.address().getPort());
             // the connection wakes the reader's accept; the close comes before it can return
-            try (SocketChannel client = receiver.connectChannel()) {
+            SocketChannel client = receiver.connectChannel();
+            try {
                 receiver.close();
+            } finally {
+                client.close();
             }
             assertThat(reader.isAlive()).as("reader thread ended").isFalse();
         }
