@@ -67,7 +67,7 @@ final class MappedStrategy extends BuiltInStrategy {
         private final long start;
         private final long end;
         private final long window;
-        private Mappings.Mapping mapping;
+        private Mapping mapping;
         private long mappedFrom;
         private long mappedTo;
 
@@ -115,7 +115,7 @@ final class MappedStrategy extends BuiltInStrategy {
 
         private void release() {
             if (mapping != null) {
-                Mappings.Mapping m = mapping;
+                Mapping m = mapping;
                 mapping = null;
                 m.close();
             }

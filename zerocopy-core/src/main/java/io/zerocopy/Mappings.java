@@ -24,31 +24,6 @@ import org.slf4j.LoggerFactory;
 final class Mappings {
     private static final Logger log = LoggerFactory.getLogger(Mappings.class);
 
-    /** A mapped region and the means to unmap it. Closing it twice is harmless. */
-    static final class Mapping implements AutoCloseable {
-        private final ByteBuffer buffer;
-        private Runnable release;
-
-        private Mapping(ByteBuffer buffer, Runnable release) {
-            this.buffer = buffer;
-            this.release = release;
-        }
-
-        ByteBuffer buffer() {
-            return buffer;
-        }
-
-        /** Unmaps the region; the buffer must not be touched afterwards. */
-        @Override
-        public void close() {
-            Runnable r = release;
-            release = null;
-            if (r != null) {
-                r.run();
-            }
-        }
-    }
-
     private static final Object UNSAFE;
     private static final Method INVOKE_CLEANER;
 

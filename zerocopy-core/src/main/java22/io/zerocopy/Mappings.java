@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
@@ -14,31 +13,6 @@ import java.nio.channels.FileChannel;
  * again.
  */
 final class Mappings {
-
-    /** A mapped region and the arena that unmaps it. Closing it twice is harmless. */
-    static final class Mapping implements AutoCloseable {
-        private final ByteBuffer buffer;
-        private Arena arena;
-
-        private Mapping(ByteBuffer buffer, Arena arena) {
-            this.buffer = buffer;
-            this.arena = arena;
-        }
-
-        ByteBuffer buffer() {
-            return buffer;
-        }
-
-        /** Unmaps the region; the buffer must not be touched afterwards. */
-        @Override
-        public void close() {
-            Arena a = arena;
-            arena = null;
-            if (a != null) {
-                a.close();
-            }
-        }
-    }
 
     private Mappings() {}
 
@@ -54,7 +28,7 @@ final class Mappings {
             return new Mapping(
                     file.map(FileChannel.MapMode.READ_ONLY, position, size, arena)
                             .asByteBuffer(),
-                    arena);
+                    arena::close);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
