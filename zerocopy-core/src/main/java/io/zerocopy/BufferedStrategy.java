@@ -62,6 +62,16 @@ final class BufferedStrategy extends BuiltInStrategy {
         return usesHeap(facts) || facts.sourceDirectIo() ? null : DirectBuffers.SHARED.acquire(poolSize(facts));
     }
 
+    /**
+     * A direct buffer from the pool that holds {@code bytes} of the FILE source read ahead of the
+     * step (the file bytes of a {@link PrefixWrite}), or null where this strategy would not take
+     * one, or its buffers are smaller than that.
+     */
+    ByteBuffer takeFromPool(TransferFacts facts, int bytes) {
+        int asked = facts.bufferSize();
+        return bytes <= asked && asked <= SHARED_SIZE_LIMIT ? takeFromPool(facts) : null;
+    }
+
     @Override
     String how(TransferFacts facts, ByteBuffer pooled) {
         int writeSize = writeSize(facts);

@@ -92,24 +92,31 @@ final class Opener {
         SourceFile source = SourceFile.callers(region.file());
         boolean probes = source.jdk && !source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
+        long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
+        int chunk = PrefixWrite.chunkBytes(prefixBytes, source.directIo() ? 0 : count, peer.segmentSize);
+        TransferFacts facts =
+                facts(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer);
         PrefixWrite prefix = new PrefixWrite(
                 prefixBuffers,
-                PrefixWrite.prefixBytes(prefixBuffers),
+                prefixBytes,
                 source.channel,
                 position,
-                source.directIo() ? 0 : count,
-                peer.segmentSize);
-        int chunk = prefix.chunkBytes();
-        // a body gathered whole is read now, and that read is the check
-        Preflight.requireSlice(
-                source.channel,
-                position,
-                count,
-                !probes
-                        ? null
-                        : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
-        return start(
-                fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer, prefix, null);
+                chunk,
+                chunk == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, chunk));
+        try {
+            // a body gathered whole is read now, and that read is the check
+            Preflight.requireSlice(
+                    source.channel,
+                    position,
+                    count,
+                    !probes
+                            ? null
+                            : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
+            return RealTransfer.start(facts, selection.choose(facts), options, prefix, null);
+        } catch (IOException | RuntimeException | Error e) {
+            prefix.release();
+            throw e;
+        }
     }
 
     /**

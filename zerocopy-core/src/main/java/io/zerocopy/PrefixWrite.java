@@ -12,16 +12,19 @@ import java.util.Arrays;
  * The first write of a file region with a prefix: the caller's prefix buffers and the first bytes
  * of the file, written together so that no segment carries the prefix alone (the effect nginx gets from
  * {@code TCP_CORK}, which the JDK does not offer). The prefix buffers are written in place and so
- * consumed, as a gathering write consumes them; the file's bytes are read into a heap buffer of
- * this transfer's own on the first write and dropped once written: the whole body when it is small,
- * else its first chunk (see {@link #chunkBytes(long, long, int)}).
+ * consumed, as a gathering write consumes them. The file's bytes, the whole body when it is small,
+ * else its first chunk (see {@link #chunkBytes(long, long, int)}), are read once into a direct
+ * buffer lent by the {@link DirectBuffers} pool for the first write, which the JDK reads into and
+ * writes from without copying; to a stream, or when the pool has none, into a heap buffer of the
+ * transfer's own. If the first write leaves some of them, they move to a heap buffer of their size
+ * and the pool's buffer goes back, so a transfer waiting on a slow peer holds no pooled memory.
  */
 final class PrefixWrite {
 
     /**
      * File bytes gathered with the prefix when the file is larger than {@link #WHOLE_BODY_BYTES} and
      * the peer is not on loopback: 16 KiB, eleven segments at a 1500-byte MTU, so that a thousand
-     * transfers waiting on slow clients hold 16 MiB of heap between them; the rest of the file takes
+     * transfers waiting on slow clients hold at most 16 MiB of heap between them; the rest of the file takes
      * the zero-copy path.
      */
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
@@ -40,19 +43,24 @@ final class PrefixWrite {
     private final long size;
     private final int chunkBytes;
     private int first;
+    /** The pool's buffer that holds the chunk until it is written, or null. */
+    private ByteBuffer lent;
 
     /**
-     * @param segment the MSS of the target's connection when it is known to be loopback, else 0
+     * @param chunk the file bytes to gather with the prefix, from {@link #chunkBytes(long, long, int)}
+     * @param pooled a direct buffer from the pool of at least {@code chunk} bytes, owned from now on
+     *     and given back by {@link #release}; or null for a heap buffer
      */
-    PrefixWrite(ByteBuffer[] prefix, long prefixBytes, FileChannel file, long position, long count, int segment) {
+    PrefixWrite(ByteBuffer[] prefix, long prefixBytes, FileChannel file, long position, int chunk, ByteBuffer pooled) {
         this.buffers = new ByteBuffer[prefix.length + 1];
         System.arraycopy(prefix, 0, buffers, 0, prefix.length);
-        int chunk = chunkBytes(prefixBytes, count, segment);
         this.file = file;
         this.position = position;
         this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
-        buffers[prefix.length] = chunk == 0 ? null : ByteBuffer.allocate(chunk).limit(0);
+        this.lent = pooled;
+        ByteBuffer buffer = pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk);
+        buffers[prefix.length] = chunk == 0 ? null : buffer.limit(0);
     }
 
     /**
@@ -60,7 +68,7 @@ final class PrefixWrite {
      * {@link #WHOLE_BODY_BYTES}; else, to a loopback peer whose MSS is {@code segment}, what fills
      * the prefix's last segment, so that the first write ends on a segment boundary (a shorter one
      * is a runt that the receiver acknowledges late, docs/header-body.md), at the price of up to one
-     * segment of heap per transfer until it is written; else {@link #FIRST_CHUNK_BYTES}.
+     * segment of memory per transfer until it is written; else {@link #FIRST_CHUNK_BYTES}.
      */
     static int chunkBytes(long prefixBytes, long count, int segment) {
         if (count <= WHOLE_BODY_BYTES) {
@@ -111,8 +119,22 @@ final class PrefixWrite {
         }
         if (first == last) {
             Arrays.fill(buffers, null); // all written: let the chunk and the caller's buffers go
+            release();
+        } else if (lent != null) {
+            // a short write: what is left waits in a heap buffer, so a slow peer holds none of the pool's
+            ByteBuffer rest = buffers[buffers.length - 1];
+            buffers[buffers.length - 1] =
+                    ByteBuffer.allocate(rest.remaining()).put(rest).flip();
+            release();
         }
         return written;
+    }
+
+    /** Gives the pool's buffer back, once; the chunk is not read or written after this. */
+    void release() {
+        ByteBuffer b = lent;
+        lent = null;
+        DirectBuffers.giveBack(b);
     }
 
     /**

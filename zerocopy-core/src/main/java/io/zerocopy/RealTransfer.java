@@ -248,6 +248,9 @@ final class RealTransfer implements Transfer {
         if (s == null) {
             choice.release();
         }
+        if (prefix != null) {
+            prefix.release();
+        }
         closeQuietly(s, failure);
         closeQuietly(owned, failure);
     }

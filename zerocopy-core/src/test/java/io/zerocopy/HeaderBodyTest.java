@@ -3,6 +3,7 @@ package io.zerocopy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.inOrder;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -263,6 +265,48 @@ class HeaderBodyTest {
             ByteArrays.assertSameBytes(
                     "received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
             assertConsumed(header);
+        }
+    }
+
+    /**
+     * The body is read into a buffer lent by the shared pool for the first write; it goes back
+     * however the transfer ends, and while it waits after a short first write. More transfers than
+     * the pool's budget has buffers run each way, so one kept buffer each would leave the pool with
+     * none to lend.
+     */
+    @Test
+    void poolBuffer_givenBackWhenDoneAbandonedFailedOrWaiting() throws Exception {
+        int size = TransferOptions.DEFAULT_BUFFER_SIZE;
+        assumeTrue(Pools.canLend(DirectBuffers.SHARED, size), "the shared budget has room");
+        int body = 4096;
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        long rounds = DirectBuffers.SHARED.budget() / size + 1;
+        List<Transfer> waiting = new ArrayList<>();
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            for (long i = 0; i < rounds; i++) {
+                Target done = Target.of(Behaviour.RANDOM_SHORT, random);
+                assertThat(Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header(body)), done))
+                        .isEqualTo(bytesOf(header(body)).length + body);
+
+                Transfers.open(FileRegion.of(file, POSITION, body).withPrefix(header(body)), done)
+                        .close();
+
+                FileRegion pastTheEnd =
+                        FileRegion.of(file, data.length - 10, 20).withPrefix(header(20));
+                assertThrows(IllegalArgumentException.class, () -> Transfers.open(pastTheEnd, done));
+
+                Transfer slow = Transfers.open(
+                        FileRegion.of(file, POSITION, body).withPrefix(header(body)), new RecordingGatherer(10));
+                assertThat(slow.advance()).isEqualTo(10);
+                waiting.add(slow);
+            }
+
+            assertThat(Pools.canLend(DirectBuffers.SHARED, size))
+                    .as("the pool can still lend")
+                    .isTrue();
+        } finally {
+            waiting.forEach(Transfer::close);
         }
     }
 
