@@ -50,7 +50,7 @@ final class AccessLog {
                 "%s - - [%s] \"%s\" %d %d %.3f",
                 host(remote),
                 TIME.format(Instant.now()),
-                response.requestLine,
+                response.requestLine(),
                 response.status,
                 Math.max(0, bodyBytes),
                 (System.nanoTime() - startNanos) / 1e6);

@@ -15,7 +15,7 @@ final class Response implements AutoCloseable {
     final long position;
     final long count;
     final boolean close;
-    final String requestLine;
+    private final Request request;
 
     /**
      * @param status the status code, for the access log
@@ -24,23 +24,21 @@ final class Response implements AutoCloseable {
      * @param position where the slice starts
      * @param count how many bytes of the file follow (0 if none)
      * @param close whether the connection closes after this response
-     * @param requestLine the request line for the access log, or "-" if there was none
+     * @param request the request answered, or null if there was none (a head the parser rejected)
      */
-    Response(
-            int status,
-            ByteBuffer head,
-            FileChannel file,
-            long position,
-            long count,
-            boolean close,
-            String requestLine) {
+    Response(int status, ByteBuffer head, FileChannel file, long position, long count, boolean close, Request request) {
         this.status = status;
         this.head = head;
         this.file = file;
         this.position = position;
         this.count = count;
         this.close = close;
-        this.requestLine = requestLine;
+        this.request = request;
+    }
+
+    /** The request line for the access log, or "-" if there was none; made only when a log asks. */
+    String requestLine() {
+        return request == null ? "-" : request.requestLine();
     }
 
     /** Bytes on the wire: head plus body. */

@@ -41,6 +41,8 @@ final class ResponsePlanner {
 
     private static final String SERVER = "zerocopy-examples";
 
+    private static final byte[] NO_BYTES = {};
+
     private final TargetResolver resolver;
 
     ResponsePlanner(TargetResolver resolver) {
@@ -170,7 +172,7 @@ final class ResponsePlanner {
             long count,
             boolean close,
             boolean bodyHeadersDone) {
-        byte[] body = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
+        byte[] body = text == null ? NO_BYTES : text.getBytes(StandardCharsets.UTF_8);
         if (!bodyHeadersDone) {
             h.append("\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ")
                     .append(body.length);
@@ -184,13 +186,13 @@ final class ResponsePlanner {
         h.append("\r\n\r\n");
         boolean head = request != null && request.method().equals("HEAD");
         byte[] fields = h.toString().getBytes(StandardCharsets.ISO_8859_1);
-        ByteBuffer bytes = ByteBuffer.allocate(fields.length + (head ? 0 : body.length));
-        bytes.put(fields);
-        if (!head) {
-            bytes.put(body);
-        }
-        return new Response(
-                status, bytes.flip(), file, position, count, close, request == null ? "-" : request.requestLine());
+        ByteBuffer bytes = head || body.length == 0
+                ? ByteBuffer.wrap(fields)
+                : ByteBuffer.allocate(fields.length + body.length)
+                        .put(fields)
+                        .put(body)
+                        .flip();
+        return new Response(status, bytes, file, position, count, close, request);
     }
 
     /** A strong validator from what changes when the content does: size, modification time, file identity. */

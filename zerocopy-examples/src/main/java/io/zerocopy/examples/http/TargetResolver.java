@@ -198,6 +198,9 @@ final class TargetResolver {
 
     /** One percent-decoded, strictly UTF-8-decoded segment, or null if it is malformed or forbidden. */
     static String decode(String raw) {
+        if (plain(raw)) {
+            return raw.equals(".") || raw.equals("..") || raw.indexOf('\\') >= 0 ? null : raw;
+        }
         ByteBuffer bytes = ByteBuffer.allocate(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
@@ -236,6 +239,17 @@ final class TargetResolver {
             }
         }
         return segment;
+    }
+
+    /** Whether a segment is printable ASCII without escapes, and so decodes to itself. */
+    private static boolean plain(String raw) {
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c <= 0x20 || c >= 0x7f || c == '%') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The value of an ASCII hex digit, or -1 (Character.digit would also take other scripts' digits). */
