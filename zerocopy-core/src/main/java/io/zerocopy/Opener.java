@@ -193,7 +193,7 @@ final class Opener {
         FileChannel channel = file.channel;
         boolean checked = file.jdk
                 && count > 0
-                && !Selection.readsAheadToThisHost(platform, peer.onThisHost, count)
+                && !Selection.readsAheadToThisHost(peer.onThisHost, count)
                 && file.checkByLastByte(position, count);
         boolean directIo = file.directIo(); // known by now, unless the check is still to come
         if (!file.jdk || count == 0 || directIo) {

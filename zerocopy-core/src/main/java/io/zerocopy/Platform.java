@@ -151,18 +151,6 @@ final class Platform {
     }
 
     /**
-     * Whether one read and one write of a small file (a page or two) cost less than the JDK's
-     * {@code transferTo} of it. From JDK 20 (JDK-8292562) {@code transferTo} on Linux tries
-     * {@code copy_file_range(2)} before {@code sendfile(2)} whatever the target, so every call to a
-     * socket first makes one that fails with {@code EINVAL}. With it, on JDK 25, a transfer of 4 or
-     * 8 KiB costs about a microsecond more by {@code transferTo} than by a read and a write; without
-     * it, on JDK 17, about as much less (docs/fixed-cost.md).
-     */
-    boolean smallReadBeatsTransferTo() {
-        return javaFeature >= 20;
-    }
-
-    /**
      * The kernel path {@code FileChannel.transferTo} takes from a file to a target of this kind,
      * such as {@code "sendfile(2)"}, or empty when the JDK would copy through user space instead.
      *

@@ -30,12 +30,12 @@ final class Selection {
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
 
     /**
-     * Largest file to a socket on this host that goes by a read and a write instead, on a JDK where
-     * they cost less than its {@code transferTo} ({@link Platform#smallReadBeatsTransferTo()}): 8 KiB,
-     * two pages. The read takes the whole file before the transfer starts and is also the check that
-     * it can be read, so the transfer makes a read and a write where {@code sendfile} makes the
-     * check, the JDK's size call, its {@code copy_file_range} try and the send (docs/fixed-cost.md);
-     * at 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
+     * Largest file to a socket on this host that goes by a read and a write instead of
+     * {@code sendfile}: 8 KiB, two pages. The read takes the whole file before the transfer starts
+     * and is also the check that it can be read, so the transfer makes a read and a write where
+     * {@code sendfile} makes the check, the JDK's size call and the send, and from JDK 20 a failing
+     * {@code copy_file_range} try before it; on JDK 17 and 25 alike it cost less (docs/fixed-cost.md).
+     * At 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
@@ -107,14 +107,12 @@ final class Selection {
                     BufferedStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux()
                             && readsAheadToThisHost(
-                                    s.facts.platform(),
-                                    s.facts.peerOnThisHost(),
-                                    s.facts.request().count())
+                                    s.facts.peerOnThisHost(), s.facts.request().count())
                             && s.hasPooledBuffer(),
                     Check.READ_AHEAD,
                     (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
-                            + " read, which is also the check, and one write, where this JDK's transferTo makes a"
-                            + " failing copy_file_range before its sendfile; " + how),
+                            + " read, which is also the check, and one write, where transferTo makes a check read,"
+                            + " a size call and its sendfile; " + how),
             new Row(
                     TransferToStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
@@ -164,8 +162,8 @@ final class Selection {
      * its check, and one write (see {@link #LOCAL_READ_MAX_BYTES}). {@code Opener} asks it too, to
      * make the check read before the choice when no step will read the slice ahead.
      */
-    static boolean readsAheadToThisHost(Platform platform, boolean peerOnThisHost, long count) {
-        return peerOnThisHost && platform.smallReadBeatsTransferTo() && count <= LOCAL_READ_MAX_BYTES;
+    static boolean readsAheadToThisHost(boolean peerOnThisHost, long count) {
+        return peerOnThisHost && count <= LOCAL_READ_MAX_BYTES;
     }
 
     /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */

@@ -87,26 +87,17 @@ class SocketPeerSelectionTest {
         return List.of(blocking, choose(platform, false, 1));
     }
 
-    @Test
-    void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteFromJdk20() throws IOException {
+    @ParameterizedTest(name = "JDK {0}")
+    @ValueSource(ints = {17, 19, 20, 25})
+    void choose_loopbackPeerSmallestFiles_isOneReadAndOneWriteOnEveryJdk(int jdk) throws IOException {
         assumeTrue(
                 Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
-        for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 20, "6.8.0"))) {
+        for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, jdk, "6.8.0"))) {
             assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
             assertThat(choice.reason())
-                    .contains("peer on this host", "which is also the check", "failing copy_file_range")
+                    .contains("peer on this host", "which is also the check")
                     .doesNotContain("docs/");
             choice.release();
-        }
-    }
-
-    @Test
-    void choose_loopbackPeerSmallestFiles_isSendfileBeforeJdk20() throws IOException {
-        for (Choice choice : smallestBothModes(Platform.of(Platform.OperatingSystem.LINUX, 19, "6.8.0"))) {
-            assertThat(choice.strategy.name()).isEqualTo(TransferToStrategy.NAME);
-            assertThat(choice.reason())
-                    .contains("sendfile(2)", "peer on this host", "CPU per byte")
-                    .doesNotContain("docs/");
         }
     }
 

@@ -21,11 +21,10 @@ final class TestFiles {
 
     /**
      * The default for {@code count} bytes of a file to a loopback socket: a read and a write up to
-     * 8 KiB on JDK 20 and later (docs/fixed-cost.md), sendfile above.
+     * 8 KiB (docs/fixed-cost.md), sendfile above.
      */
     static String defaultFileToSocket(long count) {
-        boolean readAhead = count <= 8 * 1024 && Runtime.version().feature() >= 20;
-        return readAhead ? "buffered" : DEFAULT_FILE_TO_SOCKET;
+        return count <= 8 * 1024 ? "buffered" : DEFAULT_FILE_TO_SOCKET;
     }
 
     /** The sizes every matrix test covers: empty, one byte, just past a page, just past 1 MiB, 9 MiB. */
