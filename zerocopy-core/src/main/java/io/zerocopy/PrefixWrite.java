@@ -24,8 +24,8 @@ final class PrefixWrite {
     /**
      * File bytes gathered with the prefix when the file is larger than {@link #WHOLE_BODY_BYTES} and
      * the peer is not on loopback: 16 KiB, eleven segments at a 1500-byte MTU, so that a thousand
-     * transfers waiting on slow clients hold at most 16 MiB of heap between them; the rest of the file takes
-     * the zero-copy path.
+     * transfers waiting on slow clients hold at most 16 MiB of heap between them; the rest of the
+     * file takes the zero-copy path.
      */
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
 
