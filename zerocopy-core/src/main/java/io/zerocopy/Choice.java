@@ -50,6 +50,22 @@ final class Choice {
         return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy), why, null, check);
     }
 
+    /**
+     * The choice for a region whose whole body goes with its prefix ({@link PrefixWrite}): no
+     * strategy's step runs, so nothing is taken; it is reported as {@code buffered}, which is what
+     * the prefix write does (one read, one gathering write), with the prefix's own account of it.
+     */
+    static Choice ofWholePrefix(TransferFacts facts, PrefixWrite prefix) {
+        return new Choice(
+                BufferedStrategy.INSTANCE,
+                facts,
+                null,
+                null,
+                (situation, how) -> prefix.reason(),
+                null,
+                Selection.Check.LAST_BYTE);
+    }
+
     /** A registered strategy that said it supports the transfer. */
     static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Selection.Reason why) {
         return new Choice(strategy, facts, null, null, why, support, Selection.Check.LAST_BYTE);
@@ -64,7 +80,9 @@ final class Choice {
     /** Why this strategy runs, in words; worked out on first use. */
     String reason() {
         if (reason == null) {
-            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
+            String how = support != null
+                    ? support.reason()
+                    : situation != null ? ((BuiltInStrategy) strategy).how(facts, pooled) : null;
             reason = why.words(situation, how);
         }
         return reason;

@@ -112,7 +112,8 @@ final class Opener {
                     !probes
                             ? null
                             : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
-            return RealTransfer.start(facts, selection.choose(facts), options, prefix, null);
+            Choice choice = chunk == count ? Choice.ofWholePrefix(facts, prefix) : selection.choose(facts);
+            return RealTransfer.start(facts, choice, options, prefix, null);
         } catch (IOException | RuntimeException | Error e) {
             prefix.release();
             throw e;

@@ -45,6 +45,8 @@ final class PrefixWrite {
     private int first;
     /** The pool's buffer that holds the chunk until it is written, or null. */
     private ByteBuffer lent;
+    /** Whether the chunk was read into a buffer from the pool. */
+    private final boolean pooled;
 
     /**
      * @param chunk the file bytes to gather with the prefix, from {@link #chunkBytes(long, long, int)}
@@ -59,6 +61,7 @@ final class PrefixWrite {
         this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
         this.lent = pooled;
+        this.pooled = pooled != null;
         ByteBuffer buffer = pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk);
         buffers[prefix.length] = chunk == 0 ? null : buffer.limit(0);
     }
@@ -128,6 +131,17 @@ final class PrefixWrite {
             release();
         }
         return written;
+    }
+
+    /**
+     * How a region whose whole body goes with this prefix is sent, for its transfer's reason: no
+     * strategy runs after it.
+     */
+    String reason() {
+        return chunkBytes == 0
+                ? "an empty body: the prefix alone"
+                : "the whole body, " + chunkBytes + " bytes, goes with the prefix: one read into a "
+                        + (pooled ? "direct buffer lent by the pool" : "heap buffer") + " and one gathering write";
     }
 
     /** Gives the pool's buffer back, once; the chunk is not read or written after this. */

@@ -269,6 +269,29 @@ class HeaderBodyTest {
     }
 
     /**
+     * A body that goes whole with the prefix runs no strategy after it: the result says so, with
+     * the body's size, where the choice for the empty rest used to speak of "a file of at most
+     * 8192 bytes" whatever the body was.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 4096, 40_960, WHOLE})
+    void result_bodyWholeWithThePrefix_saysSo(int body) throws Exception {
+        Path path = Files.write(dir.resolve("body"), fileFor(body));
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = Transfers.open(
+                    FileRegion.of(file, POSITION, body).withPrefix(header(body)), new RecordingGatherer(1000));
+            while (!transfer.isDone()) {
+                transfer.advance();
+            }
+
+            TransferResult result = transfer.result();
+            assertThat(result.strategy()).isEqualTo(BufferedStrategy.NAME);
+            assertThat(result.reason())
+                    .contains(body == 0 ? "empty body" : "the whole body, " + body + " bytes, goes with the prefix");
+        }
+    }
+
+    /**
      * The body is read into a buffer lent by the shared pool for the first write; it goes back
      * however the transfer ends, and while it waits after a short first write. More transfers than
      * the pool's budget has buffers run each way, so one kept buffer each would leave the pool with
