@@ -2,7 +2,6 @@ package io.zerocopy.examples.http;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -198,9 +197,21 @@ final class TargetResolver {
 
     /** One percent-decoded, strictly UTF-8-decoded segment, or null if it is malformed or forbidden. */
     static String decode(String raw) {
-        if (plain(raw)) {
-            return raw.equals(".") || raw.equals("..") || raw.indexOf('\\') >= 0 ? null : raw;
+        String segment = plain(raw) ? raw : unescape(raw);
+        if (segment == null || segment.equals(".") || segment.equals("..")) {
+            return null;
         }
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f) {
+                return null;
+            }
+        }
+        return segment;
+    }
+
+    /** A segment with percent-escapes, decoded and strictly UTF-8-decoded; null if malformed. */
+    private static String unescape(String raw) {
         ByteBuffer bytes = ByteBuffer.allocate(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
@@ -218,27 +229,16 @@ final class TargetResolver {
                 return null;
             }
         }
-        String segment;
         try {
-            CharBuffer chars = StandardCharsets.UTF_8
+            return StandardCharsets.UTF_8
                     .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(bytes.flip());
-            segment = chars.toString();
+                    .decode(bytes.flip())
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }
-        if (segment.equals(".") || segment.equals("..")) {
-            return null;
-        }
-        for (int i = 0; i < segment.length(); i++) {
-            char c = segment.charAt(i);
-            if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f) {
-                return null;
-            }
-        }
-        return segment;
     }
 
     /** Whether a segment is printable ASCII without escapes, and so decodes to itself. */
