@@ -47,17 +47,7 @@ count() {
   for pid in "$@"; do args+=(-p "$pid"); done
   if command -v perf >/dev/null; then
     # without strace, which slows the server: CPU and context switches per request
-    local list
-    list=$(IFS=,; echo "$*")
-    perf stat -x, -e task-clock,context-switches -p "$list" -o "$WORK/$name.perf" -- sleep "$SECONDS_" &
-    local perfpid=$!
-    local n
-    n=$(wrk -t2 -c64 -d"${SECONDS_}"s "http://127.0.0.1:$port/f.bin" | awk '/requests in/ {print $1}')
-    wait $perfpid || true
-    awk -F, -v n="$n" -v name="$name" '$3 == "task-clock" || $3 ~ /^task-clock/ { cpu = $1 }
-      $3 ~ /^context-switches/ { cs = $1 }
-      END { printf "%-12s %7d requests: %.2f us of CPU and %.2f context switches per request (perf stat)\n",
-            name, n, cpu * 1000 / n, cs / n }' "$WORK/$name.perf"
+    FILE=f.bin zerocopy-benchmarks/http/http-cpu.sh 64 1 "$SECONDS_" "$name:$port:$(IFS=,; echo "$*")"
   fi
   strace -c -f -o "$WORK/$name.strace" "${args[@]}" &
   local tracer=$!
