@@ -39,17 +39,7 @@ read -r -a CONNECTIONS <<<"${CONNECTIONS:-1 64 256}"
 PORT_NGINX=18301
 FIRST_PORT=18310 # servers from here, their proxy ports from FIRST_PORT + 50
 
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v strace >/dev/null || need+=(strace)
-command -v curl >/dev/null || need+=(curl)
-[ -x /usr/bin/time ] || need+=(time)
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+zerocopy-benchmarks/http/need.sh wrk strace curl /usr/bin/time:time nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$JDK25/bin/java" ] || { echo "no JDK 25 at $JDK25" >&2; exit 1; }
 if [ ! -f "$JAR" ]; then

@@ -16,13 +16,7 @@ BYTES=${1:-4096}
 SECONDS_=${2:-4}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JAR=zerocopy-examples/target/zerocopy-examples.jar
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v strace >/dev/null || need+=(strace)
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+zerocopy-benchmarks/http/need.sh wrk strace nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 WORK=$(mktemp -d /tmp/zerocopy-http-syscalls.XXXXXX)
 PIDS=()

@@ -38,14 +38,7 @@ SERVERS=(${SERVERS:-nginx jwebserver threads event-loop threads+buffered event-l
 read -r -a FILES <<<"${FILES:-4k.bin 1m.bin 64m.bin}"
 read -r -a CONNECTIONS <<<"${CONNECTIONS:-1 64 256}"
 
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+zerocopy-benchmarks/http/need.sh wrk nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$JDK25/bin/java" ] || { echo "no JDK 25 at $JDK25" >&2; exit 1; }
 if [ ! -f "$JAR" ]; then
