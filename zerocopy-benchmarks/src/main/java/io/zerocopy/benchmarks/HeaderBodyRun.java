@@ -99,7 +99,7 @@ public final class HeaderBodyRun {
                     quantile(all, 0.5) / 1e3,
                     quantile(all, 0.99) / 1e3,
                     slow,
-                    median(ratios.get(pair)));
+                    Median.of(ratios.get(pair)));
         }
     }
 
@@ -241,11 +241,5 @@ public final class HeaderBodyRun {
 
     private static double quantile(long[] sorted, double q) {
         return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (q * sorted.length))];
-    }
-
-    private static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int m = v.length / 2;
-        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
     }
 }

@@ -140,9 +140,7 @@ public final class SpliceRun {
     }
 
     private static double median(List<double[]> runs, int index) {
-        double[] values = runs.stream().mapToDouble(r -> r[index]).sorted().toArray();
-        int m = values.length / 2;
-        return values.length % 2 == 1 ? values[m] : (values[m - 1] + values[m]) / 2;
+        return Median.of(runs.stream().mapToDouble(r -> r[index]).toArray());
     }
 
     private static TransferOptions options(String contender) {

@@ -3,6 +3,7 @@ package io.zerocopy.benchmarks.defaults;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.benchmarks.Data;
+import io.zerocopy.benchmarks.Median;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

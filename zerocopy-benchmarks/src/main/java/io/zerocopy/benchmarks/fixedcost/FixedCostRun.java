@@ -1,6 +1,7 @@
 package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.benchmarks.Data;
+import io.zerocopy.benchmarks.Median;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -181,7 +182,7 @@ public final class FixedCostRun {
         for (int i = 0; i < rounds.get(c).size(); i++) {
             ratios.add(rounds.get(c).get(i) / rounds.get(reference).get(i));
         }
-        return median(ratios);
+        return Median.of(ratios);
     }
 
     /** Per-transfer microseconds for every contender at one size, one entry per counted round: wall-clock, then CPU. */
@@ -220,14 +221,7 @@ public final class FixedCostRun {
 
     private static Map<FixedCostContenders, Double> medians(Map<FixedCostContenders, List<Double>> times) {
         Map<FixedCostContenders, Double> medians = new EnumMap<>(FixedCostContenders.class);
-        times.forEach((c, list) -> medians.put(c, median(list)));
+        times.forEach((c, list) -> medians.put(c, Median.of(list)));
         return medians;
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> list = new ArrayList<>(values);
-        Collections.sort(list);
-        int n = list.size();
-        return n % 2 == 1 ? list.get(n / 2) : (list.get(n / 2 - 1) + list.get(n / 2)) / 2;
     }
 }

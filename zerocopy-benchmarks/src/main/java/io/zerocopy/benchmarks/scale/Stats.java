@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks.scale;
 
+import io.zerocopy.benchmarks.Median;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,12 +12,7 @@ final class Stats {
 
     /** The nearest-rank percentile of {@code values} (any order); NaN when there are none. */
     static double percentile(List<Double> values, double percent) {
-        List<Double> sorted = new ArrayList<>();
-        for (Double v : values) {
-            if (v != null && !v.isNaN()) {
-                sorted.add(v);
-            }
-        }
+        List<Double> sorted = present(values);
         if (sorted.isEmpty()) {
             return Double.NaN;
         }
@@ -27,18 +23,19 @@ final class Stats {
 
     /** The median (mean of the middle two for an even count); NaN when there are none. */
     static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>();
+        List<Double> present = present(values);
+        return present.isEmpty() ? Double.NaN : Median.of(present);
+    }
+
+    /** The values that are there: neither null nor NaN. */
+    private static List<Double> present(List<Double> values) {
+        List<Double> present = new ArrayList<>();
         for (Double v : values) {
             if (v != null && !v.isNaN()) {
-                sorted.add(v);
+                present.add(v);
             }
         }
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        Collections.sort(sorted);
-        int mid = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
+        return present;
     }
 
     static String format(double value) {
