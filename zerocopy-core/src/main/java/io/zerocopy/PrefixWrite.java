@@ -62,8 +62,9 @@ final class PrefixWrite {
         this.chunkBytes = chunk;
         this.lent = pooled;
         this.pooled = pooled != null;
-        ByteBuffer buffer = pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk);
-        buffers[prefix.length] = chunk == 0 ? null : buffer.limit(0);
+        buffers[prefix.length] = chunk == 0
+                ? null
+                : (pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk)).limit(0);
     }
 
     /**
