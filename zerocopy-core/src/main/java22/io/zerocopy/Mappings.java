@@ -7,10 +7,12 @@ import java.nio.channels.FileChannel;
 /**
  * Maps file regions read-only and unmaps them as soon as they are released, instead of waiting for
  * the garbage collector to find the buffer. This is the Java 22 part of a multi-release jar
- * ({@code META-INF/versions/22}): each region is mapped into a confined {@code Arena}, and closing
+ * ({@code META-INF/versions/22}): each region is mapped into a shared {@code Arena}, and closing
  * the arena unmaps it at once (JEP 454); Java 17 to 21 load the version that releases through
- * {@code Unsafe.invokeCleaner}, which warns from Java 23. A released buffer must not be touched
- * again.
+ * {@code Unsafe.invokeCleaner}, which warns from Java 23. Shared, not confined: a {@code Transfer}
+ * may be advanced and closed by any thread, one at a time, and a confined arena's buffer refuses
+ * every other thread ({@code WrongThreadException}). Closing a shared arena costs a handshake with
+ * the JVM's threads, once per window. A released buffer must not be touched again.
  */
 final class Mappings {
 
@@ -23,7 +25,7 @@ final class Mappings {
 
     /** Maps {@code [position, position + size)} of {@code file} read-only; the caller closes the mapping. */
     static Mapping mapReadOnly(FileChannel file, long position, long size) throws IOException {
-        Arena arena = Arena.ofConfined();
+        Arena arena = Arena.ofShared();
         try {
             return new Mapping(
                     file.map(FileChannel.MapMode.READ_ONLY, position, size, arena)

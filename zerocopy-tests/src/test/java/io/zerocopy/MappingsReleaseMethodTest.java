@@ -12,7 +12,7 @@ class MappingsReleaseMethodTest {
 
     @Test
     void releaseMethod_isPromptOnThisJdk() {
-        // JDK 22+ closes a confined Arena; 17 to 21 use Unsafe.invokeCleaner. Never the GC here.
+        // JDK 22+ closes a shared Arena; 17 to 21 use Unsafe.invokeCleaner. Never the GC here.
         String expected = Runtime.version().feature() >= 22 ? "Arena.close" : "Unsafe.invokeCleaner";
         assertThat(Mappings.releaseMethod()).isEqualTo(expected).isNotEqualTo("garbage collector");
     }
