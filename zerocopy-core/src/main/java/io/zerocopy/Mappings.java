@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * <p>This is the Java 17 to 21 version: {@code FileChannel.map(mode, position, size)}, released
  * with {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), the same hook Netty
  * and Lucene use. From Java 23 that method warns, so the jar's Java 22 part
- * ({@code META-INF/versions/22}) has its own version of this class, which maps into a confined
+ * ({@code META-INF/versions/22}) has its own version of this class, which maps into a shared
  * {@code Arena} and unmaps by closing it (JEP 454). If the hook is not available the mapping is
  * left to the garbage collector, which is correct but holds address space longer; a debug line
  * says so once. A released buffer must not be touched again: accessing unmapped memory crashes

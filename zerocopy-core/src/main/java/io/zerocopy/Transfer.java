@@ -38,7 +38,9 @@ import java.nio.channels.SelectionKey;
  * {@code Error} reaches {@code onFailure} (wrapped in a {@code TransferException}) and is then
  * rethrown as itself.
  *
- * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does).
+ * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does). Which
+ * thread may change from call to call, {@link #close()} included, given the caller's own
+ * happens-before between them (a hand-over through a queue or an executor).
  */
 public interface Transfer extends Closeable {
 

@@ -6,9 +6,11 @@ import java.io.IOException;
 /**
  * The per-transfer state of a strategy: one call to {@link #move} makes one step of progress.
  *
- * <p>The engine calls {@link #move} in a loop from a single thread and always calls
- * {@link #close()} exactly once at the end, whether the transfer succeeded or failed. A step is
- * never shared between transfers or threads, so it needs no synchronisation.
+ * <p>The engine calls {@link #move} one call at a time and always calls {@link #close()} exactly
+ * once at the end, whether the transfer succeeded or failed. Successive calls may come from
+ * different threads (an event loop hands a connection over; a transfer is closed by another
+ * thread), each call happening-before the next, so a step needs no synchronisation but must not
+ * hold anything confined to one thread. A step is never shared between transfers.
  */
 public interface TransferStep extends Closeable {
 

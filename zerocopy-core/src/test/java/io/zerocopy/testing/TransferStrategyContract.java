@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import io.zerocopy.FileRegion;
+import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
@@ -28,6 +30,8 @@ import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,6 +40,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -448,6 +453,83 @@ public abstract class TransferStrategyContract {
                 targetFile.close();
             }
         }
+    }
+
+    /**
+     * A transfer may be advanced by any thread, one at a time, and closed by another: advanced
+     * alternately on two threads it moves the model's bytes, and closed part-way on a third it
+     * refuses further advances. A file region to a fake target that takes a few bytes per call, or
+     * to a file where the strategy declines the fake; small buffers and windows, so that the
+     * transfer takes many steps.
+     */
+    @Test
+    void open_advancedOnTwoThreadsClosedOnAThird() throws Exception {
+        String name = strategy().name();
+        Random random = new Random(SEED ^ name.hashCode());
+        byte[] data = new byte[64 * 1024 + random.nextInt(4096)];
+        random.nextBytes(data);
+        TransferOptions options = TransferOptions.builder()
+                .strategy(name)
+                .bufferSize(4096)
+                .mappedWindow(8192)
+                .build();
+        ExecutorService[] threads = {
+            Executors.newSingleThreadExecutor(), Executors.newSingleThreadExecutor(), Executors.newSingleThreadExecutor()
+        };
+        Path sourcePath = Files.write(Files.createTempFile(dir, "across", ""), data);
+        Path targetPath = Files.createTempFile(dir, "across-target", "");
+        try (FileChannel file = FileChannel.open(sourcePath, StandardOpenOption.READ);
+                FileChannel targetFile = FileChannel.open(targetPath, StandardOpenOption.WRITE)) {
+            for (boolean closePartWay : new boolean[] {false, true}) {
+                Target fake = Target.of(Behaviour.RANDOM_SHORT, random);
+                WritableByteChannel target = fake;
+                if (!strategy().supports(request(file, fake, data.length)).supported()) {
+                    target = targetFile;
+                    if (!strategy().supports(request(file, targetFile, data.length)).supported()) {
+                        return; // declining is the other test's
+                    }
+                }
+                targetFile.truncate(0).position(0);
+                WritableByteChannel to = target;
+                Transfer transfer = threads[0]
+                        .submit(() -> Transfers.open(FileRegion.of(file, 0, data.length), to, options))
+                        .get(STUCK_AFTER.toSeconds(), TimeUnit.SECONDS);
+                for (int i = 0; !transfer.isDone() && i < data.length; i++) {
+                    threads[i % 2].submit(transfer::advance).get(STUCK_AFTER.toSeconds(), TimeUnit.SECONDS);
+                    if (closePartWay && i == 1) {
+                        threads[2].submit(() -> {
+                                    transfer.close();
+                                    return null;
+                                })
+                                .get(STUCK_AFTER.toSeconds(), TimeUnit.SECONDS);
+                        break;
+                    }
+                }
+                long moved = transfer.bytesTransferred();
+                if (closePartWay && !transfer.isDone()) {
+                    assertThatThrownBy(transfer::advance)
+                            .as("advance after a close on another thread")
+                            .isInstanceOf(IllegalStateException.class);
+                } else {
+                    assertThat(transfer.isDone()).as("done").isTrue();
+                    assertThat(moved).as("bytes moved").isEqualTo(data.length);
+                }
+                byte[] arrived = target == fake ? fake.bytes() : Files.readAllBytes(targetPath);
+                assertSameBytes("bytes at the target", arrived, Arrays.copyOf(data, (int) moved));
+            }
+        } finally {
+            for (ExecutorService thread : threads) {
+                thread.shutdownNow();
+            }
+        }
+    }
+
+    private static TransferRequest request(FileChannel source, WritableByteChannel target, long count) {
+        return TransferRequest.builder()
+                .source(source, ChannelKind.FILE)
+                .slice(0, count)
+                .target(target, target instanceof FileChannel ? ChannelKind.FILE : ChannelKind.OTHER)
+                .build();
     }
 
     /** Compares byte arrays by length and first difference, without printing them. */
