@@ -9,7 +9,6 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
@@ -40,6 +39,8 @@ import org.apache.commons.io.IOUtils;
  *   <li>{@code commonsIo}: {@code IOUtils.copyLarge} on the streams;
  *   <li>{@code streamTransferTo}: {@code InputStream.transferTo}.
  * </ul>
+ *
+ * <p>The raw loops are {@link RawLoops}'s, shared with the other benchmarks of this module.
  */
 final class Contenders {
     static final long RAW_MMAP_WINDOW = 64L << 20;
@@ -98,26 +99,9 @@ final class Contenders {
             case "bufferedMss":
                 return Transfers.copy(source, channel, BUFFERED_MSS);
             case "rawTransferTo":
-                try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-                    long size = in.size();
-                    long position = 0;
-                    while (position < size) {
-                        position += in.transferTo(position, size - position, channel);
-                    }
-                    return position;
-                }
+                return RawLoops.transferTo(source, channel);
             case "rawMmap":
-                try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-                    long size = in.size();
-                    for (long position = 0; position < size; position += RAW_MMAP_WINDOW) {
-                        MappedByteBuffer window = in.map(
-                                FileChannel.MapMode.READ_ONLY, position, Math.min(RAW_MMAP_WINDOW, size - position));
-                        while (window.hasRemaining()) {
-                            channel.write(window);
-                        }
-                    }
-                    return size;
-                }
+                return RawLoops.mmap(source, channel, RAW_MMAP_WINDOW);
             case "guava":
                 try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
                     return ByteStreams.copy(in, channel);
@@ -137,13 +121,7 @@ final class Contenders {
             case "buffered":
                 return Transfers.copy(in, out, forced(contender));
             case "classic4k":
-                byte[] buffer = new byte[4096];
-                long total = 0;
-                for (int n; (n = in.read(buffer)) >= 0; ) {
-                    out.write(buffer, 0, n);
-                    total += n;
-                }
-                return total;
+                return RawLoops.classic4k(in, out);
             case "guava":
                 return ByteStreams.copy(in, out);
             case "commonsIo":
@@ -170,11 +148,7 @@ final class Contenders {
             case "transferFrom":
                 return Transfers.copy(source, target, forced(contender));
             case "rawTransferFrom":
-                long position = 0;
-                for (long n; (n = target.transferFrom(source, position, Long.MAX_VALUE - position)) > 0; ) {
-                    position += n;
-                }
-                return position;
+                return RawLoops.transferFrom(source, target);
             case "guava":
                 return ByteStreams.copy(source, target);
             default:

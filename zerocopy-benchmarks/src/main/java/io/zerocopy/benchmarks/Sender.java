@@ -36,10 +36,7 @@ final class Sender implements Closeable {
         ByteBuffer rest = ByteBuffer.allocateDirect(1);
         while (server.isOpen()) {
             try (SocketChannel connection = server.accept()) {
-                long size = file.size();
-                for (long position = 0; position < size; ) {
-                    position += file.transferTo(position, size - position, connection);
-                }
+                RawLoops.transferTo(file, file.size(), connection);
                 connection.shutdownOutput();
                 rest.clear();
                 while (connection.read(rest) >= 0) {

@@ -3,6 +3,7 @@ package io.zerocopy.benchmarks.fixedcost;
 import io.zerocopy.FileRegion;
 import io.zerocopy.Transfer;
 import io.zerocopy.Transfers;
+import io.zerocopy.benchmarks.RawLoops;
 import io.zerocopy.benchmarks.uring.IoUring;
 import io.zerocopy.benchmarks.uring.UringSender;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,7 +62,7 @@ enum FixedCostContenders {
         @Override
         long send(Ends ends) throws IOException {
             try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
-                return transferTo(file, file.size(), ends.socket);
+                return RawLoops.transferTo(file, file.size(), ends.socket);
             }
         }
     },
@@ -68,7 +70,7 @@ enum FixedCostContenders {
     RAW_TRANSFER_TO_OPEN("rawTransferToOpen") {
         @Override
         long send(Ends ends) throws IOException {
-            return transferTo(ends.open, ends.size, ends.socket);
+            return RawLoops.transferTo(ends.open, ends.size, ends.socket);
         }
     },
     /** Open, positional reads into one reused direct buffer and writes until everything is sent, close. */
@@ -115,17 +117,6 @@ enum FixedCostContenders {
         }
     };
 
-    /** The names the benchmark's {@code contender} parameter takes. */
-    static final List<String> NAMES = List.of(
-            "copyPath",
-            "copySlice",
-            "copySliceOpen",
-            "handle",
-            "rawTransferTo",
-            "rawTransferToOpen",
-            "rawPreadWrite",
-            "rawPreadWriteOpen");
-
     final String label;
 
     FixedCostContenders(String label) {
@@ -156,15 +147,8 @@ enum FixedCostContenders {
                 return c;
             }
         }
-        throw new IllegalArgumentException("contender: " + label + " (expected one of: " + NAMES + ")");
-    }
-
-    private static long transferTo(FileChannel file, long size, SocketChannel socket) throws IOException {
-        long sent = 0;
-        while (sent < size) {
-            sent += file.transferTo(sent, size - sent, socket);
-        }
-        return sent;
+        List<String> labels = Arrays.stream(values()).map(c -> c.label).toList();
+        throw new IllegalArgumentException("contender: " + label + " (expected one of: " + labels + ")");
     }
 
     private static long preadWrite(FileChannel file, long size, Ends ends) throws IOException {

@@ -119,25 +119,9 @@ public final class FixedCostRun {
             for (FixedCostContenders c : contenders) {
                 double wallRatio = wall.get(c) / fasterRaw(wall, c.opensPerTransfer());
                 double cpuRatio = cpu.get(c) / fasterRaw(cpu, c.opensPerTransfer());
-                table.append(String.format(
-                        Locale.ROOT,
-                        "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n",
-                        size,
-                        c.label,
-                        wall.get(c),
-                        wallRatio,
-                        cpu.get(c),
-                        cpuRatio));
-                lines.append(String.format(
-                        Locale.ROOT,
-                        "%s,%d,%s,%.3f,%.3f,%.3f,%.3f%n",
-                        java,
-                        size,
-                        c.label,
-                        wall.get(c),
-                        wallRatio,
-                        cpu.get(c),
-                        cpuRatio));
+                Object[] row = {size, c.label, wall.get(c), wallRatio, cpu.get(c), cpuRatio};
+                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n", row));
+                lines.append(java).append(',').append(String.format(Locale.ROOT, "%d,%s,%.3f,%.3f,%.3f,%.3f%n", row));
             }
         }
         System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS + " warm-up) of "

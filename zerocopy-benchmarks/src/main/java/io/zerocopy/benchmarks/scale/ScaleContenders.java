@@ -2,10 +2,9 @@ package io.zerocopy.benchmarks.scale;
 
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
-import java.io.FileInputStream;
+import io.zerocopy.benchmarks.RawLoops;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -48,7 +47,7 @@ final class ScaleContenders {
         send("transferTo", (source, target) -> Transfers.copy(source, target, forced("transferTo")));
         send("mmap", (source, target) -> Transfers.copy(source, target, forced("mmap")));
         send("buffered", (source, target) -> Transfers.copy(source, target, forced("buffered")));
-        send("rawTransferTo", ScaleContenders::rawTransferTo);
+        send("rawTransferTo", RawLoops::transferTo);
         send("classic4k", ScaleContenders::classic4kSend);
         loop("rawSelectorLoop", TransferToStep::new);
         loop("handleLoop", HandleStep::new);
@@ -109,50 +108,21 @@ final class ScaleContenders {
         return contender;
     }
 
-    private static long rawTransferTo(Path source, SocketChannel target) throws IOException {
-        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-            long size = in.size();
-            long position = 0;
-            while (position < size) {
-                position += in.transferTo(position, size - position, target);
-            }
-            return position;
-        }
-    }
-
     private static long classic4kSend(Path source, SocketChannel target) throws IOException {
         // the socket's stream is not closed: that would close the socket before the peer confirms
-        OutputStream out = target.socket().getOutputStream();
-        try (InputStream in = new FileInputStream(source.toFile())) {
-            return copy4k(in, out);
-        }
+        return RawLoops.classic4k(source, target.socket().getOutputStream());
     }
 
     private static long rawTransferFrom(SocketChannel source, Path target) throws IOException {
         try (FileChannel out = create(target)) {
-            long position = 0;
-            for (long n; (n = out.transferFrom(source, position, Long.MAX_VALUE - position)) > 0; ) {
-                position += n;
-            }
-            return position;
+            return RawLoops.transferFrom(source, out);
         }
     }
 
     private static long classic4kReceive(SocketChannel source, Path target) throws IOException {
-        InputStream in = source.socket().getInputStream();
         try (OutputStream out = new FileOutputStream(target.toFile())) {
-            return copy4k(in, out);
+            return RawLoops.classic4k(source.socket().getInputStream(), out);
         }
-    }
-
-    private static long copy4k(InputStream in, OutputStream out) throws IOException {
-        byte[] buffer = new byte[4096];
-        long total = 0;
-        for (int n; (n = in.read(buffer)) >= 0; ) {
-            out.write(buffer, 0, n);
-            total += n;
-        }
-        return total;
     }
 
     private static FileChannel create(Path target) throws IOException {
