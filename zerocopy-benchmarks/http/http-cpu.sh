@@ -8,8 +8,10 @@
 #
 # For nginx give its worker processes' PIDs (pgrep -f "nginx: worker" | paste -sd,). FILE (default
 # 4k.bin) is the path requested. Prints one line per run: requests per second, CPU microseconds and
-# context switches per request, and the CPUs the server used. Needs wrk and perf.
+# context switches per request, and the CPUs the server used. Needs wrk and perf. CLIENT_CPUS
+# (common.sh): wrk runs there under `taskset -c`, with a thread per CPU (unset: anywhere, -t2).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 CONNECTIONS=${1:?connections}
 ROUNDS=${2:?rounds}
 SECONDS_=${3:?seconds per run, at least 2}
@@ -19,7 +21,7 @@ trap 'rm -rf "$WORK"' EXIT
 for round in $(seq "$ROUNDS"); do
   for spec in "$@"; do
     IFS=: read -r name port pids <<<"$spec"
-    wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_}"s "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
+    client_wrk -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
     wrk_pid=$!
     sleep 0.5
     perf stat -x, -e task-clock,context-switches -p "$pids" -o "$WORK/perf" -- sleep $((SECONDS_ - 1))

@@ -15,22 +15,24 @@
 # /proc/PID/stat over each run, divided by the bytes of the bodies wrk received; the proxy's the
 # same over its workers, and wrk's own from /usr/bin/time. DIAG=1 adds, once per cell after the rounds, the server's data segments
 # and their mean size (ss -ti) and the proxy's reads and writes (strace, 1 s; it slows the proxy). Writes OUT/receivers.csv and
-# OUT/diag.txt; prints medians. uptime goes into the CSV with each run.
+# OUT/diag.txt; prints medians. uptime goes into the CSV with each run. JAVA_OPTS (or
+# SERVER_JAVA_OPTS): more JVM options for the servers. CPU sets (common.sh): SERVER_CPUS for the
+# servers and the plain nginx (a worker per CPU; the JVMs get -XX:ActiveProcessorCount to match),
+# PROXY_CPUS for the proxy (a worker per CPU), CLIENT_CPUS for wrk (a thread per CPU); unset,
+# nothing is pinned, nginx and the proxy run 2 workers and wrk -t2. On 16 CPUs:
+#
+#   SERVER_CPUS=0-3 PROXY_CPUS=4-7 CLIENT_CPUS=8-15 zerocopy-benchmarks/http/http-receivers.sh
 set -euo pipefail
 
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+take_cpu_lock "$@"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-LOCK=/tmp/zerocopy-cpu.lock
-if [ -z "${ZEROCOPY_BENCH_LOCKED:-}" ]; then
-  exec env ZEROCOPY_BENCH_LOCKED=1 flock -x "$LOCK" "$0" "$@"
-fi
 
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5}
 WARMUP=${WARMUP:-8}
 OUT=${OUT:-zerocopy-examples/target/bench-receivers}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAVA_OPTS=${JAVA_OPTS:-}
-JAR=zerocopy-examples/target/zerocopy-examples.jar
+JAVA_OPTS=${JAVA_OPTS:-${SERVER_JAVA_OPTS:-}}
 read -r -a STRATEGIES <<<"${STRATEGIES:-auto transferTo buffered}"
 read -r -a ENGINES <<<"${ENGINES:-threads event-loop}"
 read -r -a SETTINGS <<<"${SETTINGS:-straight proxy}"
@@ -41,10 +43,7 @@ FIRST_PORT=18310 # servers from here, their proxy ports from FIRST_PORT + 50
 
 zerocopy-benchmarks/http/need.sh wrk strace curl /usr/bin/time:time nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$JDK25/bin/java" ] || { echo "no JDK 25 at $JDK25" >&2; exit 1; }
-if [ ! -f "$JAR" ]; then
-  JAVA_HOME="$JDK25" ./mvnw -B -q package -DskipTests -pl zerocopy-examples -am
-fi
+need_jdk_and_jar
 
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/zerocopy-bench-receivers.XXXXXX)
@@ -67,31 +66,23 @@ for e in "${ENGINES[@]}"; do
   done
 done
 
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
 trap cleanup EXIT
 
 pairs=()
 for s in "${SERVERS[@]}"; do pairs+=("$((PORT[$s] + 50)):${PORT[$s]}"); done
-for p in $PORT_NGINX "${PORT[@]}"; do
-  if ss -ltn "sport = :$p" | grep -q LISTEN; then echo "port $p is taken" >&2; exit 1; fi
-done
-zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
-zerocopy-benchmarks/http/nginx-proxy-conf.sh "$WORK" "${pairs[@]}" >"$WORK/proxy/nginx.conf"
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+ports_free $PORT_NGINX "${PORT[@]}"
+NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
+NGINX_WORKERS=$PROXY_NGINX_WORKERS zerocopy-benchmarks/http/nginx-proxy-conf.sh "$WORK" "${pairs[@]}" >"$WORK/proxy/nginx.conf"
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
 NGINX_PID=$!
-"$NGINX" -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" >"$WORK/proxy.log" 2>&1 &
+"${PROXY_ON[@]}" "$NGINX" -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" >"$WORK/proxy.log" 2>&1 &
 PIDS+=($!)
 PROXY_PID=$!
 for s in "${SERVERS[@]}"; do
   strategy=${s#*/}
   # shellcheck disable=SC2086
-  "$JDK25/bin/java" $JAVA_OPTS -jar "$JAR" http-server --root "$ROOT" --port "${PORT[$s]}" --engine "${s%/*}" \
+  "${SERVER_JAVA[@]}" $JAVA_OPTS -jar "$JAR" http-server --root "$ROOT" --port "${PORT[$s]}" --engine "${s%/*}" \
     --strategy "$strategy" --max-connections 4096 >"$WORK/${s/\//-}.log" 2>&1 &
   PIDS+=($!)
   PID[$s]=$!
@@ -131,7 +122,7 @@ run() { # setting server file connections duration
   local s0 p0 out s1 p1
   s0=$(cpu_ticks "${pids[@]}")
   p0=$(cpu_ticks "${proxy[@]}")
-  out=$(/usr/bin/time -f "wrk_cpu %U %S" wrk -t$((c < 2 ? 1 : 2)) -c"$c" -d"$d"s --timeout 30s \
+  out=$(/usr/bin/time -f "wrk_cpu %U %S" "${CLIENT_ON[@]}" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d"s --timeout 30s \
     "http://127.0.0.1:$port/$file" 2>&1)
   s1=$(cpu_ticks "${pids[@]}")
   p1=$(cpu_ticks "${proxy[@]}")
@@ -150,7 +141,7 @@ diag() { # setting server file connections
   local setting=$1 server=$2 file=$3 c=$4 port=${PORT[$2]}
   local target=$port
   [ "$setting" = proxy ] && target=$((port + 50))
-  wrk -t$((c < 2 ? 1 : 2)) -c"$c" -d4s --timeout 30s "http://127.0.0.1:$target/$file" >/dev/null &
+  client_wrk -t"$(wrk_threads "$c")" -c"$c" -d4s --timeout 30s "http://127.0.0.1:$target/$file" >/dev/null &
   local w=$!
   sleep 2
   {
@@ -185,10 +176,10 @@ PY
 }
 
 echo "warming up: ${WARMUP} s of 1 MiB per server, straight and through the proxy"
-wrk -t2 -c64 -d"${WARMUP}"s "http://127.0.0.1:$PORT_NGINX/1m" >/dev/null
+client_wrk -t"$(wrk_threads 64)" -c64 -d"${WARMUP}"s "http://127.0.0.1:$PORT_NGINX/1m" >/dev/null
 for s in "${SERVERS[@]}"; do
-  wrk -t2 -c64 -d"${WARMUP}"s "http://127.0.0.1:${PORT[$s]}/1m" >/dev/null
-  wrk -t2 -c64 -d$((WARMUP / 2))s "http://127.0.0.1:$((PORT[$s] + 50))/1m" >/dev/null
+  client_wrk -t"$(wrk_threads 64)" -c64 -d"${WARMUP}"s "http://127.0.0.1:${PORT[$s]}/1m" >/dev/null
+  client_wrk -t"$(wrk_threads 64)" -c64 -d$((WARMUP / 2))s "http://127.0.0.1:$((PORT[$s] + 50))/1m" >/dev/null
 done
 
 CSV="$OUT/receivers.csv"
@@ -228,4 +219,5 @@ PY
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs, Linux $(uname -r); uptime: $(uptime)"
   echo "nginx $("$NGINX" -v 2>&1 | sed 's/.*: //'); $("$JDK25/bin/java" -version 2>&1 | head -1); JAVA_OPTS=$JAVA_OPTS"
+  [ -z "$SERVER_CPUS$PROXY_CPUS$CLIENT_CPUS" ] || cpu_layout proxy
 } | tee -a "$OUT/summary.txt"

@@ -9,34 +9,28 @@
 # that, where perf is installed, one run without strace under `perf stat` gives the server's CPU
 # and context switches per request. Installs
 # nginx-light, wrk and strace with apt-get if missing; needs the examples jar (README's demo
-# command) and JDK 25 (JDK25, default: Temurin's).
+# command) and JDK 25 (JDK25, default: Temurin's). CPU sets (common.sh): SERVER_CPUS for the
+# servers (nginx a worker per CPU, the JVMs -XX:ActiveProcessorCount to match), CLIENT_CPUS for wrk.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 BYTES=${1:-4096}
 SECONDS_=${2:-4}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAR=zerocopy-examples/target/zerocopy-examples.jar
 zerocopy-benchmarks/http/need.sh wrk strace nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 WORK=$(mktemp -d /tmp/zerocopy-http-syscalls.XXXXXX)
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
 trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/nginx/logs"
 chmod 755 "$WORK" "$WORK/root"
 head -c "$BYTES" /dev/urandom >"$WORK/root/f.bin"
-zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
+NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
 
 # count SERVER_NAME PORT PID...: strace the PIDs during one wrk run, print calls per request
 count() {
   local name=$1 port=$2
   shift 2
   for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/f.bin" && break; sleep 0.1; done
-  wrk -t2 -c64 -d2s "http://127.0.0.1:$port/f.bin" >/dev/null # warm up
+  client_wrk -t"$(wrk_threads 64)" -c64 -d2s "http://127.0.0.1:$port/f.bin" >/dev/null # warm up
   local args=()
   for pid in "$@"; do args+=(-p "$pid"); done
   if command -v perf >/dev/null; then
@@ -47,7 +41,7 @@ count() {
   local tracer=$!
   sleep 1 # strace attaches
   local requests
-  requests=$(wrk -t2 -c64 -d"${SECONDS_}"s "http://127.0.0.1:$port/f.bin" | awk '/requests in/ {print $1}')
+  requests=$(client_wrk -t"$(wrk_threads 64)" -c64 -d"${SECONDS_}"s "http://127.0.0.1:$port/f.bin" | awk '/requests in/ {print $1}')
   kill -INT $tracer; wait $tracer 2>/dev/null || true
   python3 - "$WORK/$name.strace" "$requests" "$name" <<'PY'
 import sys
@@ -61,13 +55,13 @@ print(f"{sys.argv[3]:12s} {n:7d} requests: " + " ".join(f"{k}={v / n:.2f}" for k
 PY
 }
 
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
 sleep 0.5
 count nginx 18191 $(pgrep -P "${PIDS[0]}")
 port=18192
 for engine in threads event-loop; do
-  "$JDK25/bin/java" -jar "$JAR" http-server --root "$WORK/root" --port $port --engine $engine \
+  "${SERVER_JAVA[@]}" -jar "$JAR" http-server --root "$WORK/root" --port $port --engine $engine \
       --max-connections 4096 >"$WORK/$engine.log" 2>&1 &
   PIDS+=($!)
   count "$engine" $port "${PIDS[-1]}"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures http-server (both engines) against nginx and jwebserver with wrk, in interleaved rounds.
 #
-#   zerocopy-benchmarks/http/http.sh            (from the repository root; takes the CPU lock itself)
+#   zerocopy-benchmarks/http/http.sh            (takes the CPU lock itself)
+#   SERVER_CPUS=0-3 CLIENT_CPUS=8-15 zerocopy-benchmarks/http/http.sh     (on 16 CPUs: pinned)
 #
 # Installs nginx-light and wrk with apt-get if they are missing, builds the examples jar if it is
 # missing, generates a directory of 4 KiB, 1 MiB and 64 MiB files, starts nginx (sendfile on;
@@ -13,14 +14,14 @@
 # started. Environment: ROUNDS (3), BIG_ROUNDS (2, rounds for the 64 MiB file), DURATION (4, s),
 # BIG_256_DURATION (8, s), OUT (zerocopy-examples/target/bench-http), JDK25; to measure less,
 # SERVERS (a space-separated subset of the six), FILES (of 4k.bin 1m.bin 64m.bin) and CONNECTIONS
-# (of 1 64 256).
+# (of 1 64 256). SERVER_JAVA_OPTS: more JVM options for our four servers. CPU sets (common.sh):
+# SERVER_CPUS for nginx (a worker per CPU), jwebserver and ours (-XX:ActiveProcessorCount to match),
+# CLIENT_CPUS for wrk (a thread per CPU); unset, nothing is pinned and wrk runs -t2.
 set -euo pipefail
 
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+take_cpu_lock "$@"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-LOCK=/tmp/zerocopy-cpu.lock
-if [ -z "${ZEROCOPY_BENCH_LOCKED:-}" ]; then
-  exec env ZEROCOPY_BENCH_LOCKED=1 flock -x "$LOCK" "$0" "$@"
-fi
 
 ROUNDS=${ROUNDS:-3}
 WARMUP_1M=${WARMUP_1M:-8}
@@ -29,8 +30,7 @@ BIG_ROUNDS=${BIG_ROUNDS:-2}
 DURATION=${DURATION:-4}
 BIG_256_DURATION=${BIG_256_DURATION:-8}
 OUT=${OUT:-zerocopy-examples/target/bench-http}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAR=zerocopy-examples/target/zerocopy-examples.jar
+SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS:-}
 WRK_TIMEOUT=30s
 PORT_NGINX=18091 PORT_JWEB=18092 PORT_THREADS=18093 PORT_LOOP=18094 PORT_THREADS_B=18095 PORT_LOOP_B=18096
 # ours twice: with the library's own strategy, and with the buffered strategy forced
@@ -40,10 +40,7 @@ read -r -a CONNECTIONS <<<"${CONNECTIONS:-1 64 256}"
 
 zerocopy-benchmarks/http/need.sh wrk nginx:nginx-light
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$JDK25/bin/java" ] || { echo "no JDK 25 at $JDK25" >&2; exit 1; }
-if [ ! -f "$JAR" ]; then
-  JAVA_HOME="$JDK25" ./mvnw -B -q package -DskipTests -pl zerocopy-examples -am
-fi
+need_jdk_and_jar
 
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/zerocopy-bench-http.XXXXXX)
@@ -62,27 +59,21 @@ port_of() {
   esac
 }
 
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
 trap cleanup EXIT
 
-for port in $PORT_NGINX $PORT_JWEB $PORT_THREADS $PORT_LOOP $PORT_THREADS_B $PORT_LOOP_B; do
-  if ss -ltn "sport = :$port" | grep -q LISTEN; then echo "port $port is taken" >&2; exit 1; fi
-done
+ports_free $PORT_NGINX $PORT_JWEB $PORT_THREADS $PORT_LOOP $PORT_THREADS_B $PORT_LOOP_B
 
-zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$ROOT" $PORT_NGINX >"$WORK/nginx/nginx.conf"
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
-"$JDK25/bin/jwebserver" -b 127.0.0.1 -p $PORT_JWEB -d "$ROOT" -o none >"$WORK/jwebserver.log" 2>&1 &
+"${SERVER_ON[@]}" "$JDK25/bin/jwebserver" "${SERVER_JVM_CPU_FLAGS[@]/#/-J}" -b 127.0.0.1 -p $PORT_JWEB -d "$ROOT" -o none \
+  >"$WORK/jwebserver.log" 2>&1 &
 PIDS+=($!)
 for server in threads event-loop threads+buffered event-loop+buffered; do
   strategy=$([ "${server#*+}" = buffered ] && echo buffered || echo auto)
-  "$JDK25/bin/java" -jar "$JAR" http-server --root "$ROOT" --port "$(port_of $server)" --engine "${server%+*}" \
-    --strategy $strategy --max-connections 4096 >"$WORK/$server.log" 2>&1 &
+  # shellcheck disable=SC2086
+  "${SERVER_JAVA[@]}" $SERVER_JAVA_OPTS -jar "$JAR" http-server --root "$ROOT" --port "$(port_of $server)" \
+    --engine "${server%+*}" --strategy $strategy --max-connections 4096 >"$WORK/$server.log" 2>&1 &
   PIDS+=($!)
 done
 
@@ -96,20 +87,10 @@ done
 
 # one wrk run: prints "requests_per_s,bytes_per_s,p99_ms,errors,timeouts,non2xx"
 run_wrk() { # server file connections duration
-  local threads=$(($3 < 2 ? 1 : 2))
-  local out
-  out=$(wrk -t"$threads" -c"$3" -d"$4"s --timeout $WRK_TIMEOUT --latency "http://127.0.0.1:$(port_of "$1")/$2")
-  awk '
-    function bytes(v,  n, u) { n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
-      return n * (u == "KB" ? 1024 : u == "MB" ? 1048576 : u == "GB" ? 1073741824 : 1) }
-    function ms(v,  n, u) { n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
-      return n * (u == "us" ? 0.001 : u == "s" ? 1000 : u == "m" ? 60000 : 1) }
-    /^Requests\/sec:/ { rps = $2 }
-    /^Transfer\/sec:/ { bps = bytes($2) }
-    /^ +99%/ { p99 = ms($2) }
-    /Socket errors:/ { gsub(/,/, ""); errors = $4 + $6 + $8; timeouts = $10 }
-    /Non-2xx or 3xx responses:/ { non2xx = $5 }
-    END { printf "%s,%.0f,%.3f,%d,%d,%d\n", rps, bps, p99, errors, timeouts, non2xx }' <<<"$out"
+  local out rps bps p50 p99 max errors timeouts non2xx
+  out=$(client_wrk -t"$(wrk_threads "$3")" -c"$3" -d"$4"s --timeout $WRK_TIMEOUT --latency "http://127.0.0.1:$(port_of "$1")/$2")
+  read -r rps bps p50 p99 max errors timeouts non2xx <<<"$(parse_wrk <<<"$out")"
+  echo "$rps,$bps,$p99,$errors,$timeouts,$non2xx"
 }
 
 # A JVM compiles its hot paths during its first seconds of load: measured cold, the first rounds of
@@ -143,6 +124,7 @@ python3 zerocopy-benchmarks/http/http-summary.py "$CSV" "$OUT/summary.md" "$OUT/
   echo
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(lscpu | sed -n 's/^Model name: *//p')), Linux $(uname -r)"
   echo "nginx: $("$NGINX" -v 2>&1 | sed 's/.*: //'); wrk: $(wrk -v 2>&1 | head -1 | cut -d' ' -f2); jwebserver and ours: $("$JDK25/bin/java" -version 2>&1 | head -1)"
-  echo "wrk -t2 (-t1 at 1 connection) --timeout $WRK_TIMEOUT --latency; ${DURATION} s per run (${BIG_256_DURATION} s for 64 MiB at 256 connections); $ROUNDS rounds ($BIG_ROUNDS for 64 MiB)"
+  [ -z "$SERVER_CPUS$CLIENT_CPUS$SERVER_JAVA_OPTS" ] || echo "$(cpu_layout); SERVER_JAVA_OPTS=$SERVER_JAVA_OPTS"
+  echo "wrk $([ -z "$CLIENT_CPUS" ] && echo "-t2 (-t1 at 1 connection)" || echo "-t$CLIENT_THREADS (fewer at fewer connections)") --timeout $WRK_TIMEOUT --latency; ${DURATION} s per run (${BIG_256_DURATION} s for 64 MiB at 256 connections); $ROUNDS rounds ($BIG_ROUNDS for 64 MiB)"
 } >>"$OUT/summary.md"
 cat "$OUT/summary.md"

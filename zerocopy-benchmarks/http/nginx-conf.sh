@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Prints the nginx configuration the HTTP benchmarks run nginx with: sendfile on, tcp_nopush on,
-# 2 workers, keep-alive without a request limit, no access log, listening on 127.0.0.1 only.
+# 2 workers (NGINX_WORKERS), keep-alive without a request limit, no access log, listening on
+# 127.0.0.1 only.
 #
-#   zerocopy-benchmarks/http/nginx-conf.sh WORK ROOT PORT > WORK/nginx/nginx.conf
+#   [NGINX_WORKERS=N] zerocopy-benchmarks/http/nginx-conf.sh WORK ROOT PORT > WORK/nginx/nginx.conf
 #
 # WORK holds the pid file, the logs and nginx's temporary directories; ROOT is served.
 set -euo pipefail
 WORK=${1:?work directory}
 ROOT=${2:?root directory}
 PORT=${3:?port}
+WORKERS=${NGINX_WORKERS:-2}
 cat <<CONF
-worker_processes 2;
+worker_processes $WORKERS;
 daemon off;
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/logs/error.log warn;

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Prints the configuration of an nginx reverse proxy in front of http-server: 2 workers, HTTP/1.1 to
-# each upstream with `keepalive 64`, nginx's default proxy buffering, no access log; one listening
-# port per upstream, on 127.0.0.1 only.
+# Prints the configuration of an nginx reverse proxy in front of http-server: 2 workers
+# (NGINX_WORKERS), HTTP/1.1 to each upstream with `keepalive 64`, nginx's default proxy buffering,
+# no access log; one listening port per upstream, on 127.0.0.1 only.
 #
-#   zerocopy-benchmarks/http/nginx-proxy-conf.sh WORK LISTEN:UPSTREAM... > WORK/proxy/nginx.conf
+#   [NGINX_WORKERS=N] zerocopy-benchmarks/http/nginx-proxy-conf.sh WORK LISTEN:UPSTREAM... > WORK/proxy/nginx.conf
 #
 # WORK holds the pid file, the logs and nginx's temporary directories (the proxy spills bodies
 # larger than its buffers there); each LISTEN:UPSTREAM pair is a port of the proxy and the port on
 # 127.0.0.1 it forwards to.
 set -euo pipefail
 WORK=${1:?work directory}
+WORKERS=${NGINX_WORKERS:-2}
 shift
 cat <<CONF
-worker_processes 2;
+worker_processes $WORKERS;
 daemon off;
 pid $WORK/proxy/nginx.pid;
 error_log $WORK/proxy/logs/error.log warn;
