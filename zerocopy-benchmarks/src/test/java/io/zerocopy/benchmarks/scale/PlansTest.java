@@ -61,6 +61,34 @@ class PlansTest {
     }
 
     @Test
+    void options_theLibraryAgainstTheRawLoops_isOneCell() {
+        // the command in docs/defaults.md and the module README
+        ScaleOptions options = ScaleOptions.parse(
+                "--plan",
+                "full",
+                "--pairs",
+                "loopback",
+                "--threads",
+                "platform",
+                "--sizes",
+                "1g",
+                "--n",
+                "1",
+                "--rounds",
+                "15",
+                "--contenders",
+                "default,transferTo,mmap,buffered,rawTransferTo,classic4k");
+
+        assertThat(options.cells()).singleElement().satisfies(c -> {
+            assertThat(c.size()).isEqualTo(1L << 30);
+            assertThat(c.n()).isEqualTo(1);
+            assertThat(c.rounds()).isEqualTo(15);
+            assertThat(c.contenders())
+                    .containsExactly("default", "transferTo", "mmap", "buffered", "rawTransferTo", "classic4k");
+        });
+    }
+
+    @Test
     void options_jvmArgsAreKeptOutOfTheChildsArguments() {
         ScaleOptions options = ScaleOptions.parse(
                 "--plan", "direct32m", "--jvm-args", "-Xmx64m -XX:MaxDirectMemorySize=32m", "--out", "x");
