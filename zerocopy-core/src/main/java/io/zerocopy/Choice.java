@@ -44,37 +44,15 @@ final class Choice {
         this.check = check;
     }
 
-    /** A built-in strategy chosen in {@code situation}, taking what its step needs now. */
+    /** A built-in strategy chosen in {@code situation}, taking what its step (or its prefix) needs now. */
     static Choice ofRow(
             BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why, Selection.Check check) {
-        return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy), why, null, check);
-    }
-
-    /**
-     * The choice for a region whose whole body goes with its prefix ({@link PrefixWrite}): no
-     * strategy's step runs, so nothing is taken; it is reported as {@code buffered}, which is what
-     * the prefix write does (one read, one gathering write), with the prefix's own account of it.
-     */
-    static Choice ofWholePrefix(TransferFacts facts, PrefixWrite prefix) {
-        return new Choice(
-                BufferedStrategy.INSTANCE,
-                facts,
-                null,
-                null,
-                (situation, how) -> prefix.reason(),
-                null,
-                Selection.Check.LAST_BYTE);
+        return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy, check), why, null, check);
     }
 
     /** A registered strategy that said it supports the transfer. */
     static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Selection.Reason why) {
         return new Choice(strategy, facts, null, null, why, support, Selection.Check.LAST_BYTE);
-    }
-
-    /** A choice made by hand (tests), with its reason in words. */
-    Choice(TransferStrategy strategy, String reason) {
-        this(strategy, null, null, null, null, null, Selection.Check.LAST_BYTE);
-        this.reason = reason;
     }
 
     /** Why this strategy runs, in words; worked out on first use. */
@@ -86,6 +64,20 @@ final class Choice {
             reason = why.words(situation, how);
         }
         return reason;
+    }
+
+    /**
+     * Whether the region's whole body goes out with its prefix ({@link PrefixWrite}), read into
+     * {@link #passToPrefix()}'s buffer: then no step runs, and that read is the check.
+     */
+    boolean goesWithPrefix() {
+        return check == Selection.Check.WITH_PREFIX;
+    }
+
+    /** For {@link #goesWithPrefix()}: the pooled buffer the choice took for the body, or null; the prefix owns it now. */
+    ByteBuffer passToPrefix() {
+        pooledPassedOn = true;
+        return pooled;
     }
 
     /** Whether the transfer's slice is checked by reading it whole into what the choice took ({@link #readAhead}). */

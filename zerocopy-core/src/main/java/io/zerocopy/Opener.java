@@ -70,7 +70,7 @@ final class Opener {
             return stream(file.channel, file, -1, target, owned);
         }
         // opened here for reading, without direct I/O: nothing to check
-        return start(fileSource(file, 0, size), false, target, Peers.of(target, platform), null, owned);
+        return start(fileSource(file, 0, size), false, target, Peers.of(target, platform), owned);
     }
 
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
@@ -79,7 +79,11 @@ final class Opener {
         return checkedStart(SourceFile.callers(source), position, count, target, null);
     }
 
-    /** A caller's file region, its prefix first if it has one, arguments checked first. */
+    /**
+     * A caller's file region, its prefix first if it has one, arguments checked first. A body that
+     * goes whole with its prefix is read now, and that read is its check; a larger body's first
+     * chunk goes with the prefix, and the chosen strategy sends the rest.
+     */
     RealTransfer region(FileRegion region, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(region, "source");
         if (!region.hasPrefix()) {
@@ -90,32 +94,43 @@ final class Opener {
         ByteBuffer[] prefixBuffers = region.prefixBuffers();
         Preflight.checkSliceArguments(region.file(), position, count, target);
         SourceFile source = SourceFile.callers(region.file());
-        boolean probes = source.jdk && !source.directIo();
+        boolean directIo = source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
-        int chunk = PrefixWrite.chunkBytes(prefixBytes, source.directIo() ? 0 : count, peer.segmentSize);
-        TransferFacts facts =
-                facts(fileSource(source, position + chunk, count - chunk), source.directIo(), target, peer);
-        PrefixWrite prefix = new PrefixWrite(
-                prefixBuffers,
+        int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize);
+        TransferFacts facts = TransferFacts.afterPrefix(
+                request(fileSource(source, position + chunk, count - chunk), target),
+                peer,
+                options,
+                platform,
+                directIo,
                 prefixBytes,
-                source.channel,
-                position,
-                chunk,
-                chunk == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, chunk));
+                chunk);
+        Choice choice = choose(facts, source, position, count);
+        PrefixWrite prefix = choice.goesWithPrefix()
+                ? new PrefixWrite(
+                        prefixBuffers, prefixBytes, source.channel, position, (int) count, choice.passToPrefix())
+                : new PrefixWrite(
+                        prefixBuffers,
+                        prefixBytes,
+                        source.channel,
+                        position,
+                        chunk,
+                        chunk == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, chunk));
         try {
-            // a body gathered whole is read now, and that read is the check
             Preflight.requireSlice(
                     source.channel,
                     position,
                     count,
-                    !probes
+                    !source.jdk || directIo
                             ? null
-                            : chunk == count ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
-            Choice choice = chunk == count ? Choice.ofWholePrefix(facts, prefix) : selection.choose(facts);
+                            : choice.goesWithPrefix()
+                                    ? prefix::readChunk
+                                    : Preflight.lastByte(source.channel, position, count));
             return RealTransfer.start(facts, choice, options, prefix, null);
         } catch (IOException | RuntimeException | Error e) {
             prefix.release();
+            choice.release();
             throw e;
         }
     }
@@ -172,18 +187,16 @@ final class Opener {
         }
         TransferRequest.Builder request =
                 TransferRequest.builder().source(source, kind).count(count);
-        return start(request, false, target, Peers.of(target, platform), null, owned);
+        return start(request, false, target, Peers.of(target, platform), owned);
     }
 
     /**
-     * Starts a transfer of {@code count} bytes of {@code file} from {@code position}, checked first
-     * ({@link Preflight#requireSlice}) with one read before the listener hears of it. When the chosen
-     * strategy may read the whole slice ahead (a small file to this host), that read is the check,
-     * made once the strategy is chosen; otherwise a one-byte read of the slice's last byte, made
-     * first, since it also tells whether the file was opened for direct I/O
-     * ({@link SourceFile#checkByLastByte}). A file opened for direct I/O, which cannot be a directory
-     * and whose reads must be aligned, and another provider's file, read through a positional view,
-     * have their size compared instead.
+     * Starts a transfer of {@code count} bytes of {@code file} from {@code position}, checked
+     * ({@link Preflight#requireSlice}) with one read before the listener hears of it, as the chosen
+     * row says: the step's read of the whole slice where it reads ahead (a small file to this host),
+     * else a one-byte read of the slice's last byte. A file opened for direct I/O, which cannot be a
+     * directory and whose reads must be aligned, and another provider's file, read through a
+     * positional view, have their size compared instead.
      *
      * @param owned a file the library opened, closed with the transfer; or null
      */
@@ -192,41 +205,41 @@ final class Opener {
             throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
         FileChannel channel = file.channel;
-        boolean checked = file.jdk
-                && count > 0
-                && !Selection.readsAheadToThisHost(peer.onThisHost, count)
-                && file.checkByLastByte(position, count);
-        boolean directIo = file.directIo(); // known by now, unless the check is still to come
+        boolean directIo = file.directIo();
         if (!file.jdk || count == 0 || directIo) {
             Preflight.requireSlice(channel, position, count, null);
-            return start(fileSource(file, position, count), directIo, target, peer, null, owned);
+            return start(fileSource(file, position, count), directIo, target, peer, owned);
         }
         TransferFacts facts = facts(fileSource(file, position, count), false, target, peer);
-        Choice choice;
+        Choice choice = choose(facts, file, position, count);
         try {
-            choice = selection.choose(facts);
-        } catch (IllegalArgumentException e) {
-            if (!checked) {
-                // what is wrong with the slice or the channel is said first
-                Preflight.requireSlice(channel, position, count, Preflight.lastByte(channel, position, count));
-            }
+            Preflight.requireSlice(
+                    channel,
+                    position,
+                    count,
+                    choice.readsAhead()
+                            ? () -> choice.readAhead() == count
+                            : Preflight.lastByte(channel, position, count));
+        } catch (IOException | RuntimeException | Error e) {
+            choice.release();
             throw e;
         }
-        if (!checked) {
-            try {
-                Preflight.requireSlice(
-                        channel,
-                        position,
-                        count,
-                        choice.readsAhead()
-                                ? () -> choice.readAhead() == count
-                                : Preflight.lastByte(channel, position, count));
-            } catch (IOException | RuntimeException | Error e) {
-                choice.release();
-                throw e;
-            }
-        }
         return RealTransfer.start(facts, choice, options, null, owned);
+    }
+
+    /**
+     * Chooses the strategy for a slice of {@code file}; when none can serve it, what is wrong with
+     * the slice or the channel is said first.
+     */
+    private Choice choose(TransferFacts facts, SourceFile file, long position, long count) throws IOException {
+        try {
+            return selection.choose(facts);
+        } catch (IllegalArgumentException e) {
+            boolean probes = file.jdk && !facts.sourceDirectIo();
+            Preflight.requireSlice(
+                    file.channel, position, count, probes ? Preflight.lastByte(file.channel, position, count) : null);
+            throw e;
+        }
     }
 
     /** A JDK file as a FILE slice, another provider's through a positional view. */
@@ -252,21 +265,26 @@ final class Opener {
             boolean directIo,
             WritableByteChannel target,
             Peers.Peer peer,
-            PrefixWrite prefix,
             Closeable owned)
             throws IOException {
         TransferFacts facts = facts(builder, directIo, target, peer);
-        return RealTransfer.start(facts, selection.choose(facts), options, prefix, owned);
+        return RealTransfer.start(facts, selection.choose(facts), options, null, owned);
     }
 
     /** Completes and checks the request, and works out its facts. */
     private TransferFacts facts(
             TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer)
             throws IOException {
+        return TransferFacts.of(request(builder, target), peer, options, platform, directIo);
+    }
+
+    /** Completes the request with its target and checks both ends' modes. */
+    private static TransferRequest request(TransferRequest.Builder builder, WritableByteChannel target)
+            throws IOException {
         TransferRequest request =
                 builder.target(target, ChannelKinds.of(target)).build();
         Preflight.requireModes(request);
-        return TransferFacts.of(request, peer, options, platform, directIo);
+        return request;
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

@@ -45,11 +45,9 @@ final class PrefixWrite {
     private int first;
     /** The pool's buffer that holds the chunk until it is written, or null. */
     private ByteBuffer lent;
-    /** Whether the chunk was read into a buffer from the pool. */
-    private final boolean pooled;
 
     /**
-     * @param chunk the file bytes to gather with the prefix, from {@link #chunkBytes(long, long, int)}
+     * @param chunk the file bytes to gather with the prefix: the whole body, or {@link #chunkBytes(long, long, int)}
      * @param pooled a direct buffer from the pool of at least {@code chunk} bytes, owned from now on
      *     and given back by {@link #release}; or null for a heap buffer
      */
@@ -61,22 +59,31 @@ final class PrefixWrite {
         this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
         this.lent = pooled;
-        this.pooled = pooled != null;
         buffers[prefix.length] = chunk == 0
                 ? null
                 : (pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk)).limit(0);
     }
 
     /**
-     * The file bytes to gather with {@code prefixBytes} of prefix: the whole body up to
-     * {@link #WHOLE_BODY_BYTES}; else, to a loopback peer whose MSS is {@code segment}, what fills
-     * the prefix's last segment, so that the first write ends on a segment boundary (a shorter one
-     * is a runt that the receiver acknowledges late, docs/header-body.md), at the price of up to one
-     * segment of memory per transfer until it is written; else {@link #FIRST_CHUNK_BYTES}.
+     * Whether a body of {@code count} bytes may go whole with its prefix, in one read and one
+     * gathering write: at most {@link #WHOLE_BODY_BYTES}. Selection's row for it decides whether it does.
+     */
+    static boolean goesWhole(long count) {
+        return count <= WHOLE_BODY_BYTES;
+    }
+
+    /**
+     * The first file bytes to gather with {@code prefixBytes} of prefix ahead of a strategy's step,
+     * for a body of {@code count} bytes: none for a body that may go whole (it does, or a strategy
+     * forced or left after an exclusion sends it all); else, to a loopback peer whose MSS is
+     * {@code segment}, what fills the prefix's last segment, so that the first write ends on a
+     * segment boundary (a shorter one is a runt that the receiver acknowledges late,
+     * docs/header-body.md), at the price of up to one segment of memory per transfer until it is
+     * written; else {@link #FIRST_CHUNK_BYTES}.
      */
     static int chunkBytes(long prefixBytes, long count, int segment) {
-        if (count <= WHOLE_BODY_BYTES) {
-            return (int) count;
+        if (goesWhole(count)) {
+            return 0;
         }
         return segment > 0 ? segment - (int) (prefixBytes % segment) : FIRST_CHUNK_BYTES;
     }
@@ -93,6 +100,11 @@ final class PrefixWrite {
     /** How many file bytes this prefix carries. */
     int chunkBytes() {
         return chunkBytes;
+    }
+
+    /** The caller's prefix bytes, without the file's. */
+    long prefixBytes() {
+        return size - chunkBytes;
     }
 
     /** Prefix plus file bytes. */
@@ -134,17 +146,6 @@ final class PrefixWrite {
         return written;
     }
 
-    /**
-     * How a region whose whole body goes with this prefix is sent, for its transfer's reason: no
-     * strategy runs after it.
-     */
-    String reason() {
-        return chunkBytes == 0
-                ? "an empty body: the prefix alone"
-                : "the whole body, " + chunkBytes + " bytes, goes with the prefix: one read into a "
-                        + (pooled ? "direct buffer lent by the pool" : "heap buffer") + " and one gathering write";
-    }
-
     /** Gives the pool's buffer back, once; the chunk is not read or written after this. */
     void release() {
         ByteBuffer b = lent;
@@ -176,6 +177,6 @@ final class PrefixWrite {
 
     @Override
     public String toString() {
-        return "prefix of " + (size - chunkBytes()) + " bytes with the first " + chunkBytes() + " of the file";
+        return "prefix of " + prefixBytes() + " bytes with the first " + chunkBytes() + " of the file";
     }
 }

@@ -40,7 +40,7 @@ final class RealTransfer implements Transfer {
     private final RatePacer pacer;
     private final long maxStep;
     private final PrefixWrite prefix;
-    private final long prefixBytes;
+    private final long prefixSize;
     private final long count;
     private final Closeable owned;
     private final TransferFailures failures;
@@ -68,9 +68,10 @@ final class RealTransfer implements Transfer {
         this.pacer = options.rateLimit() == 0 ? null : new RatePacer(options.rateLimit());
         this.maxStep = pacer == null ? cap : pacer.maxStep(cap);
         this.prefix = prefix;
-        this.prefixBytes = prefix == null ? 0 : prefix.size();
-        this.count =
-                facts.request().count() < 0 ? -1 : prefixBytes + facts.request().count();
+        this.prefixSize = prefix == null ? 0 : prefix.size();
+        this.count = facts.request().count() < 0
+                ? -1
+                : facts.prefixBytes() + facts.prefixChunk() + facts.request().count();
         this.owned = owned;
         this.failures = new TransferFailures(facts, choice.strategy.name(), count);
         this.stall = new Stall(facts, failures);
@@ -103,7 +104,7 @@ final class RealTransfer implements Transfer {
         }
         if (t.count == 0) {
             t.complete();
-        } else if (facts.request().count() != 0) {
+        } else if (facts.request().count() != 0 && !choice.goesWithPrefix()) {
             try {
                 t.step = choice.open(facts);
             } catch (IOException | RuntimeException | Error e) {
@@ -171,7 +172,7 @@ final class RealTransfer implements Transfer {
             } else {
                 try {
                     stall.zeroStep(
-                            moved, moved < prefixBytes ? -1 : facts.request().position() + moved - prefixBytes);
+                            moved, moved < prefixSize ? -1 : facts.request().position() + moved - prefixSize);
                 } catch (IOException | RuntimeException e) {
                     throw fail(e);
                 }
@@ -182,12 +183,12 @@ final class RealTransfer implements Transfer {
 
     /** One step: the prefix while it lasts, then the strategy's. */
     private long step() throws IOException {
-        if (moved < prefixBytes) {
+        if (moved < prefixSize) {
             interestOps = SelectionKey.OP_WRITE;
             return prefix.write(facts.request().target());
         }
         long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
-        long n = step.move(moved - prefixBytes, ask);
+        long n = step.move(moved - prefixSize, ask);
         if (n > ask) {
             throw new IllegalStateException(
                     choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);

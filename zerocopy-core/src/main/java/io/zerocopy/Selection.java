@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Chooses the strategy for a transfer from its {@link TransferFacts}: a forced one if there is one,
@@ -44,7 +43,12 @@ final class Selection {
         /** A one-byte read of the slice's last byte. */
         LAST_BYTE,
         /** The step's read of the whole slice into its buffer, when the buffer holds it: that read is the check. */
-        READ_AHEAD
+        READ_AHEAD,
+        /**
+         * The read of a region's whole body, which goes out with its prefix in one gathering write
+         * ({@link PrefixWrite}); no step runs after it, and that read is the check.
+         */
+        WITH_PREFIX
     }
 
     /**
@@ -98,6 +102,17 @@ final class Selection {
                     Check.LAST_BYTE,
                     (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
             new Row(
+                    BufferedStrategy.INSTANCE,
+                    s -> s.facts.prefixBytes() > 0
+                            && s.facts.prefixChunk() == 0
+                            && !s.facts.sourceDirectIo()
+                            && PrefixWrite.goesWhole(s.facts.request().count()),
+                    Check.WITH_PREFIX,
+                    (s, how) -> s.facts.request().count() == 0
+                            ? "an empty body: the prefix alone"
+                            : "the whole body, " + s.facts.request().count() + " bytes, goes with the prefix: one"
+                                    + " read and one gathering write, no segment with the prefix alone"),
+            new Row(
                     TransferToStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
                     Check.LAST_BYTE,
@@ -106,8 +121,8 @@ final class Selection {
             new Row(
                     BufferedStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux()
-                            && readsAheadToThisHost(
-                                    s.facts.peerOnThisHost(), s.facts.request().count())
+                            && s.facts.peerOnThisHost()
+                            && s.facts.request().count() <= LOCAL_READ_MAX_BYTES
                             && s.hasPooledBuffer(),
                     Check.READ_AHEAD,
                     (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
@@ -156,15 +171,6 @@ final class Selection {
                     Check.LAST_BYTE,
                     // the buffer it took, which says when the direct memory budget is spent
                     (s, how) -> bufferedReason(s) + "; " + how));
-
-    /**
-     * The rule for a small file to a socket on this host: whether it goes by one read, which is also
-     * its check, and one write (see {@link #LOCAL_READ_MAX_BYTES}). {@code Opener} asks it too, to
-     * make the check read before the choice when no step will read the slice ahead.
-     */
-    static boolean readsAheadToThisHost(boolean peerOnThisHost, long count) {
-        return peerOnThisHost && count <= LOCAL_READ_MAX_BYTES;
-    }
 
     /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */
     private static boolean notBySendfile(Situation s) {
@@ -256,13 +262,26 @@ final class Selection {
                 + facts.request() + "; the buffered strategy serves every pair)");
     }
 
-    /** A choice of {@code s} if it can serve the transfer, else null. */
+    /**
+     * A choice of {@code s} if it can serve the transfer, else null. A built-in strategy is checked
+     * as its most preferred row that applies would check it (a small body gathered with its
+     * prefix, a small file read ahead), else by its slice's last byte.
+     */
     private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Reason reason) {
         if (s instanceof BuiltInStrategy) {
             BuiltInStrategy builtIn = (BuiltInStrategy) s;
-            return builtIn.refusal(facts) == null
-                    ? Choice.ofRow(builtIn, new Situation(facts, Set.of()), reason, Check.LAST_BYTE)
-                    : null;
+            if (builtIn.refusal(facts) != null) {
+                return null;
+            }
+            Situation situation = new Situation(facts, Set.of());
+            Check check = Check.LAST_BYTE;
+            for (Row row : TABLE) {
+                if (row.strategy == builtIn && row.when.test(situation)) {
+                    check = row.check;
+                    break;
+                }
+            }
+            return Choice.ofRow(builtIn, situation, reason, check);
         }
         Support support = s.supports(facts.request());
         return support.supported() ? Choice.ofRegistered(s, facts, support, reason) : null;
@@ -328,8 +347,17 @@ final class Selection {
             return pooledBuffer != null;
         }
 
-        /** What {@code strategy}'s step takes: the pool's buffer for the buffered step, else nothing. */
-        ByteBuffer bufferFor(BuiltInStrategy strategy) {
+        /**
+         * What a choice of {@code strategy}, checked as {@code check} says, takes: for a body that goes
+         * with its prefix, a pooled buffer that holds it, if one does; the pool's buffer for the
+         * buffered step; else nothing.
+         */
+        ByteBuffer bufferFor(BuiltInStrategy strategy, Check check) {
+            if (check == Check.WITH_PREFIX) {
+                givePooledBufferBack();
+                long body = facts.request().count();
+                return body == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, (int) body);
+            }
             if (strategy == BufferedStrategy.INSTANCE) {
                 hasPooledBuffer();
                 return pooledBuffer;
@@ -387,10 +415,5 @@ final class Selection {
                                 ? ", and mmap is passed over"
                                 : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES
                                         + "-byte mapping threshold");
-    }
-
-    /** The strategies of the default table, in the order they are tried. */
-    static List<String> tableOrder() {
-        return TABLE.stream().map(row -> row.strategy.name()).collect(Collectors.toUnmodifiableList());
     }
 }

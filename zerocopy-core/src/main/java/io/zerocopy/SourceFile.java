@@ -47,24 +47,6 @@ final class SourceFile {
     }
 
     /**
-     * Checks a slice of a JDK file with a one-byte read of its last byte ({@link Preflight#requireSlice}),
-     * which also tells direct I/O: the JDK refuses such a read on a channel opened for it before any
-     * system call. Returns false, having checked nothing, for a channel opened for direct I/O.
-     */
-    boolean checkByLastByte(long position, long count) throws IOException {
-        try {
-            Preflight.requireSlice(channel, position, count, Preflight.lastByte(channel, position, count));
-        } catch (IOException e) {
-            if (directIo()) {
-                return false;
-            }
-            throw e;
-        }
-        directIo = Boolean.FALSE; // a one-byte read passes the JDK's checks only without direct I/O
-        return true;
-    }
-
-    /**
      * Whether a JDK file whose size reads as 0 really is empty, so that it can be sent as a FILE
      * slice of 0 bytes, rather than a procfs-style file that has content anyway or a channel that
      * cannot be read by position (a FIFO). A channel opened for direct I/O is taken at its size:

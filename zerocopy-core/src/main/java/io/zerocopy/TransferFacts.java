@@ -37,13 +37,19 @@ final class TransferFacts {
     private final FileChannel sourceFile;
 
     private final long sourceEnd;
+    /** The caller's prefix bytes written before the slice (a {@link FileRegion}'s), or 0. */
+    private final long prefixBytes;
+    /** The file bytes before the slice that go out with the prefix (its first chunk), or 0. */
+    private final int prefixChunk;
 
     private TransferFacts(
             TransferRequest request,
             Peers.Peer peer,
             TransferOptions options,
             Platform platform,
-            boolean sourceDirectIo) {
+            boolean sourceDirectIo,
+            long prefixBytes,
+            int prefixChunk) {
         if (sourceDirectIo && request.sourceKind() != ChannelKind.FILE) {
             throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
         }
@@ -53,6 +59,8 @@ final class TransferFacts {
         this.bufferSize = options.bufferSize();
         this.mappedWindow = options.mappedWindow();
         this.sourceDirectIo = sourceDirectIo;
+        this.prefixBytes = prefixBytes;
+        this.prefixChunk = prefixChunk;
         this.sourceStream = ChannelKinds.isStream(request.source());
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
@@ -81,23 +89,32 @@ final class TransferFacts {
     static TransferFacts of(TransferRequest request) {
         Platform platform = Platform.current();
         return new TransferFacts(
-                request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform, false);
+                request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform, false, 0, 0);
     }
 
-    /** The facts of {@code request} run with {@code options} on {@code platform}, its target's peer read now. */
-    static TransferFacts of(
-            TransferRequest request, TransferOptions options, Platform platform, boolean sourceDirectIo) {
-        return new TransferFacts(request, Peers.of(request.target(), platform), options, platform, sourceDirectIo);
-    }
-
-    /** The facts of {@code request} whose target's peer was already read. */
+    /** The facts of {@code request} without a prefix, its target's peer already read. */
     static TransferFacts of(
             TransferRequest request,
             Peers.Peer peer,
             TransferOptions options,
             Platform platform,
             boolean sourceDirectIo) {
-        return new TransferFacts(request, peer, options, platform, sourceDirectIo);
+        return new TransferFacts(request, peer, options, platform, sourceDirectIo, 0, 0);
+    }
+
+    /**
+     * The facts of a file region's {@code request} that follows {@code prefixBytes} of the caller's
+     * prefix and the first {@code prefixChunk} bytes of the region, which go out with the prefix.
+     */
+    static TransferFacts afterPrefix(
+            TransferRequest request,
+            Peers.Peer peer,
+            TransferOptions options,
+            Platform platform,
+            boolean sourceDirectIo,
+            long prefixBytes,
+            int prefixChunk) {
+        return new TransferFacts(request, peer, options, platform, sourceDirectIo, prefixBytes, prefixChunk);
     }
 
     TransferRequest request() {
@@ -149,6 +166,16 @@ final class TransferFacts {
     /** Whether the FILE source was opened for direct I/O. */
     boolean sourceDirectIo() {
         return sourceDirectIo;
+    }
+
+    /** The caller's prefix bytes written before the slice, or 0 without a prefix. */
+    long prefixBytes() {
+        return prefixBytes;
+    }
+
+    /** The region's first bytes that go out with the prefix, before the slice, or 0. */
+    int prefixChunk() {
+        return prefixChunk;
     }
 
     /** Whether the target is a socket whose peer is on this host. */

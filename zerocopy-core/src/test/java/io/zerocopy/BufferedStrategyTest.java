@@ -240,7 +240,7 @@ class BufferedStrategyTest {
     }
 
     private TransferFacts request(WritableByteChannel target, ChannelKind kind, Platform platform, int bufferSize) {
-        return TransferFacts.of(
+        return TestFacts.of(
                 TransferRequest.builder()
                         .source(source, ChannelKind.FILE)
                         .slice(0, SOURCE_BYTES)

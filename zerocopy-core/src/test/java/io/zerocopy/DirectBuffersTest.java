@@ -108,7 +108,7 @@ class DirectBuffersTest {
                         .slice(0, 10)
                         .target(Channels.newChannel(OutputStream.nullOutputStream()), ChannelKind.OTHER)
                         .build();
-                TransferFacts facts = TransferFacts.of(
+                TransferFacts facts = TestFacts.of(
                         request, TransferOptions.builder().bufferSize(512 << 20).build(), Platform.current(), false);
                 try (TransferStep step = BufferedStrategy.INSTANCE.open(facts)) {
                     // a pooled buffer may serve it; never one of the 512 MiB asked for

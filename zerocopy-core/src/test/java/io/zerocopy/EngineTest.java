@@ -762,13 +762,13 @@ class EngineTest {
 
     private static long run(TransferRequest request, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
-        return run(TransferFacts.of(request, options, Platform.current(), false), strategy, options);
+        return run(TestFacts.of(request, options, Platform.current(), false), strategy, options);
     }
 
     private static long run(TransferFacts facts, RecordingStrategy strategy, TransferOptions options)
             throws IOException {
         RealTransfer transfer =
-                RealTransfer.start(facts, new Choice(strategy, "scripted for a test"), options, null, null);
+                RealTransfer.start(facts, TestFacts.choice(strategy, "scripted for a test"), options, null, null);
         return new Engine(transfer, options).run();
     }
 

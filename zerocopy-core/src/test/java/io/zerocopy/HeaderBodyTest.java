@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mockito.InOrder;
@@ -421,13 +422,75 @@ class HeaderBodyTest {
         }
     }
 
+    /**
+     * A forced strategy runs for a region with a prefix of any size, and an excluded one never
+     * does: the body that would go whole with the prefix goes by the forced strategy, after the
+     * prefix; bytes exact either way.
+     */
+    @ParameterizedTest(name = "{0} bytes, {1}")
+    @CsvSource({
+        "4096, strategy=transferTo",
+        "4096, strategy=mmap",
+        "4096, exclude=buffered",
+        "4096, strategy=buffered",
+        "70000, strategy=transferTo",
+        "70000, strategy=mmap",
+        "70000, exclude=buffered",
+        "200000, strategy=mmap",
+        "200000, exclude=buffered"
+    })
+    void copy_forcedOrExcludedStrategy_holdsForAPrefixedRegion(int body, String option) throws Exception {
+        String[] nameValue = option.split("=");
+        TransferOptions options = nameValue[0].equals("strategy")
+                ? TransferOptions.builder().strategy(nameValue[1]).build()
+                : TransferOptions.builder().exclude(nameValue[1]).build();
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        List<String> ran = new ArrayList<>();
+        try (LoopbackPair pair = LoopbackPair.open();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            Transfers.copy(
+                    FileRegion.of(file, POSITION, body).withPrefix(header),
+                    pair.sender,
+                    options.toBuilder().listener(onStart(ran)).build());
+            pair.sender.shutdownOutput();
+
+            if (nameValue[0].equals("strategy")) {
+                assertThat(ran).as("the forced strategy runs").containsExactly(nameValue[1]);
+            } else {
+                assertThat(ran)
+                        .as("the excluded strategy never runs")
+                        .hasSize(1)
+                        .doesNotContain(nameValue[1]);
+            }
+            ByteArrays.assertSameBytes(
+                    "received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
+        }
+    }
+
+    private static TransferListener onStart(List<String> strategies) {
+        return new TransferListener() {
+            @Override
+            public void onStart(String strategy, long expectedBytes) {
+                strategies.add(strategy);
+            }
+        };
+    }
+
     @Test
-    void chunk_smallBodyWhole_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
+    void chunk_smallBodyGoesWholeOrNotAtAll_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
         int mss = Peers.LOOPBACK_MSS_IPV4;
 
+        assertThat(PrefixWrite.goesWhole(WHOLE))
+                .as("a body up to %d may go whole", WHOLE)
+                .isTrue();
+        assertThat(PrefixWrite.goesWhole(WHOLE + 1)).as("a larger one may not").isFalse();
         assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss))
-                .as("a body up to %d, whole", WHOLE)
-                .isEqualTo(WHOLE);
+                .as("a body up to %d: no first chunk ahead of a strategy", WHOLE)
+                .isZero();
         assertThat(PrefixWrite.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);
         assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss))
                 .as("loopback: one segment")

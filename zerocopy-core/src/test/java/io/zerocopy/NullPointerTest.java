@@ -110,7 +110,7 @@ class NullPointerTest {
         m.put(TransferOptions.Builder.class, TransferOptions::builder);
         m.put(
                 TransferResult.class,
-                () -> new TransferResult(4, new Choice(BufferedStrategy.INSTANCE, "test"), Duration.ofMillis(1)));
+                () -> new TransferResult(4, TestFacts.choice(BufferedStrategy.INSTANCE, "test"), Duration.ofMillis(1)));
         m.put(Transfer.class, () -> {
             try {
                 Transfer t = Transfers.open(file, Channels.newChannel(new ByteArrayOutputStream()));

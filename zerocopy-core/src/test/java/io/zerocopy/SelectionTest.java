@@ -281,21 +281,6 @@ class SelectionTest {
     }
 
     @Test
-    void tableOrder_fastestFirst() {
-        assertThat(Selection.tableOrder())
-                .containsExactly(
-                        "mmap",
-                        "transferTo",
-                        "buffered",
-                        "transferTo",
-                        "buffered",
-                        "mmap",
-                        "transferTo",
-                        "mmap",
-                        "buffered");
-    }
-
-    @Test
     void choose_fileToSocketOnLinuxStillTakesSendfileWhenAsked() {
         TransferFacts request = fileRequest(Machine.LINUX_6_JDK17, ChannelKind.SOCKET, false, LARGE);
 

@@ -51,6 +51,6 @@ final class Selections {
 
     /** The facts of {@code request} as if run on {@code platform} with default options. */
     static TransferFacts on(Platform platform, TransferRequest request) {
-        return TransferFacts.of(request, TransferOptions.defaults(), platform, false);
+        return TestFacts.of(request, TransferOptions.defaults(), platform, false);
     }
 }

@@ -65,7 +65,7 @@ class SocketPeerSelectionTest {
     }
 
     private Choice choose(Platform platform, boolean directIo, long count) {
-        TransferFacts request = TransferFacts.of(
+        TransferFacts request = TestFacts.of(
                 TransferRequest.builder()
                         .source(file, ChannelKind.FILE)
                         .slice(0, count)

@@ -474,7 +474,9 @@ public abstract class TransferStrategyContract {
                 .mappedWindow(8192)
                 .build();
         ExecutorService[] threads = {
-            Executors.newSingleThreadExecutor(), Executors.newSingleThreadExecutor(), Executors.newSingleThreadExecutor()
+            Executors.newSingleThreadExecutor(),
+            Executors.newSingleThreadExecutor(),
+            Executors.newSingleThreadExecutor()
         };
         Path sourcePath = Files.write(Files.createTempFile(dir, "across", ""), data);
         Path targetPath = Files.createTempFile(dir, "across-target", "");
@@ -485,7 +487,9 @@ public abstract class TransferStrategyContract {
                 WritableByteChannel target = fake;
                 if (!strategy().supports(request(file, fake, data.length)).supported()) {
                     target = targetFile;
-                    if (!strategy().supports(request(file, targetFile, data.length)).supported()) {
+                    if (!strategy()
+                            .supports(request(file, targetFile, data.length))
+                            .supported()) {
                         return; // declining is the other test's
                     }
                 }
@@ -497,7 +501,8 @@ public abstract class TransferStrategyContract {
                 for (int i = 0; !transfer.isDone() && i < data.length; i++) {
                     threads[i % 2].submit(transfer::advance).get(STUCK_AFTER.toSeconds(), TimeUnit.SECONDS);
                     if (closePartWay && i == 1) {
-                        threads[2].submit(() -> {
+                        threads[2]
+                                .submit(() -> {
                                     transfer.close();
                                     return null;
                                 })

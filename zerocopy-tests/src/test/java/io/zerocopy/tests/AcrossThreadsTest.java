@@ -112,11 +112,15 @@ class AcrossThreadsTest {
                 moved += (i % 2 == 0 ? first : second).submit(transfer::advance).get(30, TimeUnit.SECONDS);
             }
             assertThat(moved).as("bytes moved before the socket filled").isPositive();
-            assertThat(transfer.isDone()).as("a gated receiver holds the transfer part-way").isFalse();
+            assertThat(transfer.isDone())
+                    .as("a gated receiver holds the transfer part-way")
+                    .isFalse();
 
             third.submit(run(transfer::close)).get(30, TimeUnit.SECONDS);
 
-            assertThat(ProcSelf.mappingsUnder(dir)).as("mappings of the file left after close").isZero();
+            assertThat(ProcSelf.mappingsUnder(dir))
+                    .as("mappings of the file left after close")
+                    .isZero();
             assertThatThrownBy(transfer::advance).isInstanceOf(IllegalStateException.class);
             receiver.openGate();
         }
