@@ -8,8 +8,9 @@
 # JVM's start and end drop out. Calls under 0.05 per transfer are left out. The drain thread's
 # reads are in the count too (it reads whatever has arrived: about one per transfer or fewer).
 # Environment: JAVA (default: java), JAVA_OPTS (JVM flags), CONTENDERS (space-separated; default: the
-# library's verbs and the raw loops; docs/io-uring.md adds ioUring, which needs JDK 22+ and the flags
-# that IoUring names). Build first: ./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests
+# library's verbs and the raw loops; docs/io-uring.md adds ioUring, which needs a jar built with
+# -Puring on JDK 22+ and the flags that IoUring names). Build first:
+# ./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SIZE=${1:-4096}

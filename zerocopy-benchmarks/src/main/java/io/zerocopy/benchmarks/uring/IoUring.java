@@ -8,8 +8,10 @@ import java.nio.file.Path;
 
 /**
  * Whether the io_uring prototype can run here, and the way to it. The prototype lives in the Java 22
- * part of the benchmarks jar ({@code META-INF/versions/22}); on an older JDK, without the JVM flags
- * it needs, or where the kernel refuses io_uring, {@link #refusal()} says why and nothing is loaded.
+ * part of the benchmarks jar ({@code META-INF/versions/22}), built only with the Maven profile
+ * {@code uring} ({@code -Puring}, docs/io-uring.md); on an older JDK, from a jar built without it,
+ * without the JVM flags it needs, or where the kernel refuses io_uring, {@link #refusal()} says why
+ * and nothing is loaded.
  */
 public final class IoUring {
     /** The kernel's switch: 0 allows io_uring, 1 allows it to one group only, 2 refuses it. */
@@ -33,21 +35,26 @@ public final class IoUring {
         return refusal(
                 System.getProperty("os.name"),
                 Runtime.version().feature(),
+                IoUring.class.getClassLoader().getResource(IMPLEMENTATION.replace('.', '/') + ".class") != null,
                 setting,
                 Object.class.getModule().isExported("sun.nio.ch", IoUring.class.getModule()));
     }
 
     /**
-     * The same answer from the facts it is made of: the system, the Java feature version, the
-     * content of {@code io_uring_disabled} ({@code null} when the kernel has no such file), and
-     * whether {@code sun.nio.ch} is exported to this code.
+     * The same answer from the facts it is made of: the system, the Java feature version, whether
+     * the prototype's classes are on the class path, the content of {@code io_uring_disabled}
+     * ({@code null} when the kernel has no such file), and whether {@code sun.nio.ch} is exported to
+     * this code.
      */
-    static String refusal(String os, int javaFeature, String disabledSetting, boolean socketsReadable) {
+    static String refusal(String os, int javaFeature, boolean built, String disabledSetting, boolean socketsReadable) {
         if (!os.startsWith("Linux")) {
             return "io_uring is Linux only; this is " + os;
         }
         if (javaFeature < 22) {
             return "the prototype calls the kernel through java.lang.foreign (Java 22+); this is Java " + javaFeature;
+        }
+        if (!built) {
+            return "the benchmarks jar was built without the prototype: build it with -Puring (docs/io-uring.md)";
         }
         if (disabledSetting != null && !disabledSetting.equals("0")) {
             return "the kernel refuses io_uring to this process (" + DISABLED_SETTING + " is " + disabledSetting + ")";

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The io_uring prototype against a real loopback connection: the bytes that arrive are the file's,
- * failures carry what was sent and leave the socket open and the ring usable. Runs where the
- * prototype can (Linux with io_uring allowed, the flags the module's surefire sets); left out before
- * Java 22, where there is no prototype ({@link IoUringRefusalTest} runs everywhere).
+ * failures carry what was sent and leave the socket open and the ring usable. Runs only in a build
+ * with {@code -Puring}, which compiles the prototype (Java 22+) and sets the flags it needs, and
+ * skips where the prototype cannot run (not Linux, io_uring disabled); {@link IoUringRefusalTest}
+ * runs in every build.
  */
 class IoUringSenderTest {
     private static final long SEED = Long.getLong("zerocopy.test.seed", 29L);
