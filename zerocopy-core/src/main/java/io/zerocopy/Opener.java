@@ -44,9 +44,9 @@ final class Opener {
                 if (Files.isDirectory(source)) {
                     throw new IOException(source + ": Is a directory");
                 }
-                return wholeFile(SourceFile.opened(file), 0, target, file);
+                return wholeFile(SourceFile.opened(file), 0, target, new OpenedFile(source, file));
             }
-            return checkedStart(SourceFile.opened(file), 0, size, target, file);
+            return checkedStart(SourceFile.opened(file), 0, size, target, new OpenedFile(source, file));
         } catch (IOException | RuntimeException | Error e) {
             try {
                 file.close();

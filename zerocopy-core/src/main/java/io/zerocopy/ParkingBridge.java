@@ -99,11 +99,6 @@ final class ParkingBridge {
         return n;
     }
 
-    /** Bytes written through the bridge so far. */
-    long written() {
-        return written;
-    }
-
     @Override
     public String toString() {
         return written + " bytes through " + parks + " parking moves of up to " + BYTES + " bytes";

@@ -73,7 +73,8 @@ final class RealTransfer implements Transfer {
                 ? -1
                 : facts.prefixBytes() + facts.prefixChunk() + facts.request().count();
         this.owned = owned;
-        this.failures = new TransferFailures(facts, choice.strategy.name(), count);
+        this.failures = new TransferFailures(
+                facts, choice.strategy.name(), count, owned instanceof OpenedFile ? ((OpenedFile) owned).path : null);
         this.stall = new Stall(facts, failures);
     }
 

@@ -5,8 +5,11 @@ import io.zerocopy.spi.TransferRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketAddress;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 
 /**
  * Turns whatever ended a transfer (a step's exception, an interrupt, the source's early end) into
@@ -20,12 +23,36 @@ final class TransferFailures {
     private final String strategy;
     /** The transfer's count, prefix included; -1 for "until the end". */
     private final long count;
+    /** The path the source file was opened from, or null. */
+    private final Path sourcePath;
 
-    TransferFailures(TransferFacts facts, String strategy, long count) {
+    TransferFailures(TransferFacts facts, String strategy, long count, Path sourcePath) {
         this.facts = facts;
         this.request = facts.request();
         this.strategy = strategy;
         this.count = count;
+        this.sourcePath = sourcePath;
+    }
+
+    /**
+     * What an operator reading the log needs first, for the end of a message: the file opened from
+     * a path and the target socket's peer, where known, as {@code " (from FILE to PEER)"}; else empty.
+     */
+    String subject() {
+        String to = null;
+        if (request.target() instanceof SocketChannel) {
+            try {
+                SocketAddress peer = ((SocketChannel) request.target()).getRemoteAddress();
+                to = peer == null ? null : peer.toString();
+            } catch (IOException e) {
+                to = null; // closed: nothing to name
+            }
+        }
+        if (sourcePath == null && to == null) {
+            return "";
+        }
+        return " (" + (sourcePath == null ? "" : "from " + sourcePath) + (sourcePath != null && to != null ? " " : "")
+                + (to == null ? "" : "to " + to) + ")";
     }
 
     /**
@@ -48,7 +75,7 @@ final class TransferFailures {
                 ? "failed"
                 : "failed with " + cause.getClass().getSimpleName();
         return new TransferException(
-                strategy + " " + what + " after " + moved + " bytes: " + cause.getMessage(), moved, cause);
+                strategy + " " + what + " after " + moved + " bytes: " + cause.getMessage() + subject(), moved, cause);
     }
 
     /** The source ended before the promised count: a shrunk or overstated file, or a stream that ended early. */
@@ -61,7 +88,8 @@ final class TransferFailures {
             EOFException eof = cause != null
                     ? cause
                     : new EOFException("end of stream after " + moved + " of " + count + " bytes");
-            return new TransferException("the source ended after " + moved + " of " + count + " bytes", moved, eof);
+            return new TransferException(
+                    "the source ended after " + moved + " of " + count + " bytes" + subject(), moved, eof);
         }
         String size;
         try {
@@ -71,7 +99,7 @@ final class TransferFailures {
         }
         return new TransferException(
                 "the source file ended after " + moved + " of " + count + " bytes while its size still reads " + size
-                        + " (a procfs or sysfs file?)",
+                        + ", a procfs or sysfs file?" + subject(),
                 moved,
                 cause);
     }
@@ -89,7 +117,7 @@ final class TransferFailures {
         }
         try {
             long size = FileChannels.size(file);
-            return size < end ? new TruncatedSourceException(moved, end, size, cause) : null;
+            return size < end ? new TruncatedSourceException(moved, end, size, cause, subject()) : null;
         } catch (IOException sizeFailure) {
             if (cause != null) {
                 cause.addSuppressed(sizeFailure);
@@ -105,7 +133,7 @@ final class TransferFailures {
             // (transferTo to or from a channel that is not the JDK's own keeps its count and drops
             // the exception): report it the way the JDK would have.
             return new TransferException(
-                    "interrupted after " + moved + " bytes; the interrupt closed a channel",
+                    "interrupted after " + moved + " bytes; the interrupt closed a channel" + subject(),
                     moved,
                     new ClosedByInterruptException());
         }
@@ -113,6 +141,6 @@ final class TransferFailures {
         // set so that the caller's own code sees it too.
         InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
         cause.bytesTransferred = (int) Math.min(moved, Integer.MAX_VALUE);
-        return new TransferException("interrupted after " + moved + " bytes", moved, cause);
+        return new TransferException("interrupted after " + moved + " bytes" + subject(), moved, cause);
     }
 }

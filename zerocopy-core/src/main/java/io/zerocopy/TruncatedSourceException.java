@@ -25,9 +25,15 @@ public final class TruncatedSourceException extends TransferException {
      * @param cause the exception that revealed the truncation, or {@code null}
      */
     public TruncatedSourceException(long bytesTransferred, long expectedSize, long actualSize, Throwable cause) {
+        this(bytesTransferred, expectedSize, actualSize, cause, "");
+    }
+
+    /** As the public constructor, the message ending with {@code subject} (which file, which peer). */
+    TruncatedSourceException(
+            long bytesTransferred, long expectedSize, long actualSize, Throwable cause, String subject) {
         super(
                 "file shrank from " + expectedSize + " to " + actualSize + " bytes during transfer, after "
-                        + bytesTransferred + " bytes",
+                        + bytesTransferred + " bytes" + subject,
                 bytesTransferred,
                 cause);
         this.expectedSize = expectedSize;

@@ -116,10 +116,6 @@ final class SpliceStep implements TransferStep {
         return copy;
     }
 
-    int pipeSize() {
-        return pipeSize;
-    }
-
     @Override
     public long move(long transferred, long maxBytes) throws IOException {
         if (!source.isOpen() || !target.isOpen()) {

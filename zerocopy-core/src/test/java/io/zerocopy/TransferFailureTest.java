@@ -8,6 +8,7 @@ import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
@@ -141,6 +142,26 @@ class TransferFailureTest {
     }
 
     /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
+    /**
+     * A failure names what an operator needs first: the file a path verb opened and the socket's
+     * peer. The peer has reset the connection, so the first write fails.
+     */
+    @Test
+    void copy_pathToSocketFails_messageNamesTheFileAndThePeer() throws Exception {
+        Path path = Files.write(dir.resolve("named.bin"), new byte[1 << 20]);
+        try (LoopbackPair pair = LoopbackPair.open(LoopbackPair.SMALL_BUFFER)) {
+            String peer = pair.sender.getRemoteAddress().toString();
+            pair.receiver.setOption(StandardSocketOptions.SO_LINGER, 0);
+            pair.receiver.close(); // a reset
+
+            TransferException e = assertThrows(
+                    TransferException.class,
+                    () -> onCopyingThread(() -> Transfers.copy(path, pair.sender, options(TransferListener.NONE))));
+
+            assertThat(e.getMessage()).contains("from " + path).contains("to " + peer);
+        }
+    }
+
     static final class InjectedError extends Error {
         private static final long serialVersionUID = 1L;
 
