@@ -22,11 +22,11 @@ import java.nio.channels.WritableByteChannel;
  * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
  * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()},
  * and the blocking loop between two advances, guard against one that surfaces later. Such a late
- * fault also means that a target copying in Java may have received zeros for the lost pages before
- * the error surfaced.
- * And the page that holds the new end of file stays mapped, reading as zeros past that end, so up to
- * one page of zeros can reach any target before the next window finds the file short. Both are
- * counted in {@code bytesTransferred()}: with mmap, a truncated transfer's tail is not to be trusted.
+ * fault also means that a target copying in Java may have received bytes of no defined value for
+ * the lost pages before the error surfaced, and the page that holds the new end of file stays
+ * mapped past that end, so up to a page of such bytes can reach any target before the next window
+ * finds the file short. Both are counted in {@code bytesTransferred()}: with mmap, what a truncated
+ * transfer sent after the file's new end is not to be trusted, whatever it reads as.
  */
 final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();

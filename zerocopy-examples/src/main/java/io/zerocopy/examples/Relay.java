@@ -16,7 +16,9 @@ import java.util.function.Consumer;
 /**
  * A TCP relay: every connection accepted on the listening address is connected to the target, and
  * the bytes of each direction are moved by one {@code Transfers.copy(socket, socket)} on a thread of
- * its own (splice(2) on Linux with Java 22+ and the flags, a buffer otherwise). When one side ends
+ * its own, with the options it was given: the library's default between two sockets is
+ * {@code buffered}, and {@code splice(2)} runs when forced (Linux, Java 22+, the flags in
+ * docs/strategies.md). When one side ends
  * its output, the relay passes that end on; when both directions are done it closes both sockets.
  * Closing the relay stops accepting; connections in progress run to their end.
  */
