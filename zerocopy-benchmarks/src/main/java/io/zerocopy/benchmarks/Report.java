@@ -1,15 +1,8 @@
 package io.zerocopy.benchmarks;
 
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,25 +11,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import javax.imageio.ImageIO;
 
 /**
  * Turns the {@code summary.csv} files of {@link CommittedRun} (one per JDK) into the markdown tables
- * of docs/benchmarks.md and a PNG bar chart, with nothing but the JDK (Java2D, headless).
+ * of docs/benchmarks.md and its PNG bar chart ({@link ReportChart}).
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.Report <tables.md> <chart.png> <summary.csv>...}
  */
 public final class Report {
     static final String CSV_HEADER =
             "jdk,pair,size,cell,contender,medianMs,minMs,maxMs,cpuMsPerGB,allocBytesPerOp,threadAllocBytesPerOp";
-
-    /** The cells drawn in the chart: pair, cell, size, title. */
-    private static final String[][] CHART = {
-        {"FileToSocket", "noDelay=false peer=loopback", "1073741824", "1 GiB file to loopback socket"},
-        {"FileToSocket", "noDelay=false peer=veth", "1073741824", "1 GiB file to socket over veth"},
-        {"FileToFile", "", "1073741824", "1 GiB file to file"},
-        {"SocketToFile", "", "67108864", "64 MiB loopback socket to file"},
-    };
 
     private Report() {}
 
@@ -91,7 +75,7 @@ public final class Report {
             }
         }
         Files.writeString(Paths.get(args[0]), tables(rows, List.copyOf(jdks)), StandardCharsets.UTF_8);
-        chart(rows, List.copyOf(jdks), Paths.get(args[1]));
+        ReportChart.write(byCell(rows), List.copyOf(jdks), Paths.get(args[1]));
     }
 
     /** Rows grouped by cell, then contender, then JDK; in the order they were run. */
@@ -213,79 +197,5 @@ public final class Report {
             return (bytes >> 20) + " MiB";
         }
         return (bytes >> 10) + " KiB";
-    }
-
-    private static void chart(List<Row> rows, List<String> jdks, Path png) throws IOException {
-        Map<String, Map<String, Map<String, Row>>> cells = byCell(rows);
-        Color[] colors = {new Color(0x4C72B0), new Color(0xDD8452), new Color(0x55A868)};
-        int width = 900;
-        int barHeight = 9;
-        int labelWidth = 150;
-        List<String[]> panels = new ArrayList<>();
-        int height = 40;
-        for (String[] panel : CHART) {
-            Map<String, Map<String, Row>> cell = cells.get(panel[0] + "|" + panel[1] + "|" + panel[2]);
-            if (cell != null) {
-                panels.add(panel);
-                height += 40 + cell.size() * (jdks.size() * barHeight + 6);
-            }
-        }
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        int y = 20;
-        g.setColor(Color.BLACK);
-        g.drawString("Throughput, GB/s (median); longer is faster", 10, y);
-        for (int j = 0; j < jdks.size(); j++) {
-            g.setColor(colors[j % colors.length]);
-            g.fillRect(400 + j * 90, y - 9, 10, 10);
-            g.setColor(Color.BLACK);
-            g.drawString("JDK " + jdks.get(j), 414 + j * 90, y);
-        }
-        y += 20;
-        for (String[] panel : panels) {
-            Map<String, Map<String, Row>> cell = cells.get(panel[0] + "|" + panel[1] + "|" + panel[2]);
-            double max = cell.values().stream()
-                    .flatMap(m -> m.values().stream())
-                    .mapToDouble(Row::gbPerSecond)
-                    .filter(v -> !Double.isNaN(v))
-                    .max()
-                    .orElse(1);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-            g.setColor(Color.BLACK);
-            g.drawString(panel[3], 10, y + 14);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-            y += 24;
-            int plot = width - labelWidth - 70;
-            for (Map.Entry<String, Map<String, Row>> contender : cell.entrySet()) {
-                g.setColor(Color.BLACK);
-                g.drawString(contender.getKey(), 10, y + jdks.size() * barHeight / 2 + 4);
-                for (int j = 0; j < jdks.size(); j++) {
-                    Row r = contender.getValue().get(jdks.get(j));
-                    if (r != null && !Double.isNaN(r.medianMs)) {
-                        int w = (int) Math.round(plot * r.gbPerSecond() / max);
-                        g.setColor(colors[j % colors.length]);
-                        g.fillRect(labelWidth, y, w, barHeight - 1);
-                        g.setColor(Color.DARK_GRAY);
-                        g.drawString(
-                                String.format(Locale.ROOT, "%.2f", r.gbPerSecond()),
-                                labelWidth + w + 4,
-                                y + barHeight - 1);
-                    }
-                    y += barHeight;
-                }
-                y += 6;
-            }
-            g.setColor(Color.LIGHT_GRAY);
-            g.setStroke(new BasicStroke(1));
-            g.drawLine(labelWidth, y - 4, width - 20, y - 4);
-            y += 16;
-        }
-        g.dispose();
-        ImageIO.write(image, "png", png.toFile());
     }
 }
