@@ -2,9 +2,11 @@ package io.zerocopy;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +41,14 @@ final class DirectBuffers {
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
     private final long budget;
-    /** Released buffers, the most recently released first: it is the likeliest to be in the CPU's cache. */
-    private final ArrayDeque<ByteBuffer> idle = new ArrayDeque<>();
+    /**
+     * Released buffers by capacity, each stack the most recently released first: it is the likeliest
+     * to be in the CPU's cache. Lock-free, so that no transfer ever waits for another in the pool
+     * (docs/virtual-threads.md: a contended monitor left virtual threads waiting seconds).
+     */
+    private final ConcurrentHashMap<Integer, ConcurrentLinkedDeque<ByteBuffer>> idle = new ConcurrentHashMap<>();
 
-    private long allocated;
+    private final AtomicLong allocated = new AtomicLong();
 
     DirectBuffers(long budget) {
         this.budget = budget;
@@ -54,35 +60,50 @@ final class DirectBuffers {
     }
 
     /** The bytes this pool has allocated, lent out or idle. */
-    synchronized long allocated() {
-        return allocated;
+    long allocated() {
+        return allocated.get();
     }
 
     /**
      * A cleared direct buffer of at least {@code size} bytes, idle or new, or null if the budget is
      * spent. A new one has exactly {@code size} bytes, so callers should ask for their usual size
-     * rather than the size of one small transfer, or the pool fills with buffers too small for the next.
+     * rather than the size of one small transfer, or the pool fills with buffers too small for the
+     * next. Never waits for another thread.
      */
     ByteBuffer acquire(int size) {
-        synchronized (this) {
-            for (Iterator<ByteBuffer> it = idle.iterator(); it.hasNext(); ) {
-                ByteBuffer b = it.next();
-                if (b.capacity() >= size) {
-                    it.remove();
-                    return b.clear();
-                }
-            }
-            if (allocated + size > budget) {
-                return null;
-            }
-            allocated += size;
+        ConcurrentLinkedDeque<ByteBuffer> same = idle.get(size);
+        ByteBuffer b = same == null ? null : same.pollFirst();
+        if (b == null) {
+            b = larger(size);
         }
-        return ByteBuffer.allocateDirect(size); // outside the lock: it zeroes the memory
+        if (b != null) {
+            return b.clear();
+        }
+        for (long a = allocated.get(); a + size <= budget; a = allocated.get()) {
+            if (allocated.compareAndSet(a, a + size)) {
+                return ByteBuffer.allocateDirect(size);
+            }
+        }
+        return null;
     }
 
-    /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. */
-    synchronized void release(ByteBuffer buffer) {
-        idle.push(buffer);
+    /** An idle buffer larger than {@code size}, or null. */
+    private ByteBuffer larger(int size) {
+        for (Map.Entry<Integer, ConcurrentLinkedDeque<ByteBuffer>> e : idle.entrySet()) {
+            if (e.getKey() > size) {
+                ByteBuffer b = e.getValue().pollFirst();
+                if (b != null) {
+                    return b;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. Never waits. */
+    void release(ByteBuffer buffer) {
+        idle.computeIfAbsent(buffer.capacity(), capacity -> new ConcurrentLinkedDeque<>())
+                .push(buffer);
     }
 
     /** Gives a buffer lent by the shared pool back to it; null is nothing to give back. */

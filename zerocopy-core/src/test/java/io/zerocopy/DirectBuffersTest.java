@@ -13,6 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class DirectBuffersTest {
@@ -66,6 +70,31 @@ class DirectBuffersTest {
                 .as("only the small one is left and the budget is spent")
                 .isNull();
         assertThat(pool.acquire(1024)).isSameAs(small);
+    }
+
+    /**
+     * A thread paused while it is in the pool (descheduled by the OS, say) holds up no other: a
+     * thousand virtual threads queued on a pool's monitor waited seconds each (docs/virtual-threads.md).
+     * Here the test thread holds the pool's monitor, as a thread paused in a synchronized pool would.
+     */
+    @Test
+    void acquireAndRelease_whileAnotherThreadHoldsThePoolsMonitor_neverWait() throws Exception {
+        DirectBuffers pool = new DirectBuffers(1 << 20);
+        ByteBuffer idle = pool.acquire(4096);
+        pool.release(idle);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            synchronized (pool) {
+                Future<ByteBuffer> lent = other.submit(() -> {
+                    ByteBuffer b = pool.acquire(4096);
+                    pool.release(b);
+                    return b;
+                });
+                assertThat(lent.get(10, TimeUnit.SECONDS)).isSameAs(idle);
+            }
+        } finally {
+            other.shutdownNow();
+        }
     }
 
     @Test
