@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
@@ -56,6 +57,25 @@ public final class CommittedRun {
             params.put(param, values);
             return this;
         }
+
+        /** These contenders, named in one string separated by spaces. */
+        Group contenders(String names) {
+            return with("contender", names.split(" "));
+        }
+
+        /** Every contender the benchmark declares in its {@code @Param}. */
+        Group allContenders() {
+            try {
+                return with(
+                        "contender",
+                        benchmark
+                                .getField("contender")
+                                .getAnnotation(Param.class)
+                                .value());
+            } catch (NoSuchFieldException e) {
+                throw new IllegalArgumentException(benchmark.getSimpleName() + " has no contender parameter", e);
+            }
+        }
     }
 
     /** The committed subset; every name and value here must exist in the benchmark's {@code @Param}s. */
@@ -65,98 +85,46 @@ public final class CommittedRun {
                         .with("peer", "loopback")
                         .with("noDelay", "false")
                         .with("size", K64, M64, G1)
-                        .with(
-                                "contender",
-                                "default",
-                                "transferTo",
-                                "mmap",
-                                "buffered",
-                                "bufferedMss",
-                                "rawTransferTo",
-                                "rawMmap",
-                                "classic4k",
-                                "guava",
-                                "commonsIo",
-                                "streamTransferTo"),
+                        .allContenders(),
                 new Group("socket-loopback-4k", FileToSocketBenchmark.class)
                         .with("peer", "loopback")
                         .with("noDelay", "false")
                         .with("size", "4096")
-                        .with(
-                                "contender",
-                                "default",
-                                "transferTo",
-                                "buffered",
-                                "rawTransferTo",
-                                "classic4k",
-                                "streamTransferTo"),
+                        .contenders("default transferTo buffered rawTransferTo classic4k streamTransferTo"),
                 new Group("socket-loopback-nodelay", FileToSocketBenchmark.class)
                         .with("peer", "loopback")
                         .with("noDelay", "true")
                         .with("size", M64)
-                        .with("contender", "default", "transferTo", "mmap", "buffered", "rawTransferTo", "classic4k"),
+                        .contenders("default transferTo mmap buffered rawTransferTo classic4k"),
                 new Group("socket-veth", FileToSocketBenchmark.class)
                         .with("peer", "veth")
                         .with("noDelay", "false")
                         .with("size", M1, G1)
-                        .with(
-                                "contender",
-                                "default",
-                                "transferTo",
-                                "mmap",
-                                "buffered",
-                                "bufferedMss",
-                                "rawTransferTo",
-                                "classic4k"),
+                        .contenders("default transferTo mmap buffered bufferedMss rawTransferTo classic4k"),
                 new Group("file-1g", FileToFileBenchmark.class)
                         .with("size", G1)
-                        .with(
-                                "contender",
-                                "default",
-                                "transferTo",
-                                "mmap",
-                                "buffered",
-                                "rawTransferTo",
-                                "classic4k",
-                                "guava",
-                                "filesCopy",
-                                "fileUtils"),
+                        .contenders(
+                                "default transferTo mmap buffered rawTransferTo classic4k guava filesCopy fileUtils"),
                 new Group("file-1m", FileToFileBenchmark.class)
                         .with("size", M1)
-                        .with("contender", "default", "transferTo", "buffered", "classic4k", "filesCopy"),
+                        .contenders("default transferTo buffered classic4k filesCopy"),
                 new Group("socket-to-file", SocketToFileBenchmark.class)
                         .with("size", M64)
-                        .with(
-                                "contender",
-                                "default",
-                                "buffered",
-                                "transferFrom",
-                                "rawTransferFrom",
-                                "classic4k",
-                                "guava",
-                                "commonsIo",
-                                "streamTransferTo"),
+                        .allContenders(),
                 new Group("socket-to-file-1m", SocketToFileBenchmark.class)
                         .with("size", M1)
-                        .with("contender", "default", "transferFrom", "rawTransferFrom", "classic4k"),
+                        .contenders("default transferFrom rawTransferFrom classic4k"),
                 new Group("stream", StreamToStreamBenchmark.class)
                         .with("size", M1)
-                        .with(
-                                "contender",
-                                "default",
-                                "buffered",
-                                "classic4k",
-                                "guava",
-                                "commonsIo",
-                                "streamTransferTo"),
+                        .allContenders(),
                 new Group("wrapper-checksum", FileToWrapperBenchmark.class)
                         .with("wrapper", "checksum")
                         .with("size", M1, M64)
-                        .with("contender", "default", "mmap", "buffered", "rawTransferTo", "rawMmap", "classic4k"),
+                        .contenders("default mmap buffered rawTransferTo rawMmap classic4k"),
                 new Group("wrapper-socket", FileToWrapperBenchmark.class)
                         .with("wrapper", "socketStream")
                         .with("size", M64)
-                        .with("contender", "default", "mmap", "buffered", "rawTransferTo"));
+                        .contenders("default mmap buffered rawTransferTo"));
     }
 
     /**
