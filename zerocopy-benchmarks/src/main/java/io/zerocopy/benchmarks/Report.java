@@ -100,50 +100,34 @@ public final class Report {
 
     /** Per cell: the default's time over the fastest contender's, and which one that was. */
     static String summary(List<Row> rows, List<String> jdks) {
-        StringBuilder md = new StringBuilder("| Pair | Size | Cell |");
-        StringBuilder rule = new StringBuilder("|---|---|---|");
+        MarkdownTable table =
+                new MarkdownTable().column("Pair", "---").column("Size", "---").column("Cell", "---");
         for (String jdk : jdks) {
-            md.append(" JDK ").append(jdk).append(": default vs fastest | fastest |");
-            rule.append("---:|---|");
+            table.column("JDK " + jdk + ": default vs fastest", "---:").column("fastest", "---");
         }
-        md.append('\n').append(rule).append('\n');
         for (Map.Entry<String, Map<String, Map<String, Row>>> cell :
                 byCell(rows).entrySet()) {
             String[] key = cell.getKey().split("\\|", -1);
-            md.append("| ")
-                    .append(key[0])
-                    .append(" | ")
-                    .append(size(Long.parseLong(key[2])))
-                    .append(" | ")
-                    .append(key[1])
-                    .append(" |");
+            List<String> cells = new ArrayList<>(List.of(key[0], size(Long.parseLong(key[2])), key[1]));
             for (String jdk : jdks) {
                 double fastest = fastest(cell.getValue(), jdk);
                 Row def = cell.getValue().getOrDefault("default", Map.of()).get(jdk);
-                String winner = cell.getValue().entrySet().stream()
+                cells.add(def == null ? "-" : String.format(Locale.ROOT, "%.2f", def.medianMs / fastest));
+                cells.add(cell.getValue().entrySet().stream()
                         .filter(e ->
                                 e.getValue().get(jdk) != null && e.getValue().get(jdk).medianMs == fastest)
                         .map(Map.Entry::getKey)
                         .findFirst()
-                        .orElse("-");
-                md.append(def == null ? " - |" : String.format(Locale.ROOT, " %.2f |", def.medianMs / fastest))
-                        .append(' ')
-                        .append(winner)
-                        .append(" |");
+                        .orElse("-"));
             }
-            md.append('\n');
+            table.row(cells);
         }
-        return md.toString();
+        return table.toString();
     }
 
+    /** The summary, then per cell every contender's time, throughput, ratio, CPU and allocation per JDK. */
     static String tables(List<Row> rows, List<String> jdks) {
         StringBuilder md = new StringBuilder(summary(rows, jdks));
-        StringBuilder head = new StringBuilder("| Contender |");
-        StringBuilder rule = new StringBuilder("|---|");
-        for (String jdk : jdks) {
-            head.append(" JDK ").append(jdk).append(" ms | GB/s | vs fastest | CPU ms/GB | alloc B/op |");
-            rule.append("---:|---:|---:|---:|---:|");
-        }
         for (Map.Entry<String, Map<String, Map<String, Row>>> cell :
                 byCell(rows).entrySet()) {
             String[] key = cell.getKey().split("\\|", -1);
@@ -153,28 +137,32 @@ public final class Report {
                     .append(size(Long.parseLong(key[2])))
                     .append(key[1].isEmpty() ? "" : ", " + key[1])
                     .append("**\n\n");
-            md.append(head).append('\n').append(rule).append('\n');
+            MarkdownTable table = new MarkdownTable().column("Contender", "---");
+            for (String jdk : jdks) {
+                table.column("JDK " + jdk + " ms", "---:")
+                        .column("GB/s", "---:")
+                        .column("vs fastest", "---:")
+                        .column("CPU ms/GB", "---:")
+                        .column("alloc B/op", "---:");
+            }
             for (Map.Entry<String, Map<String, Row>> contender : cell.getValue().entrySet()) {
-                md.append("| ")
-                        .append(contender.getKey().equals("default") ? "**default**" : contender.getKey())
-                        .append(" |");
+                List<String> cells = new ArrayList<>();
+                cells.add(contender.getKey().equals("default") ? "**default**" : contender.getKey());
                 for (String jdk : jdks) {
                     Row r = contender.getValue().get(jdk);
                     if (r == null || Double.isNaN(r.medianMs)) {
-                        md.append(" - | - | - | - | - |");
+                        cells.addAll(List.of("-", "-", "-", "-", "-"));
                         continue;
                     }
-                    md.append(String.format(
-                            Locale.ROOT,
-                            " %s | %.2f | %.2f | %.0f | %s |",
-                            ms(r.medianMs),
-                            r.gbPerSecond(),
-                            r.medianMs / fastest(cell.getValue(), jdk),
-                            r.cpuMsPerGb,
-                            bytes(r.allocBytes)));
+                    cells.add(ms(r.medianMs));
+                    cells.add(String.format(Locale.ROOT, "%.2f", r.gbPerSecond()));
+                    cells.add(String.format(Locale.ROOT, "%.2f", r.medianMs / fastest(cell.getValue(), jdk)));
+                    cells.add(String.format(Locale.ROOT, "%.0f", r.cpuMsPerGb));
+                    cells.add(bytes(r.allocBytes));
                 }
-                md.append('\n');
+                table.row(cells);
             }
+            md.append(table);
         }
         return md.toString();
     }

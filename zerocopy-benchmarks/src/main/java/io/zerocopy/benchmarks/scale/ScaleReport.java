@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks.scale;
 
+import io.zerocopy.benchmarks.MarkdownTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,42 +107,31 @@ public final class ScaleReport {
     static String overview(List<Summary> rows) {
         TreeSet<Integer> ns = new TreeSet<>();
         rows.forEach(r -> ns.add(r.n()));
-        StringBuilder md = new StringBuilder("| Contender |");
-        StringBuilder rule = new StringBuilder("|---|");
-        for (int n : ns) {
-            md.append(" N=").append(n).append(" |");
-            rule.append("---:|");
-        }
-        md.append(" within 5% at every N |\n").append(rule).append(":---:|\n");
+        MarkdownTable table = new MarkdownTable().column("Contender", "---");
+        ns.forEach(n -> table.column("N=" + n, "---:"));
+        table.column("within 5% at every N", ":---:");
         for (Map.Entry<String, List<Summary>> contender :
                 group(rows, Summary::contender).entrySet()) {
-            md.append("| ")
-                    .append(contender.getKey().equals("default") ? "**default**" : contender.getKey())
-                    .append(" |");
+            List<String> cells = new ArrayList<>();
+            cells.add(contender.getKey().equals("default") ? "**default**" : contender.getKey());
             Map<Integer, Summary> byN = new LinkedHashMap<>();
             contender.getValue().forEach(r -> byN.put(r.n(), r));
             boolean holds = true;
             for (int n : ns) {
                 Summary r = byN.get(n);
                 if (r == null) {
-                    md.append(" - |");
+                    cells.add("-");
                     holds = false;
                     continue;
                 }
                 holds &= r.ratio() >= WITHIN && r.failures() == 0;
-                md.append(String.format(Locale.ROOT, " %.2f (%.2f)", r.gbps(), r.ratio()));
-                if (r.failures() > 0) {
-                    md.append(" **")
-                            .append(r.failures())
-                            .append('/')
-                            .append(r.transfers())
-                            .append(" failed**");
-                }
-                md.append(" |");
+                cells.add(String.format(Locale.ROOT, "%.2f (%.2f)", r.gbps(), r.ratio())
+                        + (r.failures() > 0 ? " **" + r.failures() + "/" + r.transfers() + " failed**" : ""));
             }
-            md.append(holds ? " yes |" : " no |").append('\n');
+            cells.add(holds ? "yes" : "no");
+            table.row(cells);
         }
-        return md.toString();
+        return table.toString();
     }
 
     static String details(List<Summary> rows) {
