@@ -4,6 +4,7 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.benchmarks.Data;
 import io.zerocopy.benchmarks.Median;
+import io.zerocopy.benchmarks.Sinks;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,26 +32,6 @@ public final class MeasureDefaults {
     private static final int RUNS = 7;
 
     private MeasureDefaults() {}
-
-    /** Stands in for TLS or compression: a channel that reads every byte in user space. */
-    private static final class ReadsEveryByte implements WritableByteChannel {
-        private final byte[] chunk = new byte[16384];
-
-        @Override
-        public int write(ByteBuffer src) {
-            int n = Math.min(src.remaining(), chunk.length);
-            src.get(chunk, 0, n);
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {}
-    }
 
     /** Stands in for a monitoring or counting wrapper: hands every buffer on to a socket. */
     private static final class Delegating implements WritableByteChannel {
@@ -185,7 +166,7 @@ public final class MeasureDefaults {
                 SocketChannel in = server.accept()) {
             background(() -> drain(in));
             background(() -> drain(pipe.source()));
-            WritableByteChannel[] targets = {new ReadsEveryByte(), new Delegating(out), pipe.sink()};
+            WritableByteChannel[] targets = {Sinks.readingEveryByte(), new Delegating(out), pipe.sink()};
             String[] labels = {"reads every byte", "delegates to socket", "JDK pipe"};
             System.out.println("\nmmap vs buffered where the kernel has no path; per-transfer time in microseconds:");
             System.out.printf(

@@ -1,10 +1,10 @@
 package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.Transfers;
+import io.zerocopy.benchmarks.Sinks;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
@@ -28,22 +28,7 @@ public final class LibraryWorkRun {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         int transfers = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        WritableByteChannel drop = new WritableByteChannel() {
-            @Override
-            public int write(ByteBuffer b) {
-                int n = b.remaining();
-                b.position(b.limit());
-                return n;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {}
-        };
+        WritableByteChannel drop = Sinks.discarding();
         Path file = Files.createTempFile("library-work", ".bin");
         try {
             Files.write(file, new byte[4096]);
