@@ -20,11 +20,6 @@ enum Pair {
     }
 
     static Pair of(String id) {
-        for (Pair pair : values()) {
-            if (pair.id.equalsIgnoreCase(id)) {
-                return pair;
-            }
-        }
-        throw new IllegalArgumentException("pair: " + id + " (expected: loopback, veth or socketToFile)");
+        return Ids.find(values(), pair -> pair.id, "pair", id);
     }
 }

@@ -19,12 +19,7 @@ enum ThreadKind {
     }
 
     static ThreadKind of(String id) {
-        for (ThreadKind kind : values()) {
-            if (kind.id.equalsIgnoreCase(id)) {
-                return kind;
-            }
-        }
-        throw new IllegalArgumentException("threads: " + id + " (expected: platform or virtual)");
+        return Ids.find(values(), kind -> kind.id, "threads", id);
     }
 
     /** Null if this JVM can run this kind, else why not. */
