@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -49,6 +51,18 @@ public final class Charts {
             axes.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
             axes.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         }
+    }
+
+    /** A category chart (bars, or lines over categories) of this size, in the shared look. */
+    public static CategoryChart categoryChart(String title, int width, int height) {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(width)
+                .height(height)
+                .title(title)
+                .build();
+        style(chart.getStyler());
+        chart.getStyler().setYAxisDecimalPattern("0.0");
+        return chart;
     }
 
     /** A panel with a title and nothing to plot (an empty bar or category chart cannot be drawn). */

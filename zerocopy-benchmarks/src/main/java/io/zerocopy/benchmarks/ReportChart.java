@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
@@ -62,19 +61,13 @@ final class ReportChart {
     }
 
     private static CategoryChart chart(String title) {
-        CategoryChart chart = new CategoryChartBuilder()
-                .width(WIDTH)
-                .height(HEIGHT)
-                .title(title)
-                .build();
+        CategoryChart chart = Charts.categoryChart(title, WIDTH, HEIGHT);
         CategoryStyler styler = chart.getStyler();
-        Charts.style(styler);
         styler.setLegendPosition(Styler.LegendPosition.InsideNE);
         styler.setLabelsVisible(true); // each bar's GB/s on it, as the docs quote them
         styler.setLabelsRotation(90);
         styler.setDecimalPattern("0.00");
         styler.setXAxisLabelRotation(30);
-        styler.setYAxisDecimalPattern("0.0");
         styler.setAvailableSpaceFill(0.8);
         return chart;
     }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.CategoryStyler;
@@ -73,19 +72,13 @@ final class ScaleChart {
     }
 
     private static CategoryChart chart(String title) {
-        CategoryChart chart = new CategoryChartBuilder()
-                .width(PANEL_WIDTH)
-                .height(PANEL_HEIGHT)
-                .title(title)
-                .yAxisTitle("aggregate GB/s (median)")
-                .build();
+        CategoryChart chart = Charts.categoryChart(title, PANEL_WIDTH, PANEL_HEIGHT);
+        chart.setYAxisTitle("aggregate GB/s (median)");
         CategoryStyler styler = chart.getStyler();
-        Charts.style(styler);
         styler.setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
         styler.setOverlapped(true); // every contender's point at its N, not side by side like bars
         styler.setLegendPosition(Styler.LegendPosition.OutsideE);
         styler.setYAxisMin(0.0);
-        styler.setYAxisDecimalPattern("0.0");
         styler.setMarkerSize(6);
         return chart;
     }
