@@ -89,48 +89,36 @@ final class Contenders {
      */
     static long fromFile(String contender, Path source, WritableByteChannel channel, OutputStream stream)
             throws IOException {
-        switch (contender) {
-            case "default":
-                return Transfers.copy(source, channel);
-            case "transferTo":
-            case "mmap":
-            case "buffered":
-                return Transfers.copy(source, channel, forced(contender));
-            case "bufferedMss":
-                return Transfers.copy(source, channel, BUFFERED_MSS);
-            case "rawTransferTo":
-                return RawLoops.transferTo(source, channel);
-            case "rawMmap":
-                return RawLoops.mmap(source, channel, RAW_MMAP_WINDOW);
-            case "guava":
+        return switch (contender) {
+            case "default" -> Transfers.copy(source, channel);
+            case "transferTo", "mmap", "buffered" -> Transfers.copy(source, channel, forced(contender));
+            case "bufferedMss" -> Transfers.copy(source, channel, BUFFERED_MSS);
+            case "rawTransferTo" -> RawLoops.transferTo(source, channel);
+            case "rawMmap" -> RawLoops.mmap(source, channel, RAW_MMAP_WINDOW);
+            case "guava" -> {
                 try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
-                    return ByteStreams.copy(in, channel);
+                    yield ByteStreams.copy(in, channel);
                 }
-            default:
+            }
+            default -> {
                 try (InputStream in = new FileInputStream(source.toFile())) {
-                    return fromStream(contender, in, stream);
+                    yield fromStream(contender, in, stream);
                 }
-        }
+            }
+        };
     }
 
     /** Copies a stream to a stream by one of the stream contenders, or the library. */
     static long fromStream(String contender, InputStream in, OutputStream out) throws IOException {
-        switch (contender) {
-            case "default":
-                return Transfers.copy(in, out);
-            case "buffered":
-                return Transfers.copy(in, out, forced(contender));
-            case "classic4k":
-                return RawLoops.classic4k(in, out);
-            case "guava":
-                return ByteStreams.copy(in, out);
-            case "commonsIo":
-                return IOUtils.copyLarge(in, out);
-            case "streamTransferTo":
-                return in.transferTo(out);
-            default:
-                throw new IllegalArgumentException("contender: " + contender + " (unknown)");
-        }
+        return switch (contender) {
+            case "default" -> Transfers.copy(in, out);
+            case "buffered" -> Transfers.copy(in, out, forced(contender));
+            case "classic4k" -> RawLoops.classic4k(in, out);
+            case "guava" -> ByteStreams.copy(in, out);
+            case "commonsIo" -> IOUtils.copyLarge(in, out);
+            case "streamTransferTo" -> in.transferTo(out);
+            default -> throw new IllegalArgumentException("contender: " + contender + " (unknown)");
+        };
     }
 
     /** Copies a channel to its end of stream into a file, by {@code contender}. */
@@ -141,19 +129,13 @@ final class Contenders {
             FileChannel target,
             OutputStream targetStream)
             throws IOException {
-        switch (contender) {
-            case "default":
-                return Transfers.copy(source, target);
-            case "buffered":
-            case "transferFrom":
-                return Transfers.copy(source, target, forced(contender));
-            case "rawTransferFrom":
-                return RawLoops.transferFrom(source, target);
-            case "guava":
-                return ByteStreams.copy(source, target);
-            default:
-                return fromStream(contender, sourceStream, targetStream);
-        }
+        return switch (contender) {
+            case "default" -> Transfers.copy(source, target);
+            case "buffered", "transferFrom" -> Transfers.copy(source, target, forced(contender));
+            case "rawTransferFrom" -> RawLoops.transferFrom(source, target);
+            case "guava" -> ByteStreams.copy(source, target);
+            default -> fromStream(contender, sourceStream, targetStream);
+        };
     }
 
     /** An I/O action on a value. */
