@@ -9,7 +9,7 @@ enum CompareMethod {
      * The library's {@code buffered} strategy forced to a 4096-byte buffer: the 2008 loop's buffer
      * size (below one loopback segment, so used as given), not a heap array through streams.
      */
-    BUFFERED_4K("4 KiB loop") {
+    BUFFERED_4K("buffered 4 KiB") {
         @Override
         TransferOptions.Builder options() {
             return TransferOptions.builder().strategy("buffered").bufferSize(4096);

@@ -37,7 +37,7 @@ final class ComparisonChart {
         XYChart chart = new XYChartBuilder()
                 .width(900)
                 .height(560)
-                .title("File to a socket over loopback: 4 KiB read/write loop vs transferTo"
+                .title("File to a socket over loopback: 4 KiB buffers vs transferTo"
                         + (noDelay ? " (TCP_NODELAY on)" : " (Nagle on)"))
                 .xAxisTitle("File size (MiB)")
                 .yAxisTitle("Time (ms, median)")
@@ -59,11 +59,11 @@ final class ComparisonChart {
             }
         }
         if (!original.isEmpty()) {
-            add(chart, "4 KiB loop, 2008", original, r -> r.original()[0], LOOP, DASHED);
+            add(chart, "4 KiB read/write loop, 2008", original, r -> r.original()[0], LOOP, DASHED);
             add(chart, "transferTo, 2008", original, r -> r.original()[1], TRANSFER_TO, DASHED);
         }
         String today = "Java " + Runtime.version().feature() + ", today";
-        add(chart, "4 KiB loop, " + today, rows, ComparisonRow::buffered4k, LOOP, SOLID);
+        add(chart, "buffered 4 KiB, " + today, rows, ComparisonRow::buffered4k, LOOP, SOLID);
         add(chart, "transferTo, " + today, rows, ComparisonRow::transferTo, TRANSFER_TO, SOLID);
         add(chart, "library's own choice, " + today, rows, ComparisonRow::auto, AUTO, SOLID);
 
