@@ -2,11 +2,10 @@ package io.zerocopy;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,11 +41,12 @@ final class DirectBuffers {
 
     private final long budget;
     /**
-     * Released buffers by capacity, each stack the most recently released first: it is the likeliest
-     * to be in the CPU's cache. Lock-free, so that no transfer ever waits for another in the pool
-     * (docs/virtual-threads.md: a contended monitor left virtual threads waiting seconds).
+     * Released buffers, one lock-free stack per capacity, the most recently released first: it is
+     * the likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: a
+     * contended monitor here left virtual threads waiting seconds (docs/virtual-threads.md). Copied
+     * on write when a capacity is seen for the first time, which happens once or twice per process.
      */
-    private final ConcurrentHashMap<Integer, ConcurrentLinkedDeque<ByteBuffer>> idle = new ConcurrentHashMap<>();
+    private volatile Shelf[] shelves = new Shelf[0];
 
     private final AtomicLong allocated = new AtomicLong();
 
@@ -71,10 +71,13 @@ final class DirectBuffers {
      * next. Never waits for another thread.
      */
     ByteBuffer acquire(int size) {
-        ConcurrentLinkedDeque<ByteBuffer> same = idle.get(size);
-        ByteBuffer b = same == null ? null : same.pollFirst();
-        if (b == null) {
-            b = larger(size);
+        Shelf[] all = shelves;
+        ByteBuffer b = null;
+        for (int i = 0; b == null && i < all.length; i++) {
+            b = all[i].capacity == size ? all[i].pop() : null;
+        }
+        for (int i = 0; b == null && i < all.length; i++) {
+            b = all[i].capacity > size ? all[i].pop() : null;
         }
         if (b != null) {
             return b.clear();
@@ -87,23 +90,66 @@ final class DirectBuffers {
         return null;
     }
 
-    /** An idle buffer larger than {@code size}, or null. */
-    private ByteBuffer larger(int size) {
-        for (Map.Entry<Integer, ConcurrentLinkedDeque<ByteBuffer>> e : idle.entrySet()) {
-            if (e.getKey() > size) {
-                ByteBuffer b = e.getValue().pollFirst();
-                if (b != null) {
-                    return b;
-                }
-            }
-        }
-        return null;
-    }
-
     /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. Never waits. */
     void release(ByteBuffer buffer) {
-        idle.computeIfAbsent(buffer.capacity(), capacity -> new ConcurrentLinkedDeque<>())
-                .push(buffer);
+        int capacity = buffer.capacity();
+        for (Shelf shelf : shelves) {
+            if (shelf.capacity == capacity) {
+                shelf.push(buffer);
+                return;
+            }
+        }
+        newShelf(capacity).push(buffer);
+    }
+
+    /** The shelf for {@code capacity}, made now unless another thread just made it. */
+    private synchronized Shelf newShelf(int capacity) {
+        Shelf[] all = shelves;
+        for (Shelf shelf : all) {
+            if (shelf.capacity == capacity) {
+                return shelf;
+            }
+        }
+        Shelf shelf = new Shelf(capacity);
+        Shelf[] more = Arrays.copyOf(all, all.length + 1);
+        more[all.length] = shelf;
+        shelves = more;
+        return shelf;
+    }
+
+    /** Idle buffers of one capacity: a Treiber stack (a node per push, so no ABA problem under a GC). */
+    private static final class Shelf {
+        final int capacity;
+        private final AtomicReference<Node> top = new AtomicReference<>();
+
+        Shelf(int capacity) {
+            this.capacity = capacity;
+        }
+
+        void push(ByteBuffer buffer) {
+            Node node = new Node(buffer);
+            do {
+                node.next = top.get();
+            } while (!top.compareAndSet(node.next, node));
+        }
+
+        ByteBuffer pop() {
+            for (Node t = top.get(); t != null; t = top.get()) {
+                if (top.compareAndSet(t, t.next)) {
+                    return t.buffer;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final class Node {
+        final ByteBuffer buffer;
+        Node next;
+
+        Node(ByteBuffer buffer) {
+            this.buffer = buffer;
+        }
     }
 
     /** Gives a buffer lent by the shared pool back to it; null is nothing to give back. */
