@@ -56,7 +56,29 @@ final class ThreadsEngine implements HttpServer {
         this.acceptor = daemon(this::acceptLoop, "http-accept");
     }
 
+    /**
+     * The JDK's count of read sub-pollers for virtual threads' socket I/O. With more than one (JDK
+     * 22+ on Linux starts one per carrier), a sub-poller that keeps finding events yields and stays
+     * in its carrier's own queue, while one the master poller wakes is queued where carriers look
+     * only when their own queues are empty: under 1,000 busy connections the connections it watches
+     * waited seconds (docs/virtual-threads.md). One sub-poller has no sibling to starve it.
+     */
+    static final String READ_POLLERS = "jdk.readPollers";
+
+    /**
+     * Asks the JDK for one read sub-poller unless the operator chose a count. The JDK reads the
+     * property once, when a virtual thread first blocks on a socket, so it must be set before that:
+     * this engine sets it as it starts, and an embedding application that did such I/O earlier keeps
+     * the JDK's default.
+     */
+    static void oneReadPoller() {
+        if (System.getProperty(READ_POLLERS) == null) {
+            System.setProperty(READ_POLLERS, "1");
+        }
+    }
+
     static ThreadsEngine start(ServerConfig config, ResponsePlanner planner) throws IOException {
+        oneReadPoller();
         ThreadsEngine engine = new ThreadsEngine(config, planner, HttpServer.listen(config));
         engine.acceptor.start();
         return engine;
