@@ -127,3 +127,15 @@ parse_wrk() {
     /Non-2xx or 3xx responses:/ { non2xx = $5 }
     END { printf "%s %.0f %.3f %.3f %.3f %d %d %d\n", rps, bps, p50, p99, max, errors, timeouts, non2xx }'
 }
+
+# A work folder under /tmp (WORK) with the root to serve (ROOT, which nginx's unprivileged workers
+# can read) and nginx's log folder, and in the root one random file per NAME:BYTES given.
+make_root() { # folder name, then NAME:BYTES ...
+  WORK=$(mktemp -d "/tmp/zerocopy-bench-$1.XXXXXX")
+  shift
+  ROOT="$WORK/root"
+  mkdir -p "$ROOT" "$WORK/nginx/logs"
+  chmod 755 "$WORK" "$ROOT"
+  local f
+  for f in "$@"; do head -c "${f#*:}" /dev/urandom >"$ROOT/${f%%:*}"; done
+}

@@ -54,12 +54,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 need_jdk_and_jar
 
 mkdir -p "$OUT"
-WORK=$(mktemp -d /tmp/zerocopy-bench-latency.XXXXXX)
-ROOT="$WORK/root"
-mkdir -p "$ROOT" "$WORK/nginx/logs"
-chmod 755 "$WORK" "$ROOT" # nginx's workers run as an unprivileged user
-head -c 4096 /dev/urandom >"$ROOT/4k.bin"
-head -c $((1 << 20)) /dev/urandom >"$ROOT/1m.bin"
+make_root latency 4k.bin:4096 1m.bin:$((1 << 20))
 cat "$ROOT"/*.bin >/dev/null # into the page cache
 trap cleanup EXIT
 

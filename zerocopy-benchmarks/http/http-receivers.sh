@@ -46,13 +46,8 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 need_jdk_and_jar
 
 mkdir -p "$OUT"
-WORK=$(mktemp -d /tmp/zerocopy-bench-receivers.XXXXXX)
-ROOT="$WORK/root"
-mkdir -p "$ROOT" "$WORK/nginx/logs" "$WORK/proxy/logs"
-chmod 755 "$WORK" "$ROOT"
-head -c $((64 << 10)) /dev/urandom >"$ROOT/64k"
-head -c $((1 << 20)) /dev/urandom >"$ROOT/1m"
-head -c $((8 << 20)) /dev/urandom >"$ROOT/8m"
+make_root receivers 64k:$((64 << 10)) 1m:$((1 << 20)) 8m:$((8 << 20))
+mkdir -p "$WORK/proxy/logs"
 cat "$ROOT"/* >/dev/null
 
 SERVERS=()

@@ -43,13 +43,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 need_jdk_and_jar
 
 mkdir -p "$OUT"
-WORK=$(mktemp -d /tmp/zerocopy-bench-http.XXXXXX)
-ROOT="$WORK/root"
-mkdir -p "$ROOT" "$WORK/nginx/logs"
-chmod 755 "$WORK" "$ROOT" # nginx's workers run as an unprivileged user
-head -c 4096 /dev/urandom >"$ROOT/4k.bin"
-head -c $((1 << 20)) /dev/urandom >"$ROOT/1m.bin"
-head -c $((64 << 20)) /dev/urandom >"$ROOT/64m.bin"
+make_root http 4k.bin:4096 1m.bin:$((1 << 20)) 64m.bin:$((64 << 20))
 cat "$ROOT"/*.bin >/dev/null # into the page cache
 
 port_of() {
