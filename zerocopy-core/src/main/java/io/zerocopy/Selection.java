@@ -66,6 +66,10 @@ final class Selection {
      * {@code sendfile} and {@code copy_file_range} are bound (EINVAL at an unaligned offset), and
      * the JDK's {@code transferTo} then reads through a buffer, which fails.
      *
+     * <p>A file region with a prefix whose whole body fits {@link PrefixWrite#WHOLE_BODY_BYTES}
+     * goes with the prefix in one read and one gathering write, reported as {@code buffered}: a row
+     * like any other, so that a forced strategy runs instead and an excluded {@code buffered} never does.
+     *
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
      * and holds no buffer. To a peer on this host {@code sendfile} too, at every size above the
