@@ -42,9 +42,10 @@ final class DirectBuffers {
     private final long budget;
     /**
      * Released buffers, one lock-free stack per capacity, the most recently released first: it is
-     * the likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: a
-     * contended monitor here left virtual threads waiting seconds (docs/virtual-threads.md). Copied
-     * on write when a capacity is seen for the first time, which happens once or twice per process.
+     * the likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: on a
+     * monitor here, hundreds of virtual threads piled up behind one that the scheduler left waiting
+     * (docs/virtual-threads.md). Copied on write when a capacity is seen for the first time, which
+     * happens once or twice per process.
      */
     private volatile Shelf[] shelves = new Shelf[0];
 

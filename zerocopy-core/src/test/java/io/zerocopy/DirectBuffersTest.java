@@ -73,9 +73,10 @@ class DirectBuffersTest {
     }
 
     /**
-     * A thread paused while it is in the pool (descheduled by the OS, say) holds up no other: a
-     * thousand virtual threads queued on a pool's monitor waited seconds each (docs/virtual-threads.md).
-     * Here the test thread holds the pool's monitor, as a thread paused in a synchronized pool would.
+     * A thread paused while it is in the pool (descheduled by the OS, or left waiting by the
+     * scheduler) holds up no other: hundreds of virtual threads once piled up on the pool's monitor
+     * (docs/virtual-threads.md). Here the test thread holds the pool's monitor, as a thread paused in
+     * a synchronized pool would.
      */
     @Test
     void acquireAndRelease_whileAnotherThreadHoldsThePoolsMonitor_neverWait() throws Exception {
