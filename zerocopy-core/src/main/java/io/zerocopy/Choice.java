@@ -15,7 +15,7 @@ final class Choice {
     final TransferStrategy strategy;
     private final TransferFacts facts;
     /** The situation the choice was made in, its reason's words come from it; null for a registered strategy. */
-    private final Selection.Situation situation;
+    private final Situation situation;
 
     private final ByteBuffer pooled;
     private final Selection.Reason why;
@@ -30,7 +30,7 @@ final class Choice {
     private Choice(
             TransferStrategy strategy,
             TransferFacts facts,
-            Selection.Situation situation,
+            Situation situation,
             ByteBuffer pooled,
             Selection.Reason why,
             Support support,
@@ -45,8 +45,7 @@ final class Choice {
     }
 
     /** A built-in strategy chosen in {@code situation}, taking what its step (or its prefix) needs now. */
-    static Choice ofRow(
-            BuiltInStrategy strategy, Selection.Situation situation, Selection.Reason why, Selection.Check check) {
+    static Choice ofRow(BuiltInStrategy strategy, Situation situation, Selection.Reason why, Selection.Check check) {
         return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy, check), why, null, check);
     }
 

@@ -3,7 +3,6 @@ package io.zerocopy;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferStrategy;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -320,60 +319,6 @@ final class Selection {
     /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */
     interface Reason {
         String words(Situation situation, String how);
-    }
-
-    /**
-     * One choice in the making: the transfer's facts, the strategies excluded, and the pool's
-     * buffer once a row asked for it. The buffer goes to the choice if its strategy is the buffered
-     * one, and back to the pool otherwise. Not thread-safe; one per choice.
-     */
-    static final class Situation {
-        final TransferFacts facts;
-        private final Set<String> excluded;
-        private boolean askedPool;
-        private ByteBuffer pooledBuffer;
-
-        Situation(TransferFacts facts, Set<String> excluded) {
-            this.facts = facts;
-            this.excluded = excluded;
-        }
-
-        boolean excludes(String strategy) {
-            return excluded.contains(strategy);
-        }
-
-        /** Whether the pool has a direct buffer for the buffered step: false once its budget is spent. */
-        boolean hasPooledBuffer() {
-            if (!askedPool) {
-                askedPool = true;
-                pooledBuffer = BufferedStrategy.INSTANCE.takeFromPool(facts);
-            }
-            return pooledBuffer != null;
-        }
-
-        /**
-         * What a choice of {@code strategy}, checked as {@code check} says, takes: for a body that goes
-         * with its prefix, a pooled buffer that holds it, if one does; the pool's buffer for the
-         * buffered step; else nothing.
-         */
-        ByteBuffer bufferFor(BuiltInStrategy strategy, Check check) {
-            if (check == Check.WITH_PREFIX) {
-                givePooledBufferBack();
-                long body = facts.request().count();
-                return body == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, (int) body);
-            }
-            if (strategy == BufferedStrategy.INSTANCE) {
-                hasPooledBuffer();
-                return pooledBuffer;
-            }
-            givePooledBufferBack();
-            return strategy.takeFromPool(facts);
-        }
-
-        void givePooledBufferBack() {
-            DirectBuffers.giveBack(pooledBuffer);
-            pooledBuffer = null;
-        }
     }
 
     /** The names excluded while the property reads {@code property}. */

@@ -1,0 +1,58 @@
+package io.zerocopy;
+
+import java.nio.ByteBuffer;
+import java.util.Set;
+
+/**
+ * One choice in the making: the transfer's facts, the strategies excluded, and the pool's
+ * buffer once a row asked for it. The buffer goes to the choice if its strategy is the buffered
+ * one, and back to the pool otherwise. Not thread-safe; one per choice.
+ */
+final class Situation {
+    final TransferFacts facts;
+    private final Set<String> excluded;
+    private boolean askedPool;
+    private ByteBuffer pooledBuffer;
+
+    Situation(TransferFacts facts, Set<String> excluded) {
+        this.facts = facts;
+        this.excluded = excluded;
+    }
+
+    boolean excludes(String strategy) {
+        return excluded.contains(strategy);
+    }
+
+    /** Whether the pool has a direct buffer for the buffered step: false once its budget is spent. */
+    boolean hasPooledBuffer() {
+        if (!askedPool) {
+            askedPool = true;
+            pooledBuffer = BufferedStrategy.INSTANCE.takeFromPool(facts);
+        }
+        return pooledBuffer != null;
+    }
+
+    /**
+     * What a choice of {@code strategy}, checked as {@code check} says, takes: for a body that goes
+     * with its prefix, a pooled buffer that holds it, if one does; the pool's buffer for the
+     * buffered step; else nothing.
+     */
+    ByteBuffer bufferFor(BuiltInStrategy strategy, Selection.Check check) {
+        if (check == Selection.Check.WITH_PREFIX) {
+            givePooledBufferBack();
+            long body = facts.request().count();
+            return body == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, (int) body);
+        }
+        if (strategy == BufferedStrategy.INSTANCE) {
+            hasPooledBuffer();
+            return pooledBuffer;
+        }
+        givePooledBufferBack();
+        return strategy.takeFromPool(facts);
+    }
+
+    void givePooledBufferBack() {
+        DirectBuffers.giveBack(pooledBuffer);
+        pooledBuffer = null;
+    }
+}
