@@ -107,16 +107,16 @@ final class Opener {
                 prefixBytes,
                 chunk);
         Choice choice = choose(facts, source, position, count);
-        PrefixWrite prefix = choice.goesWithPrefix()
-                ? new PrefixWrite(
-                        prefixBuffers, prefixBytes, source.channel, position, (int) count, choice.passToPrefix())
-                : new PrefixWrite(
-                        prefixBuffers,
-                        prefixBytes,
-                        source.channel,
-                        position,
-                        chunk,
-                        chunk == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, chunk));
+        boolean whole = choice.goesWithPrefix();
+        PrefixWrite prefix = new PrefixWrite(
+                prefixBuffers,
+                prefixBytes,
+                source.channel,
+                position,
+                whole ? (int) count : chunk,
+                whole
+                        ? choice.passToPrefix()
+                        : chunk == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, chunk));
         try {
             Preflight.requireSlice(
                     source.channel,
@@ -124,9 +124,7 @@ final class Opener {
                     count,
                     !source.jdk || directIo
                             ? null
-                            : choice.goesWithPrefix()
-                                    ? prefix::readChunk
-                                    : Preflight.lastByte(source.channel, position, count));
+                            : whole ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
             return RealTransfer.start(facts, choice, options, prefix, null);
         } catch (IOException | RuntimeException | Error e) {
             prefix.release();
