@@ -11,6 +11,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
@@ -32,29 +33,69 @@ final class Opener {
     }
 
     /**
-     * The whole file at {@code source}, opened now and closed with the transfer. Linux lets a
-     * channel open a directory, which fails only when read: the transfer's check of its slice (a
-     * read, see {@link #checkedStart}) says so before it starts; an empty one is looked at by path.
+     * The whole file at {@code source}, opened now and closed with the transfer: natively where
+     * the options allow it ({@link NativeFiles}), else by the JDK. A regular file opened natively
+     * goes as {@link #sourceFile} says; anything else opened natively (a directory, a FIFO, a
+     * device, a procfs file that reads as empty but is not) goes on through a JDK channel over the
+     * same open, as if the JDK had opened it: the native descriptor stays open until then, so a
+     * FIFO's writer never finds it without a reader. Linux lets a channel open a directory, which
+     * fails only when read: the transfer's check of its slice (a read, see {@link #checkedStart})
+     * says so before it starts; an empty one is looked at by path.
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
-        FileChannel file = FileChannel.open(source, StandardOpenOption.READ);
+        NativeFile opened = selection.opensNatively() ? NativeFiles.open(source, true) : null;
+        FileChannel owned = opened;
         try {
+            FileChannel file;
+            if (opened != null) {
+                BasicFileAttributes attributes = opened.attributes();
+                long size = attributes.size();
+                if (attributes.isRegularFile() && (size > 0 || ChannelKinds.probe(opened, 0) < 0)) {
+                    return start(
+                            fileSource(sourceFile(opened, size, false), 0, size),
+                            false,
+                            target,
+                            Peers.of(target, platform),
+                            new OpenedFile(source, opened));
+                }
+                file = opened.jdkChannel();
+            } else {
+                file = FileChannel.open(source, StandardOpenOption.READ);
+                owned = file;
+            }
             long size = file.size();
             if (size == 0) {
                 if (Files.isDirectory(source)) {
                     throw new IOException(source + ": Is a directory");
                 }
-                return wholeFile(SourceFile.opened(file), 0, target, new OpenedFile(source, file));
+                return wholeFile(SourceFile.opened(file), 0, target, new OpenedFile(source, owned));
             }
-            return checkedStart(SourceFile.opened(file), 0, size, target, new OpenedFile(source, file));
+            return checkedStart(SourceFile.opened(file), 0, size, target, new OpenedFile(source, owned));
         } catch (IOException | RuntimeException | Error e) {
-            try {
-                file.close();
-            } catch (IOException closeFailure) {
-                e.addSuppressed(closeFailure);
+            if (owned != null) {
+                try {
+                    owned.close();
+                } catch (IOException closeFailure) {
+                    e.addSuppressed(closeFailure);
+                }
             }
             throw e;
         }
+    }
+
+    /**
+     * A caller's file, or one the library opened, as the source of {@code count} bytes: a natively
+     * opened file goes natively where {@link Selection#sendsNatively} says so, else through the JDK
+     * channel over the same file.
+     */
+    private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix) throws IOException {
+        if (file instanceof NativeFile) {
+            NativeFile opened = (NativeFile) file;
+            return selection.sendsNatively(count, withPrefix)
+                    ? SourceFile.callers(opened)
+                    : SourceFile.opened(opened.jdkChannel());
+        }
+        return SourceFile.callers(file);
     }
 
     /** The whole of a file the library opened for reading, whose path said it is no directory. */
@@ -76,7 +117,7 @@ final class Opener {
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Preflight.checkSliceArguments(source, position, count, target);
-        return checkedStart(SourceFile.callers(source), position, count, target, null);
+        return checkedStart(sourceFile(source, count, false), position, count, target, null);
     }
 
     /**
@@ -93,7 +134,7 @@ final class Opener {
         long count = region.count();
         ByteBuffer[] prefixBuffers = region.prefixBuffers();
         Preflight.checkSliceArguments(region.file(), position, count, target);
-        SourceFile source = SourceFile.callers(region.file());
+        SourceFile source = sourceFile(region.file(), count, true);
         boolean directIo = source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
@@ -122,7 +163,7 @@ final class Opener {
                     source.channel,
                     position,
                     count,
-                    !source.jdk || directIo
+                    !source.readChecks || directIo
                             ? null
                             : whole ? prefix::readChunk : Preflight.lastByte(source.channel, position, count));
             return RealTransfer.start(facts, choice, options, prefix, null);
@@ -143,7 +184,7 @@ final class Opener {
      *     after its position
      */
     long copyChannel(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
-        if (ChannelKinds.of(source) != ChannelKind.FILE) {
+        if (ChannelKinds.of(source) != ChannelKind.FILE && !(source instanceof NativeFile)) {
             return run(stream(source, null, count, target, null));
         }
         SourceFile file = SourceFile.callers((FileChannel) source);
@@ -165,7 +206,9 @@ final class Opener {
         }
         long slice = count < 0 ? left : count;
         return FileChannels.copyAndAdvance(
-                file.channel, start, () -> run(checkedStart(file, start, slice, target, null)));
+                file.channel,
+                start,
+                () -> run(checkedStart(sourceFile(file.channel, slice, false), start, slice, target, null)));
     }
 
     /**
@@ -204,7 +247,7 @@ final class Opener {
         Peers.Peer peer = Peers.of(target, platform);
         FileChannel channel = file.channel;
         boolean directIo = file.directIo();
-        if (!file.jdk || count == 0 || directIo) {
+        if (!file.readChecks || count == 0 || directIo) {
             Preflight.requireSlice(channel, position, count, null);
             return start(fileSource(file, position, count), directIo, target, peer, owned);
         }
@@ -233,7 +276,7 @@ final class Opener {
         try {
             return selection.choose(facts);
         } catch (IllegalArgumentException e) {
-            boolean probes = file.jdk && !facts.sourceDirectIo();
+            boolean probes = file.readChecks && !facts.sourceDirectIo();
             Preflight.requireSlice(
                     file.channel, position, count, probes ? Preflight.lastByte(file.channel, position, count) : null);
             throw e;
@@ -283,6 +326,11 @@ final class Opener {
                 builder.target(target, ChannelKinds.of(target)).build();
         Preflight.requireModes(request);
         return request;
+    }
+
+    /** Whether a file may be opened natively with these options ({@link Selection#opensNatively}). */
+    boolean opensNatively() {
+        return selection.opensNatively();
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

@@ -37,6 +37,14 @@ final class Selection {
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
+    /**
+     * Largest file that goes by the {@code native} strategy once the library opened it natively:
+     * 16 KiB. Above it a JDK channel over the same file sends it by the rows below (sendfile), which
+     * copies nothing in the sender, while the native path's saving is a fixed one per file
+     * (docs/fixed-cost.md).
+     */
+    static final long NATIVE_MAX_BYTES = 16 * 1024;
+
     /** How a transfer's slice is checked before it starts (see {@code Opener}). */
     enum Check {
         /** A one-byte read of the slice's last byte. */
@@ -104,6 +112,23 @@ final class Selection {
                     s -> s.facts.sourceDirectIo(),
                     Check.LAST_BYTE,
                     (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
+            new Row(
+                    NativeStrategy.INSTANCE,
+                    s -> s.facts.nativeSource()
+                            && s.facts.prefixBytes() > 0
+                            && s.facts.prefixChunk() == 0
+                            && PrefixWrite.goesWhole(s.facts.request().count()),
+                    Check.WITH_PREFIX,
+                    (s, how) -> "a file the library opened natively, its whole body of "
+                            + s.facts.request().count()
+                            + " bytes with the prefix: openat, fstat, one pread and one gathering write, as nginx"
+                            + " makes them"),
+            new Row(
+                    NativeStrategy.INSTANCE,
+                    s -> s.facts.nativeSource(),
+                    Check.LAST_BYTE,
+                    (s, how) ->
+                            "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
             new Row(
                     BufferedStrategy.INSTANCE,
                     s -> s.facts.prefixBytes() > 0
@@ -201,6 +226,46 @@ final class Selection {
         this.forced = forced;
         this.excludedByOptions = Set.copyOf(excludedByOptions);
         this.exclusions = new Exclusions(null, this.excludedByOptions);
+    }
+
+    /**
+     * Whether a file may be opened natively ({@link NativeFiles}) for these options: the JVM can,
+     * no registered strategy is asked first, the {@code native} strategy is not excluded, and no
+     * other one is forced (options, or the system properties read now).
+     */
+    boolean opensNatively() {
+        if (NativeFiles.unavailable() != null
+                || !registered.isEmpty()
+                || excluded(System.getProperty(TransferOptions.EXCLUDE_PROPERTY))
+                        .contains(NativeStrategy.NAME)) {
+            return false;
+        }
+        String byProperty = forcedByProperty();
+        return byProperty != null
+                ? byProperty.equals(NativeStrategy.NAME)
+                : forced == null || forced.equals(NativeStrategy.NAME);
+    }
+
+    /**
+     * Whether {@code count} bytes of a file opened natively go by the {@code native} strategy: up
+     * to {@link #NATIVE_MAX_BYTES}, or a body that goes whole with its prefix (one read and one
+     * gathering write either way), or any count where it is forced; else through a JDK channel over
+     * the same file ({@link NativeFile#jdkChannel()}).
+     */
+    boolean sendsNatively(long count, boolean withPrefix) {
+        if (!opensNatively()) {
+            return false;
+        }
+        String byProperty = forcedByProperty();
+        return count <= NATIVE_MAX_BYTES
+                || withPrefix && PrefixWrite.goesWhole(count)
+                || NativeStrategy.NAME.equals(byProperty != null ? byProperty : forced);
+    }
+
+    /** The strategy the system property forces, trimmed, or null. */
+    private static String forcedByProperty() {
+        String value = System.getProperty(TransferOptions.STRATEGY_PROPERTY);
+        return value == null || value.isBlank() ? null : value.trim();
     }
 
     /**

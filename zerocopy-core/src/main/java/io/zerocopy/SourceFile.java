@@ -15,12 +15,18 @@ final class SourceFile {
     final FileChannel channel;
     /** Whether the channel is the JDK's own, not another file system provider's. */
     final boolean jdk;
+    /**
+     * Whether a read can check a slice (a directory fails it, a short file ends it): the JDK's
+     * channels and the library's natively opened files; another provider's has its size compared.
+     */
+    final boolean readChecks;
     /** Whether it was opened for direct I/O, once known. */
     private Boolean directIo;
 
     private SourceFile(FileChannel channel, Boolean directIo) {
         this.channel = channel;
         this.jdk = ChannelKinds.of(channel) == ChannelKind.FILE;
+        this.readChecks = jdk || channel instanceof NativeFile;
         this.directIo = jdk ? directIo : Boolean.FALSE;
     }
 

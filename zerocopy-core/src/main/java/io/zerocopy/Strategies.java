@@ -23,7 +23,8 @@ final class Strategies {
             TransferFromStrategy.INSTANCE,
             MappedStrategy.INSTANCE,
             BufferedStrategy.INSTANCE,
-            SpliceStrategy.INSTANCE);
+            SpliceStrategy.INSTANCE,
+            NativeStrategy.INSTANCE);
 
     private Strategies() {}
 

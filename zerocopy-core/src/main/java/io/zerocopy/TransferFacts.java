@@ -231,6 +231,11 @@ final class TransferFacts {
                         || sourceNonBlocking);
     }
 
+    /** Whether the source is a file the library opened natively ({@link NativeFile}), read through a slice view. */
+    boolean nativeSource() {
+        return sourceFile instanceof NativeFile;
+    }
+
     /** The file whose size tells a truncation, or null when the source is no file. */
     FileChannel truncatableFile() {
         return sourceFile;

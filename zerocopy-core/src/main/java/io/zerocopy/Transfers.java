@@ -355,6 +355,11 @@ public final class Transfers {
                 executor);
     }
 
+    /** Whether a file may be opened natively under the default options and the system properties now. */
+    static boolean opensNatively() {
+        return DEFAULT.opensNatively();
+    }
+
     private static Opener opener(TransferOptions options) {
         return Objects.requireNonNull(options, "options").opener();
     }

@@ -35,10 +35,18 @@ final class LinuxCalls {
     static final int F_GETPIPE_SZ = 1032;
     static final int O_APPEND = 02000;
     static final int O_CLOEXEC = 02000000;
+    static final int O_RDONLY = 0;
+    static final int O_NONBLOCK = 04000;
+    static final int O_NOFOLLOW = 0400000;
+    static final int AT_FDCWD = -100;
     static final int SHUT_RDWR = 2;
 
     static final int EINTR = 4;
     static final int EAGAIN = 11;
+    static final int ENOENT = 2;
+    static final int EACCES = 13;
+    static final int EPERM = 1;
+    static final int ELOOP = 40;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -52,6 +60,19 @@ final class LinuxCalls {
             "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle READ =
             bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle OPENAT = bind(
+            "openat",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            Linker.Option.firstVariadicArg(3));
+    /** Null where the C library has no {@code fstat} symbol (glibc before 2.33 had only a static wrapper). */
+    private static final MethodHandle FSTAT = LINKER.defaultLookup()
+            .find("fstat")
+            .map(symbol ->
+                    LINKER.downcallHandle(symbol, FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPTION))
+            .orElse(null);
+
+    private static final MethodHandle PREAD =
+            bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(
@@ -119,6 +140,55 @@ final class LinuxCalls {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /** {@code openat(2)} of a NUL-terminated path, with no mode (nothing is created). */
+    static int openat(MemorySegment callState, int dirFd, MemorySegment path, int flags) {
+        try {
+            return (int) OPENAT.invokeExact(callState, dirFd, path, flags, 0);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Whether {@link #fstat} is bound. */
+    static boolean canStat() {
+        return FSTAT != null;
+    }
+
+    /** {@code fstat(2)} into {@code stat}, a {@code struct stat} (see {@code LinuxFile.Stat}). */
+    static int fstat(MemorySegment callState, int fd, MemorySegment stat) {
+        try {
+            return (int) FSTAT.invokeExact(callState, fd, stat);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static long pread(MemorySegment callState, int fd, MemorySegment buffer, long len, long offset) {
+        try {
+            return (long) PREAD.invokeExact(callState, fd, buffer, len, offset);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** {@code close(2)}: Linux releases the descriptor even when it fails. */
+    static int close(MemorySegment callState, int fd) {
+        try {
+            return (int) CLOSE.invokeExact(callState, fd);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static int errno(MemorySegment callState) {
+        return (int) ERRNO.get(callState, 0L);
+    }
+
+    /** The memory for one call's captured state; freed with {@code arena}. */
+    static MemorySegment callState(Arena arena) {
+        return arena.allocate(CALL_STATE);
     }
 
     static int close(State s, int fd) {

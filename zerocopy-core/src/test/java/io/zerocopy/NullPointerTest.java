@@ -106,6 +106,15 @@ class NullPointerTest {
         Map<Class<?>, Supplier<Object>> m = new LinkedHashMap<>();
         m.put(Transfers.class, null); // static verbs only
         m.put(FileRegion.class, () -> FileRegion.of(channel, 1, 2));
+        m.put(OpenFile.class, () -> {
+            try {
+                OpenFile f = OpenFile.open(file);
+                opened.add(f);
+                return f;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         m.put(TransferOptions.class, TransferOptions::defaults);
         m.put(TransferOptions.Builder.class, TransferOptions::builder);
         m.put(

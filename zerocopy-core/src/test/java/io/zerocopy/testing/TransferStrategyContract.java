@@ -100,6 +100,14 @@ public abstract class TransferStrategyContract {
         return target;
     }
 
+    /**
+     * Opens a case's source file for reading; the default is {@code FileChannel.open}. Override
+     * when the strategy serves only files opened another way (the library's {@code OpenFile}).
+     */
+    protected FileChannel openSource(Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.READ);
+    }
+
     /** The listener for one case; the default hears nothing. */
     protected TransferListener listener() {
         return TransferListener.NONE;
@@ -341,7 +349,7 @@ public abstract class TransferStrategyContract {
             Source fakeSource = null;
             if (c.shape.fileSource) {
                 Files.write(sourcePath, data);
-                sourceFile = FileChannel.open(sourcePath, StandardOpenOption.READ);
+                sourceFile = openSource(sourcePath);
                 sourceFile.position(c.call == Call.SLICE ? c.sourcePosition : c.from);
                 source = sourceFile;
             } else {
@@ -480,7 +488,7 @@ public abstract class TransferStrategyContract {
         };
         Path sourcePath = Files.write(Files.createTempFile(dir, "across", ""), data);
         Path targetPath = Files.createTempFile(dir, "across-target", "");
-        try (FileChannel file = FileChannel.open(sourcePath, StandardOpenOption.READ);
+        try (FileChannel file = openSource(sourcePath);
                 FileChannel targetFile = FileChannel.open(targetPath, StandardOpenOption.WRITE)) {
             for (boolean closePartWay : new boolean[] {false, true}) {
                 Target fake = Target.of(Behaviour.RANDOM_SHORT, random);

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,9 +12,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +70,7 @@ final class TargetResolver {
 
     private final Path root;
     private final boolean followSymlinks;
-    private final OpenOption[] openOptions;
+    private final LinkOption[] linkOptions;
 
     /**
      * @param root the directory to serve; resolved to its real path here
@@ -83,9 +82,7 @@ final class TargetResolver {
             throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
         }
         this.followSymlinks = followSymlinks;
-        this.openOptions = followSymlinks
-                ? new OpenOption[] {StandardOpenOption.READ}
-                : new OpenOption[] {StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS};
+        this.linkOptions = followSymlinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
     }
 
     Path root() {
@@ -112,48 +109,48 @@ final class TargetResolver {
         }
         try {
             Path current = root;
-            // the root's own attributes only matter for a target that names it (checked once at start)
-            BasicFileAttributes attributes =
-                    segments.isEmpty() ? Files.readAttributes(root, BasicFileAttributes.class) : null;
-            for (int i = 0; i < segments.size(); i++) {
+            for (int i = 0; i < segments.size() - 1; i++) {
                 current = current.resolve(segments.get(i));
-                attributes = attributes(current);
+                BasicFileAttributes attributes = attributes(current);
                 if (attributes == null) {
                     return Resolution.refuse(403, "symbolic link");
                 }
-                if (i < segments.size() - 1 && !attributes.isDirectory()) {
+                if (!attributes.isDirectory()) {
                     return Resolution.refuse(404, "not found");
                 }
             }
-            if (attributes.isDirectory()) {
-                current = current.resolve(INDEX);
-                attributes = attributes(current);
-                if (attributes == null) {
-                    return Resolution.refuse(403, "symbolic link");
-                }
-            } else if (trailingSlash) {
-                return Resolution.refuse(404, "not found");
+            if (!segments.isEmpty()) {
+                current = current.resolve(segments.get(segments.size() - 1));
             }
             if (!current.startsWith(root)) {
                 return Resolution.refuse(400, "outside the root"); // cannot happen; kept as the last guard
             }
-            if (!attributes.isRegularFile()) {
+            // the last step is opened, and its attributes read from that open, once (as nginx does)
+            OpenFile file = OpenFile.open(current, linkOptions);
+            if (file.attributes().isDirectory()) {
+                file.close();
+                current = current.resolve(INDEX);
+                file = OpenFile.open(current, linkOptions);
+            } else if (trailingSlash) {
+                file.close();
+                return Resolution.refuse(404, "not found");
+            }
+            if (!file.attributes().isRegularFile()) {
+                file.close();
                 return Resolution.refuse(403, "not a regular file");
             }
-            FileChannel channel = FileChannel.open(current, openOptions);
-            return new Resolution(200, "found", current, channel, attributes);
+            return new Resolution(200, "found", current, file.channel(), file.attributes());
         } catch (NoSuchFileException e) {
             return Resolution.refuse(404, "not found");
         } catch (AccessDeniedException e) {
             return Resolution.refuse(403, "not readable");
         } catch (FileSystemException e) {
-            // ENOTDIR on the way, or ELOOP: a link put in place of the file after it was looked at
-            return Resolution.refuse(
-                    e.getReason() != null
-                                    && e.getReason().toLowerCase(Locale.ROOT).contains("not a directory")
-                            ? 404
-                            : 403,
-                    "not accessible");
+            // a FIFO or device (refused without blocking), a link at the last step that is not
+            // followed (ELOOP), or ENOTDIR on the way
+            String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
+            return reason.contains("not a directory")
+                    ? Resolution.refuse(404, "not found")
+                    : Resolution.refuse(403, reason.contains("symbolic link") ? "symbolic link" : "not a regular file");
         } catch (IOException e) {
             return Resolution.refuse(500, "I/O error");
         }

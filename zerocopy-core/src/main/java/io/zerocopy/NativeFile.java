@@ -1,0 +1,195 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * A file the library opened itself, through the kernel's own calls rather than a JDK
+ * {@code FileChannel} ({@link NativeFiles}: Java 22+ on Linux, with native access): read-only, its
+ * attributes read by {@code fstat} from the same open. The {@code native} strategy reads it with
+ * {@code pread}; so does every positional read here. What only the JDK's channel does (mapping,
+ * locks, {@code transferTo}, a large transfer by {@code sendfile}) goes to a JDK channel opened on
+ * demand over the very same file ({@code /proc/self/fd}), and closed with this one.
+ *
+ * <p>Safe for concurrent use, as a {@code FileChannel} is; reads of a regular file do not wait for
+ * anything but the disk, so they are not interruptible.
+ */
+abstract class NativeFile extends FileChannel {
+    private final Path path;
+    private final Object positionLock = new Object();
+    private long position;
+    private FileChannel jdkChannel;
+
+    NativeFile(Path path) {
+        this.path = path;
+    }
+
+    /** The path this file was opened at. */
+    final Path path() {
+        return path;
+    }
+
+    /** The attributes {@code fstat} read when the file was opened. */
+    abstract BasicFileAttributes attributes();
+
+    /** The file's descriptor, while it is open. */
+    abstract int descriptor();
+
+    /** Closes the descriptor. */
+    abstract void closeDescriptor() throws IOException;
+
+    /**
+     * A JDK channel over the same file, opened on first use through {@code /proc/self/fd} (so a
+     * rename or a new file at the path changes nothing) and closed with this one.
+     */
+    final synchronized FileChannel jdkChannel() throws IOException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+        if (jdkChannel == null) {
+            jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
+        }
+        return jdkChannel;
+    }
+
+    @Override
+    public final int read(ByteBuffer dst) throws IOException {
+        synchronized (positionLock) {
+            int n = read(dst, position);
+            if (n > 0) {
+                position += n;
+            }
+            return n;
+        }
+    }
+
+    @Override
+    public final long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        synchronized (positionLock) {
+            long total = 0;
+            for (int i = offset; i < offset + length; i++) {
+                int n = read(dsts[i]);
+                if (n < 0) {
+                    return total == 0 ? -1 : total;
+                }
+                total += n;
+                if (dsts[i].hasRemaining()) {
+                    break;
+                }
+            }
+            return total;
+        }
+    }
+
+    @Override
+    public final long position() throws IOException {
+        ensureOpen();
+        synchronized (positionLock) {
+            return position;
+        }
+    }
+
+    @Override
+    public final FileChannel position(long newPosition) throws IOException {
+        if (newPosition < 0) {
+            throw new IllegalArgumentException("newPosition: " + newPosition + " (expected: >= 0)");
+        }
+        ensureOpen();
+        synchronized (positionLock) {
+            position = newPosition;
+        }
+        return this;
+    }
+
+    @Override
+    public final void force(boolean metaData) throws IOException {
+        ensureOpen(); // opened read-only: nothing was written that could need forcing
+    }
+
+    @Override
+    public final long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        return jdkChannel().transferTo(position, count, target);
+    }
+
+    @Override
+    public final MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+        return jdkChannel().map(mode, position, size);
+    }
+
+    @Override
+    public final FileLock lock(long position, long size, boolean shared) throws IOException {
+        if (!shared) {
+            throw new NonWritableChannelException();
+        }
+        return jdkChannel().lock(position, size, true);
+    }
+
+    @Override
+    public final FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        if (!shared) {
+            throw new NonWritableChannelException();
+        }
+        return jdkChannel().tryLock(position, size, true);
+    }
+
+    @Override
+    public final int write(ByteBuffer src) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public final long write(ByteBuffer[] srcs, int offset, int length) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public final int write(ByteBuffer src, long position) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public final FileChannel truncate(long size) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public final long transferFrom(ReadableByteChannel src, long position, long count) {
+        throw new NonWritableChannelException();
+    }
+
+    final void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    protected final void implCloseChannel() throws IOException {
+        FileChannel jdk;
+        synchronized (this) {
+            jdk = jdkChannel;
+        }
+        try {
+            if (jdk != null) {
+                jdk.close();
+            }
+        } finally {
+            closeDescriptor();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return path + " (opened natively)";
+    }
+}

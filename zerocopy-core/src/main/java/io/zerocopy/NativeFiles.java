@@ -1,0 +1,33 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Opening a file through the kernel's calls, as seen by Java 17 to 21: never available. The real
+ * one ({@code openat} and {@code fstat} through the FFM API) lives in the jar's Java 22 part
+ * ({@code META-INF/versions/22}), which a JDK 22+ loads instead of this class.
+ */
+final class NativeFiles {
+    private NativeFiles() {}
+
+    /** Why files cannot be opened natively in this JVM, or null when they can. */
+    static String unavailable() {
+        int feature = Runtime.version().feature();
+        return feature < 22
+                ? "opening a file natively needs Java 22 or later (the FFM API); this JVM is Java " + feature
+                : "this zerocopy-core has no Java 22 part: it was built by a JDK before 22, or its classes"
+                        + " are not loaded from the multi-release jar";
+    }
+
+    /**
+     * The file at {@code path}, opened read-only and without blocking, with its attributes; null
+     * where this JVM cannot open files natively or the path is not on the default file system.
+     *
+     * @throws IOException what {@code FileChannel.open} throws for the same failure
+     *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...)
+     */
+    static NativeFile open(Path path, boolean followLinks) throws IOException {
+        return null;
+    }
+}

@@ -1,0 +1,139 @@
+package io.zerocopy;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+
+/**
+ * A file opened for reading together with its attributes, for a server that sends a file and
+ * needs its size, last-modified time and kind to write the head: one open serves both, as nginx
+ * opens and {@code fstat}s each file once.
+ *
+ * <pre>{@code
+ * try (OpenFile file = OpenFile.open(path)) {
+ *     long size = file.attributes().size();
+ *     ByteBuffer head = headFor(size, file.attributes().lastModifiedTime());
+ *     Transfers.copy(FileRegion.of(file.channel(), 0, size).withPrefix(head), socket);
+ * }
+ * }</pre>
+ *
+ * <p><b>How it opens.</b> On Java 22 or later on Linux, with native access enabled
+ * ({@code --enable-native-access=ALL-UNNAMED}, or {@code =io.zerocopy} on the module path), the file
+ * is opened with {@code openat(O_RDONLY | O_NONBLOCK)} and its attributes are read with
+ * {@code fstat} from that open: they belong to the file that is sent, whatever happens at the path
+ * afterwards, and a FIFO does not block the open. Its {@link #channel()} is then the library's own
+ * read-only {@code FileChannel}, which every verb of {@link Transfers} takes, and which sends a
+ * small file (see {@code native} in the README's strategy table) with one {@code pread} and one
+ * write. Everywhere else, or with the {@code native} strategy excluded or another forced by the
+ * system properties, the attributes are read by path first (so that a FIFO is refused before an
+ * open that would block), then the file is opened with {@code FileChannel.open}.
+ *
+ * <p><b>What it opens.</b> A regular file or a directory (whose channel fails when read, as a JDK
+ * channel on a directory does). Anything else (a FIFO, a device, a socket) is refused with a
+ * {@link FileSystemException} whose reason is {@code "not a regular file or directory"}, and nothing
+ * stays open. A missing file, a refused permission or a symbolic link refused by
+ * {@link LinkOption#NOFOLLOW_LINKS} throw what {@code FileChannel.open} throws.
+ *
+ * <p><b>Who owns what.</b> The caller owns this object and closes it; that closes the channel. The
+ * channel's size is the file's size now; the attributes are as they were at the open, so a file
+ * that shrinks after it is still a {@link TruncatedSourceException} when sent. Thread-safe.
+ *
+ * @since 0.2.0
+ */
+public final class OpenFile implements Closeable {
+    /** The reason of the {@link FileSystemException} for a file of another kind. */
+    static final String NOT_A_FILE = "not a regular file or directory";
+
+    private final Path path;
+    private final FileChannel channel;
+    private final BasicFileAttributes attributes;
+
+    private OpenFile(Path path, FileChannel channel, BasicFileAttributes attributes) {
+        this.path = path;
+        this.channel = channel;
+        this.attributes = attributes;
+    }
+
+    /**
+     * Opens the file at {@code path} for reading and reads its attributes.
+     *
+     * @param options {@link LinkOption#NOFOLLOW_LINKS} to refuse a symbolic link at the last step
+     * @throws FileSystemException if it is neither a regular file nor a directory, or as
+     *     {@code FileChannel.open} throws it ({@code NoSuchFileException}, {@code AccessDeniedException})
+     * @throws IOException if it cannot be opened or its attributes cannot be read
+     */
+    public static OpenFile open(Path path, LinkOption... options) throws IOException {
+        Objects.requireNonNull(path, "path");
+        boolean followLinks = true;
+        for (LinkOption option : options) {
+            followLinks &= Objects.requireNonNull(option, "options") != LinkOption.NOFOLLOW_LINKS;
+        }
+        NativeFile file = Transfers.opensNatively() ? NativeFiles.open(path, followLinks) : null;
+        if (file != null) {
+            if (file.attributes().isOther()) {
+                file.close();
+                throw notAFile(path);
+            }
+            return new OpenFile(path, file, file.attributes());
+        }
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
+        if (attributes.isOther()) {
+            throw notAFile(path); // before an open that would block on a FIFO
+        }
+        // a link not to be followed fails here, as it fails the native open (ELOOP)
+        FileChannel channel = followLinks
+                ? FileChannel.open(path, StandardOpenOption.READ)
+                : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+        return new OpenFile(path, channel, attributes);
+    }
+
+    private static FileSystemException notAFile(Path path) {
+        return new FileSystemException(path.toString(), null, NOT_A_FILE);
+    }
+
+    /** The path the file was opened at. */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * The file, open for reading; closed by {@link #close()}. Either the JDK's channel or the
+     * library's own (see the class description), which cannot be written; mapping, locking and
+     * {@code transferTo} go through a JDK channel over the same file.
+     */
+    public FileChannel channel() {
+        return channel;
+    }
+
+    /**
+     * The attributes read when the file was opened: natively from the open itself, else by path
+     * just before it. The {@linkplain BasicFileAttributes#fileKey() file key} hashes and prints as
+     * the JDK's does; where {@code fstat} gives no creation time, it is the last-modified time.
+     */
+    public BasicFileAttributes attributes() {
+        return attributes;
+    }
+
+    /** Whether the file was opened with the kernel's calls rather than {@code FileChannel.open}. */
+    public boolean openedNatively() {
+        return channel instanceof NativeFile;
+    }
+
+    /** Closes the channel; closing again does nothing. */
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    @Override
+    public String toString() {
+        return "OpenFile{" + path + (openedNatively() ? ", opened natively" : "") + "}";
+    }
+}

@@ -1,0 +1,207 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A file {@link NativeFiles} opened: read with {@code pread} straight into a direct buffer, sized
+ * with {@code fstat}. Each call holds the descriptor, so a close from another thread releases it
+ * only once the last call in flight returns, and no read can land on a number the kernel has
+ * handed out again.
+ */
+final class LinuxFile extends NativeFile {
+    private final int fd;
+    private final BasicFileAttributes attributes;
+    /** 1 for the open file, plus one per call in flight; 0 once the descriptor is closed. */
+    private final AtomicInteger holds = new AtomicInteger(1);
+
+    LinuxFile(Path path, int fd, BasicFileAttributes attributes) {
+        super(path);
+        this.fd = fd;
+        this.attributes = attributes;
+    }
+
+    @Override
+    BasicFileAttributes attributes() {
+        return attributes;
+    }
+
+    @Override
+    int descriptor() {
+        return fd;
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        if (position < 0) {
+            throw new IllegalArgumentException("position: " + position + " (expected: >= 0)");
+        }
+        hold();
+        try {
+            int wanted = dst.remaining();
+            if (wanted == 0) {
+                return 0;
+            }
+            NativeFiles.Scratch s = NativeFiles.scratch();
+            MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
+            long n;
+            do {
+                n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
+            } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+            if (n < 0) {
+                throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
+            }
+            if (n == 0) {
+                return -1;
+            }
+            if (dst.isDirect()) {
+                dst.position(dst.position() + (int) n); // a native read leaves the position alone
+            } else {
+                MemorySegment.copy(
+                        into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
+                dst.position(dst.position() + (int) n);
+            }
+            return (int) n;
+        } finally {
+            release();
+        }
+    }
+
+    /** The size now, by {@code fstat}: a transfer asks it again when the file ends early. */
+    @Override
+    public long size() throws IOException {
+        hold();
+        try {
+            NativeFiles.Scratch s = NativeFiles.scratch();
+            if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
+                throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
+            }
+            return s.stat.get(ValueLayout.JAVA_LONG, Stat.SIZE);
+        } finally {
+            release();
+        }
+    }
+
+    private void hold() throws ClosedChannelException {
+        for (int h = holds.get(); ; h = holds.get()) {
+            if (h == 0 || !isOpen()) {
+                throw new ClosedChannelException();
+            }
+            if (holds.compareAndSet(h, h + 1)) {
+                return;
+            }
+        }
+    }
+
+    private void release() {
+        if (holds.decrementAndGet() == 0) {
+            LinuxCalls.close(NativeFiles.scratch().callState, fd); // Linux releases it even when close fails
+        }
+    }
+
+    @Override
+    void closeDescriptor() {
+        release();
+    }
+
+    /**
+     * Where {@code struct stat} keeps what the attributes need. x86-64 and AArch64 (the generic
+     * layout) differ only in where the mode is; {@link #MODE} is -1 on any other architecture.
+     */
+    static final class Stat {
+        static final long BYTES = 256; // 144 on x86-64, 128 on AArch64
+        static final long DEV = 0;
+        static final long INO = 8;
+        static final long MODE = modeOffset(System.getProperty("os.arch"));
+        static final long SIZE = 48;
+        static final long ATIME = 72;
+        static final long MTIME = 88;
+        static final long CTIME = 104;
+
+        private static final int S_IFMT = 0170000;
+        private static final int S_IFREG = 0100000;
+        private static final int S_IFDIR = 0040000;
+        private static final int S_IFLNK = 0120000;
+
+        private Stat() {}
+
+        private static long modeOffset(String arch) {
+            switch (arch) {
+                case "amd64":
+                case "x86_64":
+                    return 24;
+                case "aarch64":
+                    return 16;
+                default:
+                    return -1;
+            }
+        }
+
+        static BasicFileAttributes attributes(MemorySegment stat) {
+            return new Attributes(
+                    stat.get(ValueLayout.JAVA_LONG, SIZE),
+                    time(stat, MTIME),
+                    time(stat, ATIME),
+                    stat.get(ValueLayout.JAVA_INT, MODE) & S_IFMT,
+                    new FileKey(stat.get(ValueLayout.JAVA_LONG, DEV), stat.get(ValueLayout.JAVA_LONG, INO)));
+        }
+
+        private static FileTime time(MemorySegment stat, long at) {
+            return FileTime.from(Instant.ofEpochSecond(
+                    stat.get(ValueLayout.JAVA_LONG, at), stat.get(ValueLayout.JAVA_LONG, at + 8)));
+        }
+    }
+
+    /**
+     * What {@code fstat} said. The creation time is the last-modified time, the default the
+     * {@code BasicFileAttributes} contract allows where none is read.
+     */
+    private record Attributes(long size, FileTime lastModifiedTime, FileTime lastAccessTime, int type, FileKey fileKey)
+            implements BasicFileAttributes {
+        @Override
+        public FileTime creationTime() {
+            return lastModifiedTime;
+        }
+
+        @Override
+        public boolean isRegularFile() {
+            return type == Stat.S_IFREG;
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return type == Stat.S_IFDIR;
+        }
+
+        @Override
+        public boolean isSymbolicLink() {
+            return type == Stat.S_IFLNK;
+        }
+
+        @Override
+        public boolean isOther() {
+            return !isRegularFile() && !isDirectory() && !isSymbolicLink();
+        }
+    }
+
+    /** A file's identity (device and inode), hashing and printing as the key the JDK's attributes give for it. */
+    private record FileKey(long dev, long ino) {
+        @Override
+        public int hashCode() {
+            return (int) (dev ^ (dev >>> 32)) + (int) (ino ^ (ino >>> 32));
+        }
+
+        @Override
+        public String toString() {
+            return "(dev=" + Long.toHexString(dev) + ",ino=" + ino + ")";
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.Charset;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
+ * that a FIFO never blocks the open, then {@code fstat} for its attributes. No {@code FileChannel},
+ * no stat by path. Needs Linux on x86-64 or AArch64 (whose {@code struct stat} is known here) and
+ * {@code --enable-native-access}; without them {@link #open} returns null and nothing is printed.
+ * Thread-safe.
+ */
+final class NativeFiles {
+    private static final String UNAVAILABLE = check();
+
+    /** The calls' memory, one per thread: errno, a {@code struct stat}, the path being opened. */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** How the JDK encodes file names for the kernel. */
+    private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+
+    private NativeFiles() {}
+
+    /** Why files cannot be opened natively in this JVM, or null when they can. */
+    static String unavailable() {
+        return UNAVAILABLE;
+    }
+
+    private static String check() {
+        if (Platform.current().os() != Platform.OperatingSystem.LINUX) {
+            return "opening a file natively is Linux only; this is "
+                    + Platform.current().os();
+        }
+        if (LinuxFile.Stat.MODE < 0) {
+            return "the layout of struct stat on " + System.getProperty("os.arch") + " is not known here";
+        }
+        if (!NativeFiles.class.getModule().isNativeAccessEnabled()) {
+            return "opening a file natively needs --enable-native-access=" + Descriptors.flagTarget();
+        }
+        try {
+            return LinuxCalls.canStat() ? null : "the C library has no fstat to bind";
+        } catch (RuntimeException | LinkageError e) {
+            return "openat and fstat could not be bound through the FFM API: " + e;
+        }
+    }
+
+    /**
+     * The file at {@code path}, opened read-only and without blocking, with its attributes; null
+     * where this JVM cannot open files natively or the path is not on the default file system.
+     *
+     * @throws IOException what {@code FileChannel.open} throws for the same failure
+     *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...)
+     */
+    static NativeFile open(Path path, boolean followLinks) throws IOException {
+        if (UNAVAILABLE != null || path.getFileSystem() != FileSystems.getDefault()) {
+            return null;
+        }
+        Scratch s = SCRATCH.get();
+        int flags = LinuxCalls.O_RDONLY
+                | LinuxCalls.O_NONBLOCK
+                | LinuxCalls.O_CLOEXEC
+                | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
+        int fd;
+        do {
+            fd = LinuxCalls.openat(s.callState, LinuxCalls.AT_FDCWD, s.name(path), flags);
+        } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+        if (fd < 0) {
+            throw failure(path, LinuxCalls.errno(s.callState));
+        }
+        if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
+            int errno = LinuxCalls.errno(s.callState);
+            LinuxCalls.close(s.callState, fd);
+            throw failure(path, errno);
+        }
+        return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat));
+    }
+
+    /** The memory of this thread's calls. */
+    static Scratch scratch() {
+        return SCRATCH.get();
+    }
+
+    /** The exception the JDK throws for {@code errno} on {@code path} (as its file system provider words it). */
+    static IOException failure(Path path, int errno) {
+        String file = path.toString();
+        if (errno == LinuxCalls.ENOENT) {
+            return new NoSuchFileException(file);
+        }
+        if (errno == LinuxCalls.EACCES) {
+            return new AccessDeniedException(file);
+        }
+        String message = LinuxCalls.message(errno);
+        return new FileSystemException(
+                file,
+                null,
+                errno == LinuxCalls.ELOOP ? message + " or unable to access attributes of symbolic link" : message);
+    }
+
+    /**
+     * One thread's memory for the calls, freed by the GC with the thread: allocated once rather than
+     * per file, since each allocation of native memory registers a cleaner.
+     */
+    static final class Scratch {
+        private final Arena arena = Arena.ofAuto();
+        final MemorySegment callState = LinuxCalls.callState(arena);
+        final MemorySegment stat = arena.allocate(LinuxFile.Stat.BYTES, 8);
+        private MemorySegment name = arena.allocate(256);
+        private MemorySegment bounce;
+
+        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; the empty path is the current directory. */
+        MemorySegment name(Path path) {
+            String text = path.toString();
+            byte[] bytes = (text.isEmpty() ? "." : text).getBytes(NAMES);
+            if (bytes.length + 1 > name.byteSize()) {
+                name = arena.allocate(Math.max(bytes.length + 1, 2 * name.byteSize()));
+            }
+            MemorySegment.copy(bytes, 0, name, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            name.set(ValueLayout.JAVA_BYTE, bytes.length, (byte) 0);
+            return name;
+        }
+
+        /** Native memory for a read into a heap buffer: {@code bytes}, or less. */
+        MemorySegment bounce(int bytes) {
+            if (bounce == null) {
+                bounce = arena.allocate(BufferedStrategy.HEAP_FALLBACK_BYTES);
+            }
+            return bounce.asSlice(0, Math.min(bytes, bounce.byteSize()));
+        }
+    }
+}

@@ -1,0 +1,316 @@
+package io.zerocopy.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.zerocopy.FileRegion;
+import io.zerocopy.OpenFile;
+import io.zerocopy.Transfer;
+import io.zerocopy.TransferException;
+import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.Transfers;
+import io.zerocopy.TruncatedSourceException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The native file path (Java 22+ on Linux with native access; this module's native-access run):
+ * {@code copy(Path, ...)} and {@link OpenFile} open with {@code openat} and {@code fstat}, and the
+ * {@code native} strategy sends what they opened. Each promise is checked through that path: every
+ * byte at each size and past 4 GiB, the attributes, a shrinking file, a FIFO, a directory, an
+ * interrupt, a peer's reset, the options that turn it off, and no descriptor left open.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativeFileTest {
+    private static final long SEED = Seeds.announce(NativeFileTest.class);
+    private static final TransferOptions NATIVE =
+            TransferOptions.builder().strategy("native").build();
+
+    @TempDir
+    Path dir;
+
+    @RegisterExtension
+    final NoDescriptorLeft descriptors = new NoDescriptorLeft(ThreadKind.PLATFORM);
+
+    @Test
+    void openFile_opensNativelyWithTheJdksAttributes() throws Exception {
+        Path file = TestFiles.write(dir.resolve("a"), TestFiles.randomBytes(5000, SEED));
+        BasicFileAttributes jdk = Files.readAttributes(file, BasicFileAttributes.class);
+        try (OpenFile opened = OpenFile.open(file)) {
+            assertThat(opened.openedNatively())
+                    .as("opened natively (this run enables native access)")
+                    .isTrue();
+            BasicFileAttributes a = opened.attributes();
+            assertThat(a.size()).isEqualTo(5000);
+            assertThat(a.isRegularFile()).isTrue();
+            assertThat(a.isDirectory() || a.isOther() || a.isSymbolicLink()).isFalse();
+            assertThat(a.lastModifiedTime()).isEqualTo(jdk.lastModifiedTime());
+            assertThat(a.fileKey()).hasToString(jdk.fileKey().toString());
+            assertThat(a.fileKey().hashCode()).isEqualTo(jdk.fileKey().hashCode());
+            assertThat(opened.channel().size()).isEqualTo(5000);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} thread")
+    @EnumSource(ThreadKind.class)
+    void copyPath_everySize_sendsEveryByte_nativelyUpTo16KiB(ThreadKind threads) throws Exception {
+        for (int size : new int[] {0, 1, 4096, 16384, 16385, 65536, 1 << 20}) {
+            byte[] data = TestFiles.randomBytes(size, SEED + size);
+            Path file = TestFiles.write(dir.resolve("f" + size), data);
+            for (TransferOptions options : new TransferOptions[] {TransferOptions.defaults(), NATIVE}) {
+                RecordingListener listener = new RecordingListener();
+                TransferOptions copier = options.toBuilder().listener(listener).build();
+                try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+                    try (SocketChannel channel = receiver.connectChannel()) {
+                        long n = threads.call(() -> Transfers.copy(file, (WritableByteChannel) channel, copier));
+                        assertThat(n).as("returned, %d bytes", size).isEqualTo(size);
+                    }
+                    LoopbackReceiver.Received got = receiver.received();
+                    assertThat(got.bytes()).as("received, %d bytes", size).isEqualTo(size);
+                    assertThat(got.crc32c()).as("crc32c, %d bytes", size).isEqualTo(TestFiles.crc32c(data));
+                }
+                boolean forced = options == NATIVE;
+                if (size > 0) {
+                    assertThat(listener.strategy())
+                            .as("strategy, %d bytes%s", size, forced ? ", forced" : "")
+                            .isEqualTo(forced || size <= 16384 ? "native" : "transferTo");
+                }
+            }
+        }
+    }
+
+    @Test
+    void openFileRegion_past4GiB_sendsEveryByteWithThePrefix() throws Exception {
+        long size = (4L << 30) + (1 << 20);
+        long from = (4L << 30) - 5000;
+        int count = 70_000; // crosses 4 GiB, and goes whole with its prefix
+        Path file = TestFiles.sparse(dir.resolve("sparse"), size, SEED, 40_000, from, from + 40_000);
+        byte[] head = "HTTP/1.1 200 OK\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (TransferOptions options : new TransferOptions[] {TransferOptions.defaults(), NATIVE}) {
+            RecordingListener listener = new RecordingListener();
+            try (OpenFile opened = OpenFile.open(file);
+                    LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+                long expectedCrc;
+                try (FileChannel reader = FileChannel.open(file)) {
+                    ByteBuffer all = ByteBuffer.allocate(head.length + count).put(head);
+                    reader.read(all, from);
+                    expectedCrc = TestFiles.crc32c(all.array());
+                }
+                try (SocketChannel channel = receiver.connectChannel()) {
+                    Transfers.copy(
+                            FileRegion.of(opened.channel(), from, count).withPrefix(ByteBuffer.wrap(head)),
+                            channel,
+                            options.toBuilder().listener(listener).build());
+                }
+                LoopbackReceiver.Received got = receiver.received();
+                assertThat(got.bytes()).isEqualTo(head.length + count);
+                assertThat(got.crc32c()).isEqualTo(expectedCrc);
+                assertThat(listener.strategy()).isEqualTo("native");
+            }
+        }
+    }
+
+    @Test
+    void forcedNative_fileShrinksMidway_isTruncatedSourceWithTheCount() throws Exception {
+        int size = 8 << 20;
+        int cut = 1 << 20;
+        Path file = TestFiles.write(dir.resolve("shrinks"), TestFiles.randomBytes(size, SEED));
+        try (OpenFile opened = OpenFile.open(file);
+                LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            channel.configureBlocking(false);
+            try (Transfer transfer = Transfers.open(FileRegion.of(opened.channel(), 0, size), channel, NATIVE)) {
+                transfer.advance();
+                assertThat(transfer.bytesTransferred())
+                        .as("sent before the cut")
+                        .isBetween(1L, (long) cut);
+                try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    writer.truncate(cut);
+                }
+                receiver.openGate();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                TruncatedSourceException failure = catchThrowableOfType(TruncatedSourceException.class, () -> {
+                    while (!transfer.isDone() && System.nanoTime() < deadline) {
+                        transfer.advance();
+                    }
+                });
+                assertThat(failure).as("TruncatedSourceException").isNotNull();
+                assertThat(failure.bytesTransferred()).isEqualTo(cut);
+                assertThat(failure.expectedSize()).isEqualTo(size);
+                assertThat(failure.actualSize()).isEqualTo(cut);
+            }
+        }
+    }
+
+    @Test
+    void fifo_openFileRefusesWithoutBlocking_copyPathStillStreamsIt() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo");
+        assertThatThrownBy(() -> OpenFile.open(fifo))
+                .isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("not a regular file or directory");
+
+        byte[] data = TestFiles.randomBytes(3000, SEED);
+        // the writer closes (the FIFO's end of stream) only once the copy has started
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try (OutputStream out = Files.newOutputStream(fifo)) {
+                out.write(data);
+                out.flush();
+                started.await(30, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        RecordingListener listener = new RecordingListener();
+        TransferOptions options = TransferOptions.builder()
+                .listener(new TransferListener() {
+                    @Override
+                    public void onStart(String strategy, long expectedBytes) {
+                        listener.onStart(strategy, expectedBytes);
+                        started.countDown();
+                    }
+                })
+                .build();
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+            try (SocketChannel channel = receiver.connectChannel()) {
+                assertThat(Transfers.copy(fifo, (WritableByteChannel) channel, options))
+                        .isEqualTo(data.length);
+            }
+            assertThat(receiver.received().crc32c()).isEqualTo(TestFiles.crc32c(data));
+        }
+        assertThat(listener.strategy()).isEqualTo("buffered");
+        writer.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void directory_failsAsTheJdkPathDoes() throws Exception {
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel channel = receiver.connectChannel()) {
+            assertThatThrownBy(() -> Transfers.copy(dir, (WritableByteChannel) channel))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("Is a directory");
+            try (OpenFile opened = OpenFile.open(dir)) {
+                assertThat(opened.attributes().isDirectory()).isTrue();
+                assertThatThrownBy(() -> Transfers.copy(opened.channel(), 0, 1, channel))
+                        .isInstanceOf(IOException.class)
+                        .hasMessageContaining("Is a directory");
+            }
+        }
+    }
+
+    @Test
+    void openFile_failsAsFileChannelOpenDoes() throws Exception {
+        assertThatThrownBy(() -> OpenFile.open(dir.resolve("missing"))).isInstanceOf(NoSuchFileException.class);
+        Path target = TestFiles.write(dir.resolve("target"), new byte[10]);
+        Path link = Files.createSymbolicLink(dir.resolve("link"), target);
+        assertThatThrownBy(() -> OpenFile.open(link, LinkOption.NOFOLLOW_LINKS))
+                .isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("symbolic link");
+        try (OpenFile followed = OpenFile.open(link)) {
+            assertThat(followed.attributes().size()).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void forcedNative_interruptedWhileThePeerReadsNothing_endsInterrupted() throws Exception {
+        Path file = TestFiles.write(dir.resolve("big"), TestFiles.randomBytes(8 << 20, SEED));
+        CountDownLatch progressed = new CountDownLatch(1);
+        RecordingListener listener = new RecordingListener(bytes -> progressed.countDown());
+        TransferOptions copier =
+                NATIVE.toBuilder().bufferSize(4096).listener(listener).build();
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread sender = new Thread(() -> {
+                try {
+                    Transfers.copy(file, (WritableByteChannel) channel, copier);
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    outcome.complete(t);
+                }
+            });
+            sender.start();
+            assertThat(progressed.await(30, TimeUnit.SECONDS)).as("progress").isTrue();
+            sender.interrupt();
+            Throwable failure = outcome.get(30, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(TransferException.class);
+            // the interrupt hit the socket's write (which closes it), or the engine saw it between steps
+            assertThat(failure.getCause())
+                    .isInstanceOfAny(ClosedByInterruptException.class, InterruptedIOException.class);
+            assertThat(listener.strategy()).isEqualTo("native");
+            sender.join();
+        }
+    }
+
+    @Test
+    void forcedNative_peerResets_failsWithTheSocketsError() throws Exception {
+        int size = 8 << 20;
+        Path file = TestFiles.write(dir.resolve("reset"), TestFiles.randomBytes(size, SEED));
+        try (LoopbackReceiver receiver = LoopbackReceiver.resettingAfter(64 << 10, LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            TransferException failure = catchThrowableOfType(
+                    TransferException.class, () -> Transfers.copy(file, (WritableByteChannel) channel, NATIVE));
+            long read = receiver.readBeforeReset();
+            assertThat(failure).isNotNull().isNotInstanceOf(TruncatedSourceException.class);
+            assertThat(failure.getCause()).isInstanceOf(IOException.class);
+            assertThat(failure.bytesTransferred()).isGreaterThanOrEqualTo(read).isLessThan(size);
+        }
+    }
+
+    @Test
+    void nativeExcludedOrAnotherForced_opensTheJdkWay() throws Exception {
+        byte[] data = TestFiles.randomBytes(4096, SEED);
+        Path file = TestFiles.write(dir.resolve("small"), data);
+        for (TransferOptions options : new TransferOptions[] {
+            TransferOptions.builder().exclude("native").build(),
+            TransferOptions.builder().strategy("transferTo").build()
+        }) {
+            RecordingListener listener = new RecordingListener();
+            try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+                try (SocketChannel channel = receiver.connectChannel()) {
+                    Transfers.copy(
+                            file,
+                            (WritableByteChannel) channel,
+                            options.toBuilder().listener(listener).build());
+                }
+                assertThat(receiver.received().crc32c()).isEqualTo(TestFiles.crc32c(data));
+            }
+            assertThat(listener.strategy()).as("%s", options).isNotEqualTo("native");
+        }
+        System.setProperty("zerocopy.exclude", "native");
+        try (OpenFile opened = OpenFile.open(file)) {
+            assertThat(opened.openedNatively())
+                    .as("with zerocopy.exclude=native")
+                    .isFalse();
+        } finally {
+            System.clearProperty("zerocopy.exclude");
+        }
+    }
+}
