@@ -15,7 +15,7 @@ SERVER_CPUS=${SERVER_CPUS:-}
 PROXY_CPUS=${PROXY_CPUS:-}
 CLIENT_CPUS=${CLIENT_CPUS:-}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAR=zerocopy-examples/target/zerocopy-examples.jar
+JAR=${JAR:-zerocopy-examples/target/zerocopy-examples.jar}
 
 # cpu_count LIST: how many CPUs a taskset list names (fails on a list this machine cannot run on)
 cpu_count() { taskset -c "$1" nproc; }

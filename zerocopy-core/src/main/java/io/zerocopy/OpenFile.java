@@ -44,8 +44,6 @@ import java.util.Objects;
  * <p><b>Who owns what.</b> The caller owns this object and closes it; that closes the channel. The
  * channel's size is the file's size now; the attributes are as they were at the open, so a file
  * that shrinks after it is still a {@link TruncatedSourceException} when sent. Thread-safe.
- *
- * @since 0.2.0
  */
 public final class OpenFile implements Closeable {
     /** The reason of the {@link FileSystemException} for a file of another kind. */

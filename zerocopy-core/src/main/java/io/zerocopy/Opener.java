@@ -43,7 +43,8 @@ final class Opener {
      * says so before it starts; an empty one is looked at by path.
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
-        NativeFile opened = selection.opensNatively() ? NativeFiles.open(source, true) : null;
+        long nativeLimit = selection.nativeLimit(false);
+        NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
         FileChannel owned = opened;
         try {
             FileChannel file;
@@ -52,7 +53,7 @@ final class Opener {
                 long size = attributes.size();
                 if (attributes.isRegularFile() && (size > 0 || ChannelKinds.probe(opened, 0) < 0)) {
                     return start(
-                            fileSource(sourceFile(opened, size, false), 0, size),
+                            fileSource(natively(opened, size, nativeLimit), 0, size),
                             false,
                             target,
                             Peers.of(target, platform),
@@ -83,19 +84,19 @@ final class Opener {
         }
     }
 
-    /**
-     * A caller's file, or one the library opened, as the source of {@code count} bytes: a natively
-     * opened file goes natively where {@link Selection#sendsNatively} says so, else through the JDK
-     * channel over the same file.
-     */
+    /** A caller's file as the source of {@code count} bytes: one opened natively as {@link #natively} says. */
     private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix) throws IOException {
-        if (file instanceof NativeFile) {
-            NativeFile opened = (NativeFile) file;
-            return selection.sendsNatively(count, withPrefix)
-                    ? SourceFile.callers(opened)
-                    : SourceFile.opened(opened.jdkChannel());
-        }
-        return SourceFile.callers(file);
+        return file instanceof NativeFile
+                ? natively((NativeFile) file, count, selection.nativeLimit(withPrefix))
+                : SourceFile.callers(file);
+    }
+
+    /**
+     * A file opened natively as the source of {@code count} bytes: itself up to {@code limit}
+     * ({@link Selection#nativeLimit}), else the JDK channel over the same open.
+     */
+    private static SourceFile natively(NativeFile file, long count, long limit) throws IOException {
+        return count <= limit ? SourceFile.callers(file) : SourceFile.opened(file.jdkChannel());
     }
 
     /** The whole of a file the library opened for reading, whose path said it is no directory. */
@@ -328,9 +329,9 @@ final class Opener {
         return request;
     }
 
-    /** Whether a file may be opened natively with these options ({@link Selection#opensNatively}). */
+    /** Whether a file may be opened natively with these options ({@link Selection#nativeLimit}). */
     boolean opensNatively() {
-        return selection.opensNatively();
+        return selection.nativeLimit(false) >= 0;
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

@@ -3,7 +3,6 @@ package io.zerocopy;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferStrategy;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -39,11 +38,11 @@ final class Selection {
 
     /**
      * Largest file that goes by the {@code native} strategy once the library opened it natively:
-     * 16 KiB. Above it a JDK channel over the same file sends it by the rows below (sendfile), which
-     * copies nothing in the sender, while the native path's saving is a fixed one per file
-     * (docs/fixed-cost.md).
+     * 64 KiB. Up to there one {@code pread} and one write cost the sender less, wall and CPU, than
+     * the JDK path's open and {@code sendfile}, its second copy included (docs/fixed-cost.md); a
+     * larger file goes through a JDK channel over the same open, and {@code sendfile} spares it the copy.
      */
-    static final long NATIVE_MAX_BYTES = 16 * 1024;
+    static final long NATIVE_MAX_BYTES = 64 * 1024;
 
     /** How a transfer's slice is checked before it starts (see {@code Opener}). */
     enum Check {
@@ -213,9 +212,7 @@ final class Selection {
 
     private final List<TransferStrategy> registered;
     private final String forced;
-    private final Set<String> excludedByOptions;
-    /** The exclusions last read from the system property, and the property's value they were read from. */
-    private volatile Exclusions exclusions;
+    private final Exclusions exclusions;
 
     /**
      * @param forced the strategy forced by the caller's options, or null
@@ -224,42 +221,32 @@ final class Selection {
     Selection(List<TransferStrategy> registered, String forced, Set<String> excludedByOptions) {
         this.registered = List.copyOf(registered);
         this.forced = forced;
-        this.excludedByOptions = Set.copyOf(excludedByOptions);
-        this.exclusions = new Exclusions(null, this.excludedByOptions);
+        this.exclusions = new Exclusions(excludedByOptions);
     }
 
     /**
-     * Whether a file may be opened natively ({@link NativeFiles}) for these options: the JVM can,
-     * no registered strategy is asked first, the {@code native} strategy is not excluded, and no
-     * other one is forced (options, or the system properties read now).
+     * The most bytes of a file opened natively ({@link NativeFiles}) that go by the {@code native}
+     * strategy, for one call with these options and the system properties read now: -1 where no
+     * file may be opened natively (the JVM cannot, a registered strategy is asked first, native is
+     * excluded or another strategy forced); any count where native is forced; else
+     * {@link #NATIVE_MAX_BYTES}, or for a body that goes whole with its prefix (one read and one
+     * gathering write either way) {@link PrefixWrite#WHOLE_BODY_BYTES}. A larger file goes through
+     * a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
-    boolean opensNatively() {
+    long nativeLimit(boolean withPrefix) {
         if (NativeFiles.unavailable() != null
                 || !registered.isEmpty()
-                || excluded(System.getProperty(TransferOptions.EXCLUDE_PROPERTY))
+                || exclusions
+                        .with(System.getProperty(TransferOptions.EXCLUDE_PROPERTY))
                         .contains(NativeStrategy.NAME)) {
-            return false;
+            return -1;
         }
         String byProperty = forcedByProperty();
-        return byProperty != null
-                ? byProperty.equals(NativeStrategy.NAME)
-                : forced == null || forced.equals(NativeStrategy.NAME);
-    }
-
-    /**
-     * Whether {@code count} bytes of a file opened natively go by the {@code native} strategy: up
-     * to {@link #NATIVE_MAX_BYTES}, or a body that goes whole with its prefix (one read and one
-     * gathering write either way), or any count where it is forced; else through a JDK channel over
-     * the same file ({@link NativeFile#jdkChannel()}).
-     */
-    boolean sendsNatively(long count, boolean withPrefix) {
-        if (!opensNatively()) {
-            return false;
+        String forcedNow = byProperty != null ? byProperty : forced;
+        if (forcedNow != null) {
+            return forcedNow.equals(NativeStrategy.NAME) ? Long.MAX_VALUE : -1;
         }
-        String byProperty = forcedByProperty();
-        return count <= NATIVE_MAX_BYTES
-                || withPrefix && PrefixWrite.goesWhole(count)
-                || NativeStrategy.NAME.equals(byProperty != null ? byProperty : forced);
+        return withPrefix ? Math.max(NATIVE_MAX_BYTES, PrefixWrite.WHOLE_BODY_BYTES) : NATIVE_MAX_BYTES;
     }
 
     /** The strategy the system property forces, trimmed, or null. */
@@ -285,7 +272,7 @@ final class Selection {
 
     /** As {@link #choose(TransferFacts)}, with the two properties' values given. */
     Choice choose(TransferFacts facts, String forcedByProperty, String excludedByProperty) {
-        Set<String> excluded = excluded(excludedByProperty);
+        Set<String> excluded = exclusions.with(excludedByProperty);
         if (forcedByProperty != null && !forcedByProperty.isBlank()) {
             TransferStrategy s =
                     Strategies.require(forcedByProperty.trim(), "system property " + TransferOptions.STRATEGY_PROPERTY);
@@ -361,40 +348,9 @@ final class Selection {
                 : s.supports(facts.request()).reason();
     }
 
-    /** The options' exclusions and the property's; the property is parsed again only when its value changes. */
-    private Set<String> excluded(String excludedByProperty) {
-        Exclusions e = exclusions;
-        if (e.property == null ? excludedByProperty == null : e.property.equals(excludedByProperty)) {
-            return e.names;
-        }
-        Set<String> names = new LinkedHashSet<>(excludedByOptions);
-        if (excludedByProperty != null && !excludedByProperty.isBlank()) {
-            for (String name : excludedByProperty.split(",")) {
-                if (!name.isBlank()) {
-                    names.add(Strategies.require(name.trim(), "system property " + TransferOptions.EXCLUDE_PROPERTY)
-                            .name());
-                }
-            }
-        }
-        e = new Exclusions(excludedByProperty, Set.copyOf(names));
-        exclusions = e;
-        return e.names;
-    }
-
     /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */
     interface Reason {
         String words(Situation situation, String how);
-    }
-
-    /** The names excluded while the property reads {@code property}. */
-    private static final class Exclusions {
-        final String property;
-        final Set<String> names;
-
-        Exclusions(String property, Set<String> names) {
-            this.property = property;
-            this.names = names;
-        }
     }
 
     /** JDK channels, whose writes hand a mapped buffer to the kernel rather than to Java code. */

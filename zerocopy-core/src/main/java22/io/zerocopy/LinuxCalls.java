@@ -12,6 +12,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -64,12 +65,12 @@ final class LinuxCalls {
             "openat",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             Linker.Option.firstVariadicArg(3));
-    /** Null where the C library has no {@code fstat} symbol (glibc before 2.33 had only a static wrapper). */
-    private static final MethodHandle FSTAT = LINKER.defaultLookup()
-            .find("fstat")
-            .map(symbol ->
-                    LINKER.downcallHandle(symbol, FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), ERRNO_OPTION))
-            .orElse(null);
+    /**
+     * {@code fstat} as the system call itself, through {@code syscall(2)}: the C library's
+     * {@code fstat} makes {@code newfstatat(fd, "", AT_EMPTY_PATH)}, which copies and looks up an
+     * empty path in the kernel. Null on an architecture whose call number is not known here.
+     */
+    private static final MethodHandle FSTAT = fstatCall(System.getProperty("os.arch"));
 
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
@@ -151,6 +152,18 @@ final class LinuxCalls {
         }
     }
 
+    private static MethodHandle fstatCall(String arch) {
+        long number = arch.equals("amd64") || arch.equals("x86_64") ? 5 : arch.equals("aarch64") ? 80 : -1;
+        if (number < 0) {
+            return null;
+        }
+        MethodHandle call = bind(
+                "syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
+                Linker.Option.firstVariadicArg(1));
+        return MethodHandles.insertArguments(call, 1, number);
+    }
+
     /** Whether {@link #fstat} is bound. */
     static boolean canStat() {
         return FSTAT != null;
@@ -159,7 +172,7 @@ final class LinuxCalls {
     /** {@code fstat(2)} into {@code stat}, a {@code struct stat} (see {@code LinuxFile.Stat}). */
     static int fstat(MemorySegment callState, int fd, MemorySegment stat) {
         try {
-            return (int) FSTAT.invokeExact(callState, fd, stat);
+            return (int) (long) FSTAT.invokeExact(callState, fd, stat);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

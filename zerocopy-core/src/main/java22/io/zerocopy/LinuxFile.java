@@ -124,7 +124,6 @@ final class LinuxFile extends NativeFile {
         static final long SIZE = 48;
         static final long ATIME = 72;
         static final long MTIME = 88;
-        static final long CTIME = 104;
 
         private static final int S_IFMT = 0170000;
         private static final int S_IFREG = 0100000;
@@ -148,15 +147,17 @@ final class LinuxFile extends NativeFile {
         static BasicFileAttributes attributes(MemorySegment stat) {
             return new Attributes(
                     stat.get(ValueLayout.JAVA_LONG, SIZE),
-                    time(stat, MTIME),
-                    time(stat, ATIME),
+                    stat.get(ValueLayout.JAVA_LONG, MTIME),
+                    stat.get(ValueLayout.JAVA_LONG, MTIME + 8),
+                    stat.get(ValueLayout.JAVA_LONG, ATIME),
+                    stat.get(ValueLayout.JAVA_LONG, ATIME + 8),
                     stat.get(ValueLayout.JAVA_INT, MODE) & S_IFMT,
-                    new FileKey(stat.get(ValueLayout.JAVA_LONG, DEV), stat.get(ValueLayout.JAVA_LONG, INO)));
+                    stat.get(ValueLayout.JAVA_LONG, DEV),
+                    stat.get(ValueLayout.JAVA_LONG, INO));
         }
 
-        private static FileTime time(MemorySegment stat, long at) {
-            return FileTime.from(Instant.ofEpochSecond(
-                    stat.get(ValueLayout.JAVA_LONG, at), stat.get(ValueLayout.JAVA_LONG, at + 8)));
+        private static FileTime time(long seconds, long nanos) {
+            return FileTime.from(Instant.ofEpochSecond(seconds, nanos));
         }
     }
 
@@ -164,11 +165,27 @@ final class LinuxFile extends NativeFile {
      * What {@code fstat} said. The creation time is the last-modified time, the default the
      * {@code BasicFileAttributes} contract allows where none is read.
      */
-    private record Attributes(long size, FileTime lastModifiedTime, FileTime lastAccessTime, int type, FileKey fileKey)
+    private record Attributes(
+            long size, long mtime, long mtimeNanos, long atime, long atimeNanos, int type, long dev, long ino)
             implements BasicFileAttributes {
         @Override
+        public FileTime lastModifiedTime() {
+            return Stat.time(mtime, mtimeNanos);
+        }
+
+        @Override
+        public FileTime lastAccessTime() {
+            return Stat.time(atime, atimeNanos);
+        }
+
+        @Override
+        public Object fileKey() {
+            return new FileKey(dev, ino);
+        }
+
+        @Override
         public FileTime creationTime() {
-            return lastModifiedTime;
+            return lastModifiedTime();
         }
 
         @Override

@@ -39,6 +39,7 @@ class ReadmeStrategyTableTest {
     private static final WritableByteChannel SINK = Channels.newChannel(OutputStream.nullOutputStream());
     private static final ReadableByteChannel EMPTY = Channels.newChannel(InputStream.nullInputStream());
     private static final Pattern STRATEGY = Pattern.compile("`([A-Za-z]+)`");
+    private static final String NATIVE_ROW = "small file from a path or an `OpenFile`, Java 22+ with native access";
 
     private static Path dir;
     private static FileChannel file;
@@ -67,7 +68,8 @@ class ReadmeStrategyTableTest {
                         "file → socket, peer on this host",
                         "file → file",
                         "socket → socket",
-                        "anything else");
+                        "anything else",
+                        NATIVE_ROW);
         long small = Selection.LOCAL_READ_MAX_BYTES;
         for (Platform linux : LINUX) {
             assertNames(
@@ -89,6 +91,15 @@ class ReadmeStrategyTableTest {
             assertNames(rows, "socket → socket", chosen(streamTo(ChannelKind.SOCKET, ChannelKind.SOCKET, linux)), 0);
             assertNames(rows, "anything else", chosen(streamTo(ChannelKind.OTHER, ChannelKind.OTHER, linux)), 0);
         }
+        try (NativeFile opened = new FakeNativeFile(dir.resolve("source"))) {
+            for (Platform linux : LINUX) {
+                assertNames(rows, NATIVE_ROW, chosen(nativeTo(opened, Selection.NATIVE_MAX_BYTES, linux)), 0);
+            }
+        }
+        assertThat(rows.get(NATIVE_ROW))
+                .as("the native rule, in the table's own thresholds")
+                .contains("up to " + Selection.NATIVE_MAX_BYTES / 1024 + " KiB, " + PrefixWrite.WHOLE_BODY_BYTES / 1024
+                        + " KiB with a prefix");
         assertThat(rows.get("file → socket, peer on this host"))
                 .as("the small-file rule, in the table's own threshold and on every JDK")
                 .contains("up to " + small / 1024 + " KiB")
@@ -132,6 +143,15 @@ class ReadmeStrategyTableTest {
                 .target(kind == ChannelKind.FILE ? file : SINK, kind)
                 .build();
         return TransferFacts.of(request, peer, TransferOptions.defaults(), platform, false);
+    }
+
+    private static TransferFacts nativeTo(NativeFile opened, long count, Platform platform) throws IOException {
+        TransferRequest request = TransferRequest.builder()
+                .source(new FileSliceChannel(opened, 0, count), ChannelKind.OTHER)
+                .count(count)
+                .target(SINK, ChannelKind.SOCKET)
+                .build();
+        return TransferFacts.of(request, Peers.Peer.THIS_HOST_IPV4, TransferOptions.defaults(), platform, false);
     }
 
     private static TransferFacts streamTo(ChannelKind sourceKind, ChannelKind targetKind, Platform platform)

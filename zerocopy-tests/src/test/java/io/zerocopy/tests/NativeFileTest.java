@@ -79,8 +79,8 @@ class NativeFileTest {
 
     @ParameterizedTest(name = "{0} thread")
     @EnumSource(ThreadKind.class)
-    void copyPath_everySize_sendsEveryByte_nativelyUpTo16KiB(ThreadKind threads) throws Exception {
-        for (int size : new int[] {0, 1, 4096, 16384, 16385, 65536, 1 << 20}) {
+    void copyPath_everySize_sendsEveryByte_nativelyUpTo64KiB(ThreadKind threads) throws Exception {
+        for (int size : new int[] {0, 1, 4096, 65536, 65537, 1 << 20}) {
             byte[] data = TestFiles.randomBytes(size, SEED + size);
             Path file = TestFiles.write(dir.resolve("f" + size), data);
             for (TransferOptions options : new TransferOptions[] {TransferOptions.defaults(), NATIVE}) {
@@ -99,7 +99,7 @@ class NativeFileTest {
                 if (size > 0) {
                     assertThat(listener.strategy())
                             .as("strategy, %d bytes%s", size, forced ? ", forced" : "")
-                            .isEqualTo(forced || size <= 16384 ? "native" : "transferTo");
+                            .isEqualTo(forced || size <= 65536 ? "native" : "transferTo");
                 }
             }
         }

@@ -1,0 +1,49 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * A {@link NativeFile} for the unit tests, which run the Java 17 classes: reads through a JDK channel
+ * over {@code path}, so that selection and the native strategy's step can be tested without FFM.
+ */
+final class FakeNativeFile extends NativeFile {
+    private final FileChannel channel;
+    private final BasicFileAttributes attributes;
+
+    FakeNativeFile(Path path) throws IOException {
+        super(path);
+        this.channel = FileChannel.open(path, StandardOpenOption.READ);
+        this.attributes = Files.readAttributes(path, BasicFileAttributes.class);
+    }
+
+    @Override
+    BasicFileAttributes attributes() {
+        return attributes;
+    }
+
+    @Override
+    int descriptor() {
+        throw new UnsupportedOperationException("a fake has no descriptor");
+    }
+
+    @Override
+    void closeDescriptor() throws IOException {
+        channel.close();
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        return channel.read(dst, position);
+    }
+
+    @Override
+    public long size() throws IOException {
+        return channel.size();
+    }
+}
