@@ -2,6 +2,7 @@
 # Fuzzes one Jazzer target for a while (docs/fuzzing.md):
 #   scripts/fuzz.sh TARGET [SECONDS]     e.g. scripts/fuzz.sh RequestParserFuzzTest 600
 # TARGET is one of: RequestParserFuzzTest TargetResolverFuzzTest ResponseRangeFuzzTest TransfersFuzzTest
+# NativeCopyFuzzTest (Java 22+: it runs against the packaged zerocopy-core, whose Java 22 part it fuzzes)
 # Builds the module's tests once with Maven, then runs Jazzer's own command line (not Maven), niced.
 # New coverage goes to MODULE/.cifuzz-corpus (not committed); a finding is written next to the
 # committed inputs, src/test/resources/<package>/<Class>Inputs/<method>/crash-*, and fails the run.
@@ -15,11 +16,17 @@ case "$target" in
   TargetResolverFuzzTest) module=zerocopy-examples; package=io.zerocopy.examples.http; method=resolve_anyTarget ;;
   ResponseRangeFuzzTest)  module=zerocopy-examples; package=io.zerocopy.examples.http; method=plan_anyRangeAndConditions ;;
   TransfersFuzzTest)      module=zerocopy-core;     package=io.zerocopy;                method=copy_adversarialChannels ;;
+  NativeCopyFuzzTest)     module=zerocopy-tests;    package=io.zerocopy.tests;          method=copy_nativeFileIntoAdversarialTarget ;;
   *) echo "unknown target: $target" >&2; exit 2 ;;
 esac
 
 # FUZZ_SKIP_BUILD=1 reuses the last build (several runs in a row, no Maven beside other work)
-if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then
+if [ -z "${FUZZ_SKIP_BUILD:-}" ] && [ "$module" = zerocopy-tests ]; then
+  # the multi-release jar, not core's classes directory, so that its Java 22 part is what runs
+  nice -n 19 ./mvnw -B -q -pl zerocopy-api,zerocopy-core install -DskipTests -Dmaven.deploy.skip=true
+  nice -n 19 ./mvnw -B -q -pl "$module" test-compile dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz.classpath
+elif [ -z "${FUZZ_SKIP_BUILD:-}" ]; then
   nice -n 19 ./mvnw -B -q -pl "$module" -am test-compile dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz.classpath
 fi
