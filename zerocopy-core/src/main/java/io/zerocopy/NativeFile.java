@@ -12,6 +12,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 
 /**
  * A file the library opened itself, through the kernel's own calls rather than a JDK
@@ -75,6 +76,7 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, dsts.length);
         synchronized (positionLock) {
             long total = 0;
             for (int i = offset; i < offset + length; i++) {

@@ -118,10 +118,9 @@ final class Selection {
                             && s.facts.prefixChunk() == 0
                             && PrefixWrite.goesWhole(s.facts.request().count()),
                     Check.WITH_PREFIX,
-                    (s, how) -> "a file the library opened natively, its whole body of "
+                    (s, how) -> "a file the library opened natively (openat, fstat), its whole body of "
                             + s.facts.request().count()
-                            + " bytes with the prefix: openat, fstat, one pread and one gathering write, as nginx"
-                            + " makes them"),
+                            + " bytes with the prefix: one pread and one gathering write, no FileChannel"),
             new Row(
                     NativeStrategy.INSTANCE,
                     s -> s.facts.nativeSource(),

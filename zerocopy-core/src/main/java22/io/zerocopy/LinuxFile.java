@@ -44,6 +44,9 @@ final class LinuxFile extends NativeFile {
         if (position < 0) {
             throw new IllegalArgumentException("position: " + position + " (expected: >= 0)");
         }
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("Read-only buffer");
+        }
         hold();
         try {
             int wanted = dst.remaining();
