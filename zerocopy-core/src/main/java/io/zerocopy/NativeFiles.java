@@ -1,6 +1,8 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 
 /**
@@ -18,6 +20,21 @@ final class NativeFiles {
                 ? "opening a file natively needs Java 22 or later (the FFM API); this JVM is Java " + feature
                 : "this zerocopy-core has no Java 22 part: it was built by a JDK before 22, or its classes"
                         + " are not loaded from the multi-release jar";
+    }
+
+    /** Whether a file opened natively can be sent into {@code target} with {@code sendfile}: never here. */
+    static boolean canSendTo(WritableByteChannel target) {
+        return false;
+    }
+
+    /** Whether the {@code native} step for these facts is {@code sendfile}: never here. */
+    static boolean sendsByKernel(TransferFacts facts) {
+        return false;
+    }
+
+    /** The {@code sendfile} step: none here. */
+    static TransferStep sendStep(TransferFacts facts) {
+        throw new UnsupportedOperationException(unavailable());
     }
 
     /**

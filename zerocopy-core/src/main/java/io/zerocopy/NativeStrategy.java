@@ -1,16 +1,19 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.TransferStep;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A small file the library opened itself with the kernel's calls ({@link NativeFiles}: Java 22+ on
- * Linux, with native access), sent as nginx sends one: {@code openat} and {@code fstat} before the
- * transfer, then a {@code pread} into a pooled direct buffer and the target's own {@code write},
- * then {@code close}; with a prefix, one gathering write of both. No {@code FileChannel}, no stat
- * by path, no failed {@code copy_file_range}. The step is the buffered strategy's over the native
- * file, so a full non-blocking target, a virtual thread parked in the socket's write, an interrupt
- * and a file that shrinks behave exactly as they do there.
+ * A file the library opened itself with the kernel's calls ({@link NativeFiles}: Java 22+ on Linux,
+ * with native access), sent as nginx sends one: {@code openat} and {@code fstat} before the
+ * transfer, {@code close} after it, and between them, up to {@link Selection#NATIVE_MAX_BYTES}, one
+ * {@code pread} into a pooled direct buffer and the target's own {@code write} (with a prefix, one
+ * gathering write of both); a larger file into a JDK socket whose descriptor can be read goes by
+ * {@code sendfile(2)} into that descriptor (the Java 22 part's {@code NativeSendStep}). No
+ * {@code FileChannel}, no stat by path, no failed {@code copy_file_range}. The {@code pread} step is
+ * the buffered strategy's over the native file, so a full non-blocking target, a virtual thread
+ * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.
  *
  * <p>It serves only such a file: {@code Transfers.copy(Path, ...)} and {@link OpenFile} make one
  * when the options let this strategy run; another strategy forced, or this one excluded, and they
@@ -38,19 +41,25 @@ final class NativeStrategy extends BuiltInStrategy {
                 + (unavailable == null ? "; the source is a " + facts.sourceKind() : "; " + unavailable);
     }
 
+    /** The buffered step's buffer, unless the file goes by {@code sendfile}, which needs none. */
     @Override
     ByteBuffer takeFromPool(TransferFacts facts) {
-        return BufferedStrategy.INSTANCE.takeFromPool(facts);
+        return NativeFiles.sendsByKernel(facts) ? null : BufferedStrategy.INSTANCE.takeFromPool(facts);
     }
 
     @Override
     String how(TransferFacts facts, ByteBuffer pooled) {
-        return "the file opened with openat and sized with fstat, read with pread into "
-                + BufferedStrategy.INSTANCE.how(facts, pooled) + ", no FileChannel";
+        return NativeFiles.sendsByKernel(facts)
+                ? "the file opened with openat and sized with fstat, sent with sendfile(2) into the socket's"
+                        + " descriptor, no FileChannel and no copy in the sender"
+                : "the file opened with openat and sized with fstat, read with pread into "
+                        + BufferedStrategy.INSTANCE.how(facts, pooled) + ", no FileChannel";
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
-        return BufferedStrategy.INSTANCE.open(facts, pooled);
+    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+        return NativeFiles.sendsByKernel(facts)
+                ? NativeFiles.sendStep(facts)
+                : BufferedStrategy.INSTANCE.open(facts, pooled);
     }
 }

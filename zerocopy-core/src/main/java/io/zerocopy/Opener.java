@@ -43,7 +43,7 @@ final class Opener {
      * says so before it starts; an empty one is looked at by path.
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
-        long nativeLimit = selection.nativeLimit(false);
+        long nativeLimit = selection.nativeLimit(false, target);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
         FileChannel owned = opened;
         try {
@@ -85,9 +85,10 @@ final class Opener {
     }
 
     /** A caller's file as the source of {@code count} bytes: one opened natively as {@link #natively} says. */
-    private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix) throws IOException {
+    private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix, WritableByteChannel target)
+            throws IOException {
         return file instanceof NativeFile
-                ? natively((NativeFile) file, count, selection.nativeLimit(withPrefix))
+                ? natively((NativeFile) file, count, selection.nativeLimit(withPrefix, target))
                 : SourceFile.callers(file);
     }
 
@@ -118,7 +119,7 @@ final class Opener {
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Preflight.checkSliceArguments(source, position, count, target);
-        return checkedStart(sourceFile(source, count, false), position, count, target, null);
+        return checkedStart(sourceFile(source, count, false, target), position, count, target, null);
     }
 
     /**
@@ -135,7 +136,7 @@ final class Opener {
         long count = region.count();
         ByteBuffer[] prefixBuffers = region.prefixBuffers();
         Preflight.checkSliceArguments(region.file(), position, count, target);
-        SourceFile source = sourceFile(region.file(), count, true);
+        SourceFile source = sourceFile(region.file(), count, true, target);
         boolean directIo = source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
@@ -209,7 +210,7 @@ final class Opener {
         return FileChannels.copyAndAdvance(
                 file.channel,
                 start,
-                () -> run(checkedStart(sourceFile(file.channel, slice, false), start, slice, target, null)));
+                () -> run(checkedStart(sourceFile(file.channel, slice, false, target), start, slice, target, null)));
     }
 
     /**
@@ -331,7 +332,7 @@ final class Opener {
 
     /** Whether a file may be opened natively with these options ({@link Selection#nativeLimit}). */
     boolean opensNatively() {
-        return selection.nativeLimit(false) >= 0;
+        return selection.nativeLimit(false, null) >= 0;
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

@@ -3,6 +3,7 @@ package io.zerocopy;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferStrategy;
+import java.nio.channels.WritableByteChannel;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -37,10 +38,11 @@ final class Selection {
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
     /**
-     * Largest file that goes by the {@code native} strategy once the library opened it natively:
-     * 64 KiB. Up to there one {@code pread} and one write cost the sender less, wall and CPU, than
-     * the JDK path's open and {@code sendfile}, its second copy included (docs/fixed-cost.md); a
-     * larger file goes through a JDK channel over the same open, and {@code sendfile} spares it the copy.
+     * Largest file the {@code native} strategy sends with one {@code pread} and one write: 64 KiB.
+     * Up to there that cost the sender less, wall and CPU, than the JDK path's open and
+     * {@code sendfile}, its second copy included (docs/fixed-cost.md). A larger file goes by
+     * {@code sendfile} from the same open into a socket whose descriptor can be read, else through a
+     * JDK channel over the same open: either way {@code sendfile} spares it the copy.
      */
     static final long NATIVE_MAX_BYTES = 64 * 1024;
 
@@ -225,14 +227,15 @@ final class Selection {
 
     /**
      * The most bytes of a file opened natively ({@link NativeFiles}) that go by the {@code native}
-     * strategy, for one call with these options and the system properties read now: -1 where no
-     * file may be opened natively (the JVM cannot, a registered strategy is asked first, native is
-     * excluded or another strategy forced); any count where native is forced; else
+     * strategy into {@code target}, for one call with these options and the system properties read
+     * now: -1 where no file may be opened natively (the JVM cannot, a registered strategy is asked
+     * first, native is excluded or another strategy forced); any count where native is forced or
+     * the file can go by {@code sendfile} into {@code target} ({@link NativeFiles#canSendTo}); else
      * {@link #NATIVE_MAX_BYTES}, or for a body that goes whole with its prefix (one read and one
-     * gathering write either way) {@link PrefixWrite#WHOLE_BODY_BYTES}. A larger file goes through
-     * a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
+     * gathering write either way) {@link PrefixWrite#WHOLE_BODY_BYTES}. A larger file goes through a
+     * JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
-    long nativeLimit(boolean withPrefix) {
+    long nativeLimit(boolean withPrefix, WritableByteChannel target) {
         if (NativeFiles.unavailable() != null
                 || !registered.isEmpty()
                 || exclusions
@@ -244,6 +247,9 @@ final class Selection {
         String forcedNow = byProperty != null ? byProperty : forced;
         if (forcedNow != null) {
             return forcedNow.equals(NativeStrategy.NAME) ? Long.MAX_VALUE : -1;
+        }
+        if (NativeFiles.canSendTo(target)) {
+            return Long.MAX_VALUE;
         }
         return withPrefix ? Math.max(NATIVE_MAX_BYTES, PrefixWrite.WHOLE_BODY_BYTES) : NATIVE_MAX_BYTES;
     }

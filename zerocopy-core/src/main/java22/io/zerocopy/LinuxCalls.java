@@ -72,6 +72,8 @@ final class LinuxCalls {
      */
     private static final MethodHandle FSTAT = fstatCall(System.getProperty("os.arch"));
 
+    private static final MethodHandle SENDFILE =
+            bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
@@ -173,6 +175,15 @@ final class LinuxCalls {
     static int fstat(MemorySegment callState, int fd, MemorySegment stat) {
         try {
             return (int) (long) FSTAT.invokeExact(callState, fd, stat);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** {@code sendfile(2)} from {@code in} at {@code *offset} (advanced by what it sends) into {@code out}. */
+    static long sendfile(MemorySegment callState, int out, int in, MemorySegment offset, long count) {
+        try {
+            return (long) SENDFILE.invokeExact(callState, out, in, offset, count);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -78,6 +78,24 @@ final class LinuxFile extends NativeFile {
         }
     }
 
+    /**
+     * One {@code sendfile(2)} of up to {@code count} bytes from {@code *offset} into {@code socketFd},
+     * retried on {@code EINTR}, the descriptor held meanwhile: the bytes sent, 0 at the end of the
+     * file, or negative with errno in {@code callState}.
+     */
+    long sendfile(MemorySegment callState, int socketFd, MemorySegment offset, long count) throws IOException {
+        hold();
+        try {
+            long n;
+            do {
+                n = LinuxCalls.sendfile(callState, socketFd, fd, offset, count);
+            } while (n < 0 && LinuxCalls.errno(callState) == LinuxCalls.EINTR);
+            return n;
+        } finally {
+            release();
+        }
+    }
+
     /** The size now, by {@code fstat}: a transfer asks it again when the file ends early. */
     @Override
     public long size() throws IOException {

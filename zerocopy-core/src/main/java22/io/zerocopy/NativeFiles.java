@@ -1,9 +1,13 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -73,7 +77,12 @@ final class NativeFiles {
             fd = LinuxCalls.openat(s.callState, LinuxCalls.AT_FDCWD, s.name(path), flags);
         } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
         if (fd < 0) {
-            throw failure(path, LinuxCalls.errno(s.callState));
+            int errno = LinuxCalls.errno(s.callState);
+            if (errno == LinuxCalls.ELOOP && !followLinks) {
+                // FileChannel.open's own words for a link it was told not to follow
+                throw new IOException(LinuxCalls.message(errno) + " (NOFOLLOW_LINKS specified)");
+            }
+            throw failure(path, errno);
         }
         if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
             int errno = LinuxCalls.errno(s.callState);
@@ -81,6 +90,29 @@ final class NativeFiles {
             throw failure(path, errno);
         }
         return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat));
+    }
+
+    /**
+     * Whether a file opened natively can be sent into {@code target} with {@code sendfile(2)}: a
+     * JDK socket whose descriptor this JVM lets the library read ({@code --add-exports
+     * java.base/sun.nio.ch}).
+     */
+    static boolean canSendTo(WritableByteChannel target) {
+        return target instanceof SocketChannel
+                && ChannelKinds.of(target) == ChannelKind.SOCKET
+                && Descriptors.canReadSockets();
+    }
+
+    /** Whether the {@code native} step for these facts is {@code sendfile}: a file above one read's worth, to such a socket. */
+    static boolean sendsByKernel(TransferFacts facts) {
+        return facts.truncatableFile() instanceof LinuxFile
+                && facts.request().count() > Selection.NATIVE_MAX_BYTES
+                && canSendTo(facts.request().target());
+    }
+
+    /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */
+    static TransferStep sendStep(TransferFacts facts) throws IOException {
+        return NativeSendStep.open(facts);
     }
 
     /** The memory of this thread's calls. */

@@ -14,7 +14,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.channels.spi.AbstractInterruptibleChannel;
 
 /**
  * One splice transfer: a socket's bytes go into a pipe of this step's own ({@code splice(2)} moves
@@ -223,7 +222,7 @@ final class SpliceStep implements TransferStep {
         long n;
         try {
             n = blockingSocket
-                    ? wake.splice(state, end == source ? in : out, in, offIn, out, offOut, len)
+                    ? wake.call(end == source ? in : out, () -> spliceRetrying(state, in, offIn, out, offOut, len))
                     : spliceRetrying(state, in, offIn, out, offOut, len);
         } catch (ClosedByInterruptException e) {
             closeOnInterrupt(end, e);
@@ -284,48 +283,5 @@ final class SpliceStep implements TransferStep {
     @Override
     public String toString() {
         return SpliceStrategy.NAME + "(pipe " + pipeSize + ")";
-    }
-
-    /**
-     * Makes a blocking splice interruptible: while one runs, the thread's interrupt closes this
-     * object (the JDK's hook for interruptible channels), which shuts the socket down so that the
-     * kernel returns, and {@code end} then throws {@code ClosedByInterruptException}. It holds no
-     * resource of its own.
-     */
-    private static final class Wake extends AbstractInterruptibleChannel {
-        private final LinuxCalls.State shutdownState = new LinuxCalls.State();
-        private volatile int socket = -1;
-        /** Set when an interrupt ended a call that had moved bytes: they count, and the caller closes the channel. */
-        boolean cutShort;
-
-        long splice(
-                LinuxCalls.State s, int socketFd, int in, MemorySegment offIn, int out, MemorySegment offOut, long len)
-                throws AsynchronousCloseException {
-            long n = -1;
-            socket = socketFd;
-            try {
-                begin();
-                n = spliceRetrying(s, in, offIn, out, offOut, len);
-            } finally {
-                socket = -1;
-                try {
-                    end(n >= 0);
-                } catch (ClosedByInterruptException e) {
-                    if (n <= 0) {
-                        throw e;
-                    }
-                    cutShort = true;
-                }
-            }
-            return n;
-        }
-
-        @Override
-        protected void implCloseChannel() {
-            int fd = socket;
-            if (fd >= 0) {
-                LinuxCalls.shutdown(shutdownState, fd, LinuxCalls.SHUT_RDWR);
-            }
-        }
     }
 }

@@ -145,15 +145,26 @@ final class TargetResolver {
         } catch (AccessDeniedException e) {
             return Resolution.refuse(403, "not readable");
         } catch (FileSystemException e) {
-            // a FIFO or device (refused without blocking), a link at the last step that is not
-            // followed (ELOOP), or ENOTDIR on the way
+            // a FIFO or device (refused without blocking), a loop of links (ELOOP), or ENOTDIR on the way
             String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
             return reason.contains("not a directory")
                     ? Resolution.refuse(404, "not found")
                     : Resolution.refuse(403, reason.contains("symbolic link") ? "symbolic link" : "not a regular file");
         } catch (IOException e) {
-            return Resolution.refuse(500, "I/O error");
+            // FileChannel.open's refusal of a link at the last step is a plain IOException
+            return !followSymlinks && lastStepIsLink(root, segments)
+                    ? Resolution.refuse(403, "symbolic link")
+                    : Resolution.refuse(500, "I/O error");
         }
+    }
+
+    /** Whether the target's last step, or the index.html under it, is a symbolic link; looked at only after a failed open. */
+    private static boolean lastStepIsLink(Path root, List<String> segments) {
+        Path last = root;
+        for (String segment : segments) {
+            last = last.resolve(segment);
+        }
+        return Files.isSymbolicLink(last) || Files.isSymbolicLink(last.resolve(INDEX));
     }
 
     /** Attributes of the file itself; of the link's target if links are followed; null for a refused link. */
