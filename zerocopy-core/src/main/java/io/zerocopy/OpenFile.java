@@ -17,10 +17,13 @@ import java.util.Objects;
  * opens and {@code fstat}s each file once.
  *
  * <pre>{@code
+ * long sent;
  * try (OpenFile file = OpenFile.open(path)) {
  *     long size = file.attributes().size();
- *     ByteBuffer head = headFor(size, file.attributes().lastModifiedTime());
- *     Transfers.copy(FileRegion.of(file.channel(), 0, size).withPrefix(head), socket);
+ *     ByteBuffer head = ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nContent-Length: " + size
+ *             + "\r\nLast-Modified: " + file.attributes().lastModifiedTime() + "\r\n\r\n")
+ *             .getBytes(StandardCharsets.US_ASCII));
+ *     sent = Transfers.copy(FileRegion.of(file.channel(), 0, size).withPrefix(head), socket);
  * }
  * }</pre>
  *

@@ -83,7 +83,11 @@ class JavadocExampleTest {
         assertThat(examples().keySet())
                 .as("Javadoc examples; each needs a test below that runs it")
                 .containsExactlyInAnyOrder(
-                        "FileRegion.java#0", "Transfer.java#0", "TransferOptions.java#0", "Transfers.java#0");
+                        "FileRegion.java#0",
+                        "OpenFile.java#0",
+                        "Transfer.java#0",
+                        "TransferOptions.java#0",
+                        "Transfers.java#0");
     }
 
     /** {@code Transfers}: a whole file to a socket channel. */
@@ -117,6 +121,30 @@ class JavadocExampleTest {
                 sent = (Long) run(code, parameters + "SocketChannel socketChannel", "return sent;", all);
             }
             assertReceived(receiver, sent, Files.readAllBytes(file));
+        }
+    }
+
+    /** {@code OpenFile}: the file opened once, its head written from its attributes, then the file. */
+    @Test
+    void openFile_sendsAHeadFromTheAttributesThenTheFile() throws Exception {
+        Path path = generatedFile("file");
+        byte[] content = Files.readAllBytes(path);
+        String modified = Files.getLastModifiedTime(path).toString();
+        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Length: " + SIZE + "\r\nLast-Modified: " + modified + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+            long sent;
+            try (SocketChannel socket = receiver.connectChannel()) {
+                sent = (Long) run(
+                        example("OpenFile.java#0"), "Path path, SocketChannel socket", "return sent;", path, socket);
+            }
+            assertReceived(
+                    receiver,
+                    sent,
+                    ByteBuffer.allocate(head.length + content.length)
+                            .put(head)
+                            .put(content)
+                            .array());
         }
     }
 
