@@ -32,6 +32,9 @@ final class NativeSendStep implements TransferStep {
     private final SocketChannel target;
     private final long start;
     private final boolean parks;
+    /** A blocking socket used from a platform thread: the call blocks in the kernel, and an interrupt must wake it. */
+    private final boolean blocks;
+
     private final LinuxCalls.State state = new LinuxCalls.State();
     private final Wake wake = new Wake();
     private final ParkingBridge bridge = new ParkingBridge(true);
@@ -44,6 +47,7 @@ final class NativeSendStep implements TransferStep {
         this.target = target;
         this.start = facts.truncatableEnd() - facts.request().count();
         this.parks = facts.blockingTargetOnVirtualThread();
+        this.blocks = !facts.targetNonBlocking() && !parks;
         int copy;
         try {
             copy = LinuxCalls.fcntl(state, Descriptors.of(target), LinuxCalls.F_DUPFD_CLOEXEC, 0);
@@ -107,7 +111,7 @@ final class NativeSendStep implements TransferStep {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
         long n;
         try {
-            n = target.isBlocking() && !parks
+            n = blocks
                     ? wake.call(socket, () -> file.sendfile(state.callState, socket, state.offset, count))
                     : file.sendfile(state.callState, socket, state.offset, count);
         } catch (ClosedByInterruptException e) {
