@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.file.AccessDeniedException;
@@ -98,16 +97,19 @@ final class NativeFiles {
      * java.base/sun.nio.ch}).
      */
     static boolean canSendTo(WritableByteChannel target) {
-        return target instanceof SocketChannel
-                && ChannelKinds.of(target) == ChannelKind.SOCKET
-                && Descriptors.canReadSockets();
+        return target != null && sendsToKind(ChannelKinds.of(target));
+    }
+
+    /** Whether a target of {@code kind} can be sent into with {@code sendfile}: a JDK socket, its descriptor readable. */
+    private static boolean sendsToKind(ChannelKind kind) {
+        return kind == ChannelKind.SOCKET && Descriptors.canReadSockets();
     }
 
     /** Whether the {@code native} step for these facts is {@code sendfile}: a file above one read's worth, to such a socket. */
     static boolean sendsByKernel(TransferFacts facts) {
         return facts.truncatableFile() instanceof LinuxFile
                 && facts.request().count() > Selection.NATIVE_MAX_BYTES
-                && canSendTo(facts.request().target());
+                && sendsToKind(facts.targetKind());
     }
 
     /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */
