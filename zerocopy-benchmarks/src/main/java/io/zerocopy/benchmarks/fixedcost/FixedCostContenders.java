@@ -115,6 +115,22 @@ enum FixedCostContenders {
         String refusal() {
             return IoUring.refusal();
         }
+    },
+    /**
+     * The floor under the library's native file path (issue 35): {@code openat}, {@code fstat},
+     * {@code pread} and {@code close} each one bare FFM call, the socket written by the JDK as the
+     * library writes it. Java 22+ from a jar built with {@code -Puring}, files up to 64 KiB.
+     */
+    BARE_CALLS("bareCalls") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return ends.plain().send(ends.path, ends.size, ends.socket);
+        }
+
+        @Override
+        String refusal() {
+            return IoUring.plainRefusal();
+        }
     };
 
     final String label;
@@ -178,6 +194,7 @@ enum FixedCostContenders {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
 
         private UringSender uring;
+        private UringSender plain;
 
         Ends(Path path, long size, FileChannel open, SocketChannel socket) {
             this.path = path;
@@ -192,6 +209,14 @@ enum FixedCostContenders {
                 uring = IoUring.sender();
             }
             return uring;
+        }
+
+        /** The sender of bare calls, made on first use: only {@code bareCalls} needs the Java 22 classes. */
+        UringSender plain() {
+            if (plain == null) {
+                plain = IoUring.plainSender();
+            }
+            return plain;
         }
     }
 }

@@ -18,6 +18,7 @@ public final class IoUring {
     static final Path DISABLED_SETTING = Path.of("/proc/sys/kernel/io_uring_disabled");
 
     private static final String IMPLEMENTATION = "io.zerocopy.benchmarks.uring.RingSender";
+    private static final String PLAIN = "io.zerocopy.benchmarks.uring.PlainSender";
 
     private IoUring() {}
 
@@ -35,7 +36,7 @@ public final class IoUring {
         return refusal(
                 System.getProperty("os.name"),
                 Runtime.version().feature(),
-                IoUring.class.getClassLoader().getResource(IMPLEMENTATION.replace('.', '/') + ".class") != null,
+                built(IMPLEMENTATION),
                 setting,
                 Object.class.getModule().isExported("sun.nio.ch", IoUring.class.getModule()));
     }
@@ -72,12 +73,38 @@ public final class IoUring {
      * @throws UnsupportedOperationException with the reason when the prototype cannot run here
      */
     public static UringSender sender() {
-        String refusal = refusal();
+        return make(IMPLEMENTATION, refusal());
+    }
+
+    /**
+     * Why the same calls without a ring ({@link #plainSender()}) cannot run in this JVM, or
+     * {@code null} when they can: Linux, Java 22+, a jar built with {@code -Puring}.
+     */
+    public static String plainRefusal() {
+        // no ring to set up, and the JDK writes the socket: no descriptor to read
+        return refusal(System.getProperty("os.name"), Runtime.version().feature(), built(PLAIN), null, true);
+    }
+
+    /**
+     * A sender that makes a small file's calls one by one, each its own FFM call (the floor under
+     * the library's native file path); only after {@link #plainRefusal()} said {@code null}.
+     *
+     * @throws UnsupportedOperationException with the reason when it cannot run here
+     */
+    public static UringSender plainSender() {
+        return make(PLAIN, plainRefusal());
+    }
+
+    private static boolean built(String implementation) {
+        return IoUring.class.getClassLoader().getResource(implementation.replace('.', '/') + ".class") != null;
+    }
+
+    private static UringSender make(String implementation, String refusal) {
         if (refusal != null) {
             throw new UnsupportedOperationException(refusal);
         }
         try {
-            return (UringSender) Class.forName(IMPLEMENTATION).getConstructor().newInstance();
+            return (UringSender) Class.forName(implementation).getConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new UnsupportedOperationException("the Java 22 part of the benchmarks jar is missing: " + e, e);
         }

@@ -7,9 +7,10 @@ import java.nio.file.Path;
 /**
  * Sends the start of a file to a socket through an io_uring ring of the calling thread: the file is
  * opened, read, sent and closed by operations linked in one submission (docs/io-uring.md). A
- * benchmark prototype, not part of the library. Get one from {@link IoUring#sender()}.
+ * benchmark prototype, not part of the library. Get one from {@link IoUring#sender()}; the same
+ * calls made one by one, without a ring, from {@link IoUring#plainSender()}.
  *
- * <p>Each thread that sends gets its own ring on first use. The socket must be a blocking JDK socket
+ * <p>Each thread that sends gets its own ring (or memory) on first use. The socket must be a blocking JDK socket
  * channel; it is never closed or shut down here. Thread-safe.
  */
 public interface UringSender extends AutoCloseable {

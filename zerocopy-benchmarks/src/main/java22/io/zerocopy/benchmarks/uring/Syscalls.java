@@ -14,7 +14,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The C library calls the ring needs, through the FFM API with {@code errno} captured: the three
+ * The C library calls the prototype needs, through the FFM API with {@code errno} captured: the three
  * io_uring system calls (the C library has no wrappers for them, so they go through the variadic
  * {@code syscall(2)}, every argument passed as a {@code long}), {@code mmap}, {@code munmap} and
  * {@code close}. A negative result means failure; the errno is then in the caller's call state.
