@@ -24,12 +24,14 @@ final class Opener {
     private final TransferOptions options;
     private final Platform platform;
     private final Selection selection;
+    private final SmallSend smallSend;
 
     Opener(TransferOptions options, Platform platform) {
         this.options = options;
         this.platform = platform;
         this.selection =
                 new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
+        this.smallSend = new SmallSend(options, platform);
     }
 
     /**
@@ -44,7 +46,37 @@ final class Opener {
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
         long nativeLimit = selection.nativeLimit(false, target);
+        return wholeFile(source, nativeLimit >= 0 ? NativeFiles.open(source, true) : null, nativeLimit, target);
+    }
+
+    /**
+     * Copies the whole file at {@code source} on this thread, for the blocking verbs; returns the
+     * bytes moved. A small file opened natively goes by {@link SmallSend} where it may; any other
+     * as {@link #wholeFile(Path, WritableByteChannel)} starts it.
+     */
+    long copy(Path source, WritableByteChannel target) throws IOException {
+        long nativeLimit = selection.nativeLimit(false, target);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
+        long sent = opened == null ? SmallSend.DECLINED : smallSend.wholeFile(opened, source, nativeLimit, target);
+        return sent != SmallSend.DECLINED ? sent : run(wholeFile(source, opened, nativeLimit, target));
+    }
+
+    /**
+     * Copies a file region, its prefix first, on this thread, for the blocking verbs; returns the
+     * bytes moved, the prefix's included. A small body of a file opened natively goes by
+     * {@link SmallSend} where it may; any other as {@link #region} starts it.
+     */
+    long copy(FileRegion region, WritableByteChannel target) throws IOException {
+        Objects.requireNonNull(region, "source");
+        long sent = region.file() instanceof NativeFile
+                ? smallSend.region(region, selection.nativeLimit(region.hasPrefix(), target), target)
+                : SmallSend.DECLINED;
+        return sent != SmallSend.DECLINED ? sent : run(region(region, target));
+    }
+
+    /** As {@link #wholeFile(Path, WritableByteChannel)}, the file opened natively already ({@code opened}; null if not). */
+    private RealTransfer wholeFile(Path source, NativeFile opened, long nativeLimit, WritableByteChannel target)
+            throws IOException {
         FileChannel owned = opened;
         try {
             FileChannel file;
@@ -286,7 +318,7 @@ final class Opener {
     }
 
     /** A JDK file as a FILE slice, another provider's through a positional view. */
-    private static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
+    static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
         if (!file.jdk) {
             return TransferRequest.builder()
                     .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER)

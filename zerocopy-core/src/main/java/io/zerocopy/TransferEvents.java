@@ -22,9 +22,14 @@ final class TransferEvents {
         }
     }
 
+    /** Whether a recording wants transfer events now. */
+    static boolean wanted() {
+        return TYPE != null && TYPE.isEnabled();
+    }
+
     /** A begun event for a transfer that starts now, or null when no recording wants one. */
     static Object begin() {
-        if (TYPE == null || !TYPE.isEnabled()) {
+        if (!wanted()) {
             return null;
         }
         TransferEvent event = new TransferEvent();

@@ -108,7 +108,7 @@ public final class Transfers {
 
     private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.run(opener.wholeFile(source, target));
+        return opener.copy(source, target);
     }
 
     /**
@@ -200,13 +200,12 @@ public final class Transfers {
      * @throws IllegalArgumentException if the region reaches past the end of the file
      */
     public static long copy(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.run(DEFAULT.region(source, target));
+        return DEFAULT.copy(source, target);
     }
 
     /** As {@link #copy(FileRegion, WritableByteChannel)}, with {@code options}. */
     public static long copy(FileRegion source, WritableByteChannel target, TransferOptions options) throws IOException {
-        Opener opener = opener(options);
-        return opener.run(opener.region(source, target));
+        return opener(options).copy(source, target);
     }
 
     /**

@@ -12,7 +12,7 @@ import java.nio.file.attribute.BasicFileAttributes;
  * A {@link NativeFile} for the unit tests, which run the Java 17 classes: reads through a JDK channel
  * over {@code path}, so that selection and the native strategy's step can be tested without FFM.
  */
-final class FakeNativeFile extends NativeFile {
+class FakeNativeFile extends NativeFile {
     private final FileChannel channel;
     private final BasicFileAttributes attributes;
 

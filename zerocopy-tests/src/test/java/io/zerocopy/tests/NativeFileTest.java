@@ -108,6 +108,56 @@ class NativeFileTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} thread")
+    @EnumSource(ThreadKind.class)
+    void smallFilesWithNothingWatching_sendEveryByte_withAndWithoutAPrefix(ThreadKind threads) throws Exception {
+        // no listener: what fits one read goes by the small send, without a transfer; the rest as one
+        byte[] head = "HTTP/1.1 200 OK\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (int size : new int[] {1, 4096, 65536, 65537, 80 * 1024, 80 * 1024 + 1}) {
+            byte[] data = TestFiles.randomBytes(size, SEED + size);
+            Path file = TestFiles.write(dir.resolve("s" + size), data);
+            ByteBuffer prefix = ByteBuffer.wrap(head);
+            try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+                try (SocketChannel channel = receiver.connectChannel();
+                        OpenFile opened = OpenFile.open(file)) {
+                    assertThat(threads.call(() -> Transfers.copy(file, (WritableByteChannel) channel)))
+                            .as("copy(Path), %d bytes", size)
+                            .isEqualTo(size);
+                    FileRegion region = FileRegion.of(opened.channel(), 0, size).withPrefix(new ByteBuffer[] {prefix});
+                    assertThat(threads.call(() -> Transfers.copy(region, channel)))
+                            .as("copy(region), %d bytes", size)
+                            .isEqualTo(head.length + size);
+                }
+                byte[] expected = new byte[2 * size + head.length];
+                System.arraycopy(data, 0, expected, 0, size);
+                System.arraycopy(head, 0, expected, size, head.length);
+                System.arraycopy(data, 0, expected, size + head.length, size);
+                LoopbackReceiver.Received got = receiver.received();
+                assertThat(got.bytes()).as("received, %d bytes", size).isEqualTo(expected.length);
+                assertThat(got.crc32c()).as("crc32c, %d bytes", size).isEqualTo(TestFiles.crc32c(expected));
+            }
+            assertThat(prefix.hasRemaining()).as("the prefix is consumed").isFalse();
+        }
+    }
+
+    @Test
+    void aSmallRegionPastTheEndOfItsFile_failsAsATransferDoes_andSendsNothing() throws Exception {
+        Path file = TestFiles.write(dir.resolve("short"), TestFiles.randomBytes(100, SEED));
+        byte[] head = "HTTP/1.1 200 OK\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer prefix = ByteBuffer.wrap(head);
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+            try (SocketChannel channel = receiver.connectChannel();
+                    OpenFile opened = OpenFile.open(file)) {
+                FileRegion region = FileRegion.of(opened.channel(), 0, 200).withPrefix(new ByteBuffer[] {prefix});
+                assertThatThrownBy(() -> Transfers.copy(region, channel))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("200");
+            }
+            assertThat(receiver.received().bytes()).isZero();
+        }
+        assertThat(prefix.remaining()).as("the prefix is left as it was").isEqualTo(head.length);
+    }
+
     @Test
     void copyPath_largeFileToAChannelWithoutADescriptor_goesThroughAJdkChannelOverTheSameOpen() throws Exception {
         byte[] data = TestFiles.randomBytes(1 << 20, SEED);
