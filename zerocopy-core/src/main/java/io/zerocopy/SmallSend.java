@@ -107,7 +107,7 @@ final class SmallSend {
                         request, Peers.of(target, platform), options, platform, false, prefixBytes, 0);
                 return new TransferFailures(facts, NativeStrategy.NAME, prefixBytes + count, path);
             });
-        } catch (TransferException | Error e) {
+        } catch (IOException | RuntimeException | Error e) {
             if (path != null) {
                 RealTransfer.closeQuietly(file, e instanceof TransferException ? (TransferException) e : null);
             }
@@ -127,9 +127,6 @@ final class SmallSend {
     private long send(
             NativeFile file, long position, int count, ByteBuffer[] prefix, SocketChannel target, Failures failures)
             throws IOException {
-        if (Thread.currentThread().isInterrupted()) {
-            return DECLINED; // the transfer reports it, with its words
-        }
         ByteBuffer body = DirectBuffers.SHARED.acquire(options.bufferSize()); // the buffered strategy's usual size
         if (body == null) {
             return DECLINED;
@@ -148,7 +145,7 @@ final class SmallSend {
             while (body.hasRemaining()) { // the body goes last: when it is out, so is the prefix
                 if (Thread.currentThread().isInterrupted()) {
                     if (moved == 0) {
-                        return DECLINED;
+                        return DECLINED; // the transfer reports it, in its words
                     }
                     throw failures.get().interrupted(moved);
                 }
