@@ -5,10 +5,10 @@
 #
 # Starts each server on 127.0.0.1, attaches strace -c -f to it (nginx: to its workers) while wrk
 # sends keep-alive GETs of one file over 64 connections, and divides each call's count by the
-# requests wrk completed. strace slows the server; the counts per request are what matter. Before
-# that, where perf is installed, one run without strace under `perf stat` gives the server's CPU
-# and context switches per request. Installs
-# nginx-light, wrk and strace with apt-get if missing; needs the examples jar (README's demo
+# requests wrk completed, naming every call. strace slows the server, so that its reads always
+# find a request waiting. Before that, where perf is installed, runs without strace under `perf
+# stat` give the server's CPU, context switches and (where the kernel's syscall tracepoints can be
+# read) calls per request at full speed. Installs nginx-light, wrk and strace with apt-get if missing; needs the examples jar (README's demo
 # command) and JDK 25 (JDK25, default: Temurin's). CPU sets (common.sh): SERVER_CPUS for the
 # servers (nginx a worker per CPU, the JVMs -XX:ActiveProcessorCount to match), CLIENT_CPUS for wrk.
 set -euo pipefail
@@ -25,6 +25,24 @@ chmod 755 "$WORK" "$WORK/root"
 head -c "$BYTES" /dev/urandom >"$WORK/root/f.bin"
 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK" "$WORK/root" 18191 >"$WORK/nginx/nginx.conf"
 
+# at_speed SERVER_NAME PORT PIDS: every system call per request, and the few in which the servers
+# differ, counted by the kernel's tracepoints during one wrk run (perf stat): strace slows a server
+# so much that a read never finds its socket empty, which at full speed it often does
+at_speed() {
+  local events=raw_syscalls:sys_enter call
+  for call in read recvfrom epoll_ctl epoll_wait futex; do events+=,syscalls:sys_enter_$call; done
+  client_wrk -t"$(wrk_threads 64)" -c64 -d"${SECONDS_}"s "http://127.0.0.1:$2/f.bin" >"$WORK/wrk" &
+  local client=$!
+  sleep 0.5
+  perf stat -x, -e "$events" -p "$3" -o "$WORK/perf" -- sleep $((SECONDS_ - 1))
+  wait $client
+  awk -F, -v rps="$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")" -v s=$((SECONDS_ - 1)) -v name="$1" '
+    BEGIN { printf "%-12s at full speed, calls per request:", name }
+    $1 ~ /^[0-9]/ { n = $3; sub(/^raw_syscalls:sys_enter$/, "all", n); sub(/^syscalls:sys_enter_/, "", n)
+                    printf " %s=%.2f", n, $1 / (rps * s) }
+    END { print "" }' "$WORK/perf"
+}
+
 # count SERVER_NAME PORT PID...: strace the PIDs during one wrk run, print calls per request
 count() {
   local name=$1 port=$2
@@ -36,6 +54,9 @@ count() {
   if command -v perf >/dev/null; then
     # without strace, which slows the server: CPU and context switches per request
     FILE=f.bin zerocopy-benchmarks/http/http-cpu.sh 64 1 "$SECONDS_" "$name:$port:$(IFS=,; echo "$*")"
+    if perf stat -e raw_syscalls:sys_enter -- true >/dev/null 2>&1; then
+      at_speed "$name" "$port" "$(IFS=,; echo "$*")"
+    fi
   fi
   strace -c -f -o "$WORK/$name.strace" "${args[@]}" &
   local tracer=$!
