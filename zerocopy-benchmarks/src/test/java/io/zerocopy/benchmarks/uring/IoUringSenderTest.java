@@ -8,10 +8,6 @@ import io.zerocopy.TransferException;
 import io.zerocopy.TruncatedSourceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,15 +33,15 @@ class IoUringSenderTest {
     Path dir;
 
     private UringSender sender;
-    private ServerSocketChannel server;
+    private Loopback loopback;
     private SocketChannel socket;
     private SocketChannel peer;
 
     @BeforeEach
     void connect() throws IOException {
-        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        socket = SocketChannel.open(server.getLocalAddress());
-        peer = server.accept();
+        loopback = new Loopback();
+        socket = loopback.socket;
+        peer = loopback.peer;
     }
 
     @AfterEach
@@ -53,9 +49,7 @@ class IoUringSenderTest {
         if (sender != null) {
             sender.close();
         }
-        socket.close();
-        peer.close();
-        server.close();
+        loopback.close();
     }
 
     private void assumeRunnable() {
@@ -174,26 +168,12 @@ class IoUringSenderTest {
         assertNothingMoreArrives();
     }
 
-    /** After the expected bytes, the peer gets end-of-stream once the sender shuts its output: nothing else. */
     private void assertNothingMoreArrives() throws IOException {
-        socket.shutdownOutput();
-        assertThat(peer.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+        loopback.assertNothingMoreArrives();
     }
 
     private CompletableFuture<byte[]> receive(int count) {
-        return CompletableFuture.supplyAsync(() -> {
-            ByteBuffer buffer = ByteBuffer.allocate(count);
-            try {
-                while (buffer.hasRemaining()) {
-                    if (peer.read(buffer) < 0) {
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            return java.util.Arrays.copyOf(buffer.array(), buffer.position());
-        });
+        return loopback.receive(count);
     }
 
     private byte[] randomBytes(int n) {

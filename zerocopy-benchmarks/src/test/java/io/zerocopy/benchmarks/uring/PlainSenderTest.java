@@ -8,14 +8,9 @@ import io.zerocopy.TransferException;
 import io.zerocopy.TruncatedSourceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,26 +31,22 @@ class PlainSenderTest {
     Path dir;
 
     private UringSender sender;
-    private ServerSocketChannel server;
+    private Loopback loopback;
     private SocketChannel socket;
-    private SocketChannel peer;
 
     @BeforeEach
     void connect() throws IOException {
         String refusal = IoUring.plainRefusal();
         assumeTrue(refusal == null, () -> "bare calls not runnable here: " + refusal);
         sender = IoUring.plainSender();
-        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        socket = SocketChannel.open(server.getLocalAddress());
-        peer = server.accept();
+        loopback = new Loopback();
+        socket = loopback.socket;
     }
 
     @AfterEach
     void close() throws IOException {
-        if (server != null) {
-            socket.close();
-            peer.close();
-            server.close();
+        if (loopback != null) {
+            loopback.close();
         }
     }
 
@@ -71,7 +62,7 @@ class PlainSenderTest {
             files[i] = Files.write(dir.resolve("f" + i), content);
             expected.write(content);
         }
-        CompletableFuture<byte[]> received = receive(expected.size());
+        CompletableFuture<byte[]> received = loopback.receive(expected.size());
         for (int i = 0; i < sizes.length; i++) {
             assertThat(sender.send(files[i], sizes[i], socket))
                     .as("size %d", sizes[i])
@@ -94,21 +85,6 @@ class PlainSenderTest {
                 });
         assertThatThrownBy(() -> sender.send(shorter, 64 * 1024 + 1, socket))
                 .isInstanceOf(IllegalArgumentException.class);
-        socket.shutdownOutput();
-        assertThat(peer.read(ByteBuffer.allocate(1))).as("nothing was sent").isEqualTo(-1);
-    }
-
-    private CompletableFuture<byte[]> receive(int count) {
-        return CompletableFuture.supplyAsync(() -> {
-            ByteBuffer buffer = ByteBuffer.allocate(count);
-            try {
-                while (buffer.hasRemaining() && peer.read(buffer) >= 0) {
-                    // until the count or the end of the stream
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            return Arrays.copyOf(buffer.array(), buffer.position());
-        });
+        loopback.assertNothingMoreArrives();
     }
 }
