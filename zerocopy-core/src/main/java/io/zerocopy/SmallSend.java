@@ -1,5 +1,6 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -44,8 +45,8 @@ final class SmallSend {
     long limit(long nativeLimit, boolean withPrefix, WritableByteChannel target) {
         if (nativeLimit <= 0
                 || options.bufferSize() > BufferedStrategy.SHARED_SIZE_LIMIT
-                || !(target instanceof SocketChannel)
-                || !ChannelKinds.isJdkChannel(target)
+                || target == null
+                || ChannelKinds.of(target) != ChannelKind.SOCKET
                 || !((SocketChannel) target).isBlocking()
                 || !RealTransfer.unobserved(options)) {
             return 0;
@@ -70,18 +71,19 @@ final class SmallSend {
     }
 
     /**
-     * Sends a region of a file opened natively, its prefix first; or {@link #DECLINED}. Its
-     * arguments are checked first, as the transfer checks them.
+     * Sends a region of a file opened natively, its prefix first; or {@link #DECLINED}. A region
+     * it takes has its arguments checked first, as the transfer checks them.
      *
      * @param nativeLimit what of the file may go natively into {@code target} ({@link Selection#nativeLimit})
      */
     long region(FileRegion region, long nativeLimit, WritableByteChannel target) throws IOException {
         NativeFile file = (NativeFile) region.file();
         long count = region.count();
+        if (count <= 0 || count > limit(nativeLimit, region.hasPrefix(), target)) {
+            return DECLINED; // the transfer checks the arguments
+        }
         Preflight.checkSliceArguments(file, region.position(), count, target);
-        return count > 0 && count <= limit(nativeLimit, region.hasPrefix(), target)
-                ? send(file, region.position(), count, region.hasPrefix() ? region.prefixBuffers() : null, target, null)
-                : DECLINED;
+        return send(file, region.position(), count, region.hasPrefix() ? region.prefixBuffers() : null, target, null);
     }
 
     /**
