@@ -11,16 +11,17 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * The {@code native} strategy's small send without a transfer around it: a file opened natively
- * whose body goes in one read ({@link #limit}), sent whole by a blocking verb
- * into a blocking JDK socket where nothing watches ({@link RealTransfer#unobserved}). One
- * {@code pread} into a pooled direct buffer, then the socket's own writes, gathering the prefix
- * if there is one: the calls the transfer makes, without the request, facts, choice, transfer and
- * engine it builds first, which cost a small file more than its calls do (docs/fixed-cost.md).
+ * whose body goes in one read ({@link #limit}), sent whole by a blocking verb into a blocking JDK
+ * socket where nothing watches ({@link RealTransfer#unobserved}). One {@code pread} into a pooled
+ * direct buffer, then the socket's own writes, gathering the prefix if there is one: the calls the
+ * transfer makes, without the request, facts, choice, transfer and engine it builds first, which
+ * cost a small file more than its calls do (docs/fixed-cost.md).
  *
  * <p>It fails as the transfer would, with the count ({@link TransferFailures}). Where it cannot be
- * sure of that before the first byte (the thread is interrupted, the file reads short or fails, the
- * pool is spent) it sends nothing and {@linkplain #DECLINED declines}, and the transfer runs
- * instead. An interrupt between two writes ends it as it ends the transfer between two steps.
+ * sure of that before the first byte (the file reads short or fails, the pool is spent, the thread
+ * is interrupted, the target is closed) it sends nothing and {@linkplain #DECLINED declines}, and
+ * the transfer runs instead. An interrupt between two writes ends it as it ends the transfer
+ * between two steps.
  */
 final class SmallSend {
     /** What {@link #send} returns when it sent nothing and the transfer must run. */
