@@ -53,26 +53,27 @@ final class LinuxFile extends NativeFile {
             if (wanted == 0) {
                 return 0;
             }
-            NativeFiles.Scratch s = NativeFiles.scratch();
-            MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
-            long n;
-            do {
-                n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
-            } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
-            if (n < 0) {
-                throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
+            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+                MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
+                long n;
+                do {
+                    n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
+                } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+                if (n < 0) {
+                    throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
+                }
+                if (n == 0) {
+                    return -1;
+                }
+                if (dst.isDirect()) {
+                    dst.position(dst.position() + (int) n); // a native read leaves the position alone
+                } else {
+                    MemorySegment.copy(
+                            into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
+                    dst.position(dst.position() + (int) n);
+                }
+                return (int) n;
             }
-            if (n == 0) {
-                return -1;
-            }
-            if (dst.isDirect()) {
-                dst.position(dst.position() + (int) n); // a native read leaves the position alone
-            } else {
-                MemorySegment.copy(
-                        into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
-                dst.position(dst.position() + (int) n);
-            }
-            return (int) n;
         } finally {
             release();
         }
@@ -101,11 +102,12 @@ final class LinuxFile extends NativeFile {
     public long size() throws IOException {
         hold();
         try {
-            NativeFiles.Scratch s = NativeFiles.scratch();
-            if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
-                throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
+            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+                if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
+                    throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
+                }
+                return s.stat.get(ValueLayout.JAVA_LONG, Stat.SIZE);
             }
-            return s.stat.get(ValueLayout.JAVA_LONG, Stat.SIZE);
         } finally {
             release();
         }
@@ -124,7 +126,9 @@ final class LinuxFile extends NativeFile {
 
     private void release() {
         if (holds.decrementAndGet() == 0) {
-            LinuxCalls.close(NativeFiles.scratch().callState, fd); // Linux releases it even when close fails
+            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+                LinuxCalls.close(s.callState, fd); // Linux releases it even when close fails
+            }
         }
     }
 

@@ -13,6 +13,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
@@ -24,8 +26,14 @@ import java.nio.file.Path;
 final class NativeFiles {
     private static final String UNAVAILABLE = check();
 
-    /** The calls' memory, one per thread: errno, a {@code struct stat}, the path being opened. */
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    /** The calls' memory, one per platform thread: errno, a {@code struct stat}, the path being opened. */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(() -> new Scratch(false));
+
+    /**
+     * The calls' memory lent to virtual threads, which often live for one task: memory of their own
+     * would be allocated, with its cleaner, for every file.
+     */
+    private static final Queue<Scratch> LENDABLE = new ConcurrentLinkedQueue<>();
 
     /** How the JDK encodes file names for the kernel. */
     private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
@@ -66,7 +74,12 @@ final class NativeFiles {
         if (UNAVAILABLE != null || path.getFileSystem() != FileSystems.getDefault()) {
             return null;
         }
-        Scratch s = SCRATCH.get();
+        try (Scratch s = scratch()) {
+            return open(path, followLinks, s);
+        }
+    }
+
+    private static NativeFile open(Path path, boolean followLinks, Scratch s) throws IOException {
         int flags = LinuxCalls.O_RDONLY
                 | LinuxCalls.O_NONBLOCK
                 | LinuxCalls.O_CLOEXEC
@@ -117,9 +130,16 @@ final class NativeFiles {
         return NativeSendStep.open(facts);
     }
 
-    /** The memory of this thread's calls. */
+    /**
+     * Memory for this thread's calls until {@link Scratch#close}: a platform thread's own, or one
+     * lent to a virtual thread (made now if none is idle).
+     */
     static Scratch scratch() {
-        return SCRATCH.get();
+        if (!Thread.currentThread().isVirtual()) {
+            return SCRATCH.get();
+        }
+        Scratch lent = LENDABLE.poll();
+        return lent != null ? lent : new Scratch(true);
     }
 
     /** The exception the JDK throws for {@code errno} on {@code path} (as its file system provider words it). */
@@ -139,15 +159,29 @@ final class NativeFiles {
     }
 
     /**
-     * One thread's memory for the calls, freed by the GC with the thread: allocated once rather than
-     * per file, since each allocation of native memory registers a cleaner.
+     * Memory for the calls: a platform thread's, freed by the GC with the thread, or one that
+     * virtual threads borrow in turn. Made once rather than per file, since each allocation of
+     * native memory registers a cleaner.
      */
-    static final class Scratch {
+    static final class Scratch implements AutoCloseable {
+        private final boolean lendable;
         private final Arena arena = Arena.ofAuto();
         final MemorySegment callState = LinuxCalls.callState(arena);
         final MemorySegment stat = arena.allocate(LinuxFile.Stat.BYTES, 8);
         private MemorySegment name = arena.allocate(256);
         private MemorySegment bounce;
+
+        private Scratch(boolean lendable) {
+            this.lendable = lendable;
+        }
+
+        /** Done with it for now: one lent to a virtual thread goes back for the next. */
+        @Override
+        public void close() {
+            if (lendable) {
+                LENDABLE.offer(this);
+            }
+        }
 
         /** {@code path} as the JDK hands it to the kernel, NUL-terminated; the empty path is the current directory. */
         MemorySegment name(Path path) {

@@ -1,0 +1,90 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory of the native calls: a platform thread keeps its own, and virtual threads, which often
+ * live for one task, borrow it in turn rather than each allocating some (and a cleaner) per file.
+ * In package {@code io.zerocopy} to reach the packaged jar's Java 22 part (by reflection, since
+ * this module compiles against the Java 17 classes); this module's native-access run.
+ */
+class NativeFilesScratchTest {
+    @TempDir
+    Path dir;
+
+    private ThreadFactory virtual;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        assumeTrue(NativeFiles.unavailable() == null, () -> "no native file path here: " + NativeFiles.unavailable());
+        virtual = (ThreadFactory) Class.forName("java.lang.Thread$Builder")
+                .getMethod("factory")
+                .invoke(Thread.class.getMethod("ofVirtual").invoke(null));
+    }
+
+    @Test
+    void aPlatformThread_keepsItsOwn() throws Exception {
+        assertThat(scratchTakenAndGivenBack()).isSameAs(scratchTakenAndGivenBack());
+    }
+
+    @Test
+    void virtualThreadsOneAfterAnother_borrowTheSameMemory_andFilesOpenAndReadOnEach() throws Exception {
+        Path file = Files.write(dir.resolve("f"), new byte[] {1, 2, 3});
+        Object lent = onVirtualThread(NativeFilesScratchTest::scratchTakenAndGivenBack);
+        assertThat(lent)
+                .as("lent to a virtual thread, not a platform thread's")
+                .isNotSameAs(scratchTakenAndGivenBack());
+        for (int i = 0; i < 20; i++) {
+            long size = onVirtualThread(() -> {
+                try (NativeFile opened = NativeFiles.open(file, true)) {
+                    return opened.read(java.nio.ByteBuffer.allocate(8), 0) + opened.size();
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(size).isEqualTo(6);
+        }
+        Object again = onVirtualThread(NativeFilesScratchTest::scratchTakenAndGivenBack);
+        assertThat(again)
+                .as("the same memory, borrowed again by a new virtual thread")
+                .isSameAs(lent);
+    }
+
+    /** {@code NativeFiles.scratch()}, closed at once: the memory this thread's calls would use. */
+    private static Object scratchTakenAndGivenBack() {
+        try {
+            Method scratch = NativeFiles.class.getDeclaredMethod("scratch");
+            scratch.setAccessible(true);
+            AutoCloseable s = (AutoCloseable) scratch.invoke(null);
+            s.close();
+            return s;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private <T> T onVirtualThread(Supplier<T> task) throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        virtual.newThread(() -> {
+                    try {
+                        result.complete(task.get());
+                    } catch (RuntimeException | Error e) {
+                        result.completeExceptionally(e);
+                    }
+                })
+                .start();
+        return result.get(30, TimeUnit.SECONDS);
+    }
+}
