@@ -31,7 +31,8 @@ final class NativeFiles {
 
     /**
      * The calls' memory lent to virtual threads, which often live for one task: memory of their own
-     * would be allocated, with its cleaner, for every file.
+     * would be allocated, with its cleaner, for every file. A virtual thread holds one only across
+     * native calls, which pin it to its carrier, so there are never more than there are carriers.
      */
     private static final Queue<Scratch> LENDABLE = new ConcurrentLinkedQueue<>();
 
