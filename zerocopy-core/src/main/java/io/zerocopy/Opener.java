@@ -68,7 +68,8 @@ final class Opener {
      */
     long copy(FileRegion region, WritableByteChannel target) throws IOException {
         Objects.requireNonNull(region, "source");
-        long sent = region.file() instanceof NativeFile
+        // a larger body goes straight to the transfer, which asks the selection itself
+        long sent = region.file() instanceof NativeFile && SmallSend.fits(region.count(), region.hasPrefix())
                 ? smallSend.region(region, selection.nativeLimit(region.hasPrefix(), target), target)
                 : SmallSend.DECLINED;
         return sent != SmallSend.DECLINED ? sent : run(region(region, target));

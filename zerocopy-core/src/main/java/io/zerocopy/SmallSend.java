@@ -52,8 +52,16 @@ final class SmallSend {
                 || !RealTransfer.unobserved(options)) {
             return 0;
         }
-        long oneRead = withPrefix ? PrefixWrite.WHOLE_BODY_BYTES : Selection.NATIVE_MAX_BYTES;
-        return Math.min(Math.min(nativeLimit, oneRead), options.bufferSize());
+        return Math.min(Math.min(nativeLimit, oneRead(withPrefix)), options.bufferSize());
+    }
+
+    /** Whether a body of {@code count} bytes is one a small send may take at all: 1 byte to one read's worth. */
+    static boolean fits(long count, boolean withPrefix) {
+        return count > 0 && count <= oneRead(withPrefix);
+    }
+
+    private static long oneRead(boolean withPrefix) {
+        return withPrefix ? PrefixWrite.WHOLE_BODY_BYTES : Selection.NATIVE_MAX_BYTES;
     }
 
     /**
