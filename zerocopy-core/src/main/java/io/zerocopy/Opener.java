@@ -31,7 +31,7 @@ final class Opener {
         this.platform = platform;
         this.selection =
                 new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
-        this.smallSend = new SmallSend(options, platform);
+        this.smallSend = new SmallSend(options, platform, selection);
     }
 
     /**
@@ -57,8 +57,18 @@ final class Opener {
     long copy(Path source, WritableByteChannel target) throws IOException {
         long nativeLimit = selection.nativeLimit(false, target);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
-        long sent = opened == null ? SmallSend.DECLINED : smallSend.wholeFile(opened, source, nativeLimit, target);
+        long sent = opened == null
+                ? SmallSend.DECLINED
+                : SmallSend.sendAll(smallSend.wholeFile(opened, source, nativeLimit, target, true));
         return sent != SmallSend.DECLINED ? sent : run(wholeFile(source, opened, nativeLimit, target));
+    }
+
+    /** As {@link #copy(Path, WritableByteChannel)}, for the caller to drive: {@code Transfers.open}. */
+    Transfer open(Path source, WritableByteChannel target) throws IOException {
+        long nativeLimit = selection.nativeLimit(false, target);
+        NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
+        Transfer small = opened == null ? null : smallSend.wholeFile(opened, source, nativeLimit, target, false);
+        return small != null ? small : wholeFile(source, opened, nativeLimit, target);
     }
 
     /**
@@ -67,12 +77,14 @@ final class Opener {
      * {@link SmallSend} where it may; any other as {@link #region} starts it.
      */
     long copy(FileRegion region, WritableByteChannel target) throws IOException {
-        Objects.requireNonNull(region, "source");
-        // a larger body goes straight to the transfer, which asks the selection itself
-        long sent = region.file() instanceof NativeFile && SmallSend.fits(region.count(), region.hasPrefix())
-                ? smallSend.region(region, selection.nativeLimit(region.hasPrefix(), target), target)
-                : SmallSend.DECLINED;
+        long sent = SmallSend.sendAll(smallSend.region(region, target, true));
         return sent != SmallSend.DECLINED ? sent : run(region(region, target));
+    }
+
+    /** As {@link #copy(FileRegion, WritableByteChannel)}, for the caller to drive: {@code Transfers.open}. */
+    Transfer open(FileRegion region, WritableByteChannel target) throws IOException {
+        Transfer small = smallSend.region(region, target, false);
+        return small != null ? small : region(region, target);
     }
 
     /** As {@link #wholeFile(Path, WritableByteChannel)}, the file opened natively already ({@code opened}; null if not). */

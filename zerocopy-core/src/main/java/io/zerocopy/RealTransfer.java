@@ -134,9 +134,7 @@ final class RealTransfer implements Transfer {
                 return 0;
             }
             if (state != State.RUNNING) {
-                throw new IllegalStateException(
-                        "transfer is " + (state == State.FAILED ? "failed" : "closed") + " after " + moved + " bytes",
-                        failure);
+                throw over(state == State.FAILED, moved, failure);
             }
             long before = moved;
             run();
@@ -327,8 +325,7 @@ final class RealTransfer implements Transfer {
     @Override
     public TransferResult result() {
         if (state != State.DONE) {
-            throw new IllegalStateException("transfer is not done: " + moved + " of "
-                    + (count < 0 ? "all" : Long.toString(count)) + " bytes moved");
+            throw notDone(moved, count);
         }
         if (result == null) {
             result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
@@ -359,17 +356,34 @@ final class RealTransfer implements Transfer {
         if (state != State.RUNNING) {
             return;
         }
-        TransferException abandoned = new TransferException(
-                "transfer closed after " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
-                        + " bytes, before it was done",
-                moved,
-                null);
+        TransferException abandoned = abandoned(moved, count);
         state = State.CLOSED;
         interestOps = 0;
         failure = abandoned;
         releaseQuietly(abandoned);
         record("closed", System.nanoTime());
         listener.onFailure(abandoned);
+    }
+
+    /** What {@code advance()} throws once a transfer has failed or was closed. */
+    static IllegalStateException over(boolean failed, long moved, TransferException failure) {
+        return new IllegalStateException(
+                "transfer is " + (failed ? "failed" : "closed") + " after " + moved + " bytes", failure);
+    }
+
+    /** What {@code result()} throws before a transfer is done. */
+    static IllegalStateException notDone(long moved, long count) {
+        return new IllegalStateException("transfer is not done: " + moved + " of "
+                + (count < 0 ? "all" : Long.toString(count)) + " bytes moved");
+    }
+
+    /** The failure of a transfer closed before it was done. */
+    static TransferException abandoned(long moved, long count) {
+        return new TransferException(
+                "transfer closed after " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
+                        + " bytes, before it was done",
+                moved,
+                null);
     }
 
     @Override

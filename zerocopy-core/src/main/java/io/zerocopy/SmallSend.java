@@ -8,47 +8,55 @@ import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 
 /**
  * The {@code native} strategy's small send without a transfer around it: a file opened natively
- * whose body goes in one read ({@link #limit}), sent whole by a blocking verb into a blocking JDK
- * socket where nothing watches ({@link RealTransfer#unobserved}). One {@code pread} into a pooled
- * direct buffer, then the socket's own writes, gathering the prefix if there is one: the calls the
- * transfer makes, without the request, facts, choice, transfer and engine it builds first, which
- * cost a small file more than its calls do (docs/fixed-cost.md).
+ * whose body goes in one read ({@link #limit}), into a JDK socket where nothing watches
+ * ({@link RealTransfer#unobserved}). One {@code pread} into a pooled direct buffer, then the
+ * socket's own writes, gathering the prefix if there is one: the calls the transfer makes, without
+ * the request, facts, choice, transfer and engine it builds first, which cost a small file more
+ * than its calls do (docs/fixed-cost.md). A blocking verb sends it whole here ({@link #sendAll});
+ * {@code Transfers.open} hands it to the caller as a {@link SmallTransfer}.
  *
  * <p>It fails as the transfer would, with the count ({@link TransferFailures}). Where it cannot be
- * sure of that before the first byte (the file reads short or fails, the pool is spent, the thread
- * is interrupted, the target is closed) it sends nothing and {@linkplain #DECLINED declines}, and
- * the transfer runs instead. An interrupt between two writes ends it as it ends the transfer
- * between two steps.
+ * sure of that before the first byte (the file reads short or fails, the pool is spent, a blocking
+ * verb's thread is interrupted, the target is closed) it sends nothing and declines, and the
+ * transfer runs instead.
  */
 final class SmallSend {
-    /** What {@link #send} returns when it sent nothing and the transfer must run. */
+    /** What {@link #sendAll} returns when it sent nothing and the transfer must run. */
     static final long DECLINED = -1;
+
+    private static final ByteBuffer[] NO_PREFIX = {};
 
     private final TransferOptions options;
     private final Platform platform;
+    private final Selection selection;
 
     /** Small sends with these options, each as the transfer it stands in for would be. */
-    SmallSend(TransferOptions options, Platform platform) {
+    SmallSend(TransferOptions options, Platform platform, Selection selection) {
         this.options = options;
         this.platform = platform;
+        this.selection = selection;
     }
 
     /**
      * The largest body a small send takes into {@code target}: what may go natively
      * ({@code nativeLimit}, from {@link Selection#nativeLimit}), at most one read's worth
      * ({@link Selection#NATIVE_MAX_BYTES}, with a prefix {@link PrefixWrite#WHOLE_BODY_BYTES}) in
-     * one of the pool's usual buffers; 0 where it takes none: the target is not a blocking JDK
-     * socket, or something watches the transfer.
+     * one of the pool's usual buffers; 0 where it takes none: the target is not a JDK socket (for a
+     * blocking verb, a blocking one), or something watches the transfer.
+     *
+     * @param blockingVerb whether the caller sends it whole on this thread, which it can only do
+     *     into a blocking socket
      */
-    long limit(long nativeLimit, boolean withPrefix, WritableByteChannel target) {
+    long limit(long nativeLimit, boolean withPrefix, WritableByteChannel target, boolean blockingVerb) {
         if (nativeLimit <= 0
                 || options.bufferSize() > BufferedStrategy.SHARED_SIZE_LIMIT
                 || target == null
                 || ChannelKinds.of(target) != ChannelKind.SOCKET
-                || !((SocketChannel) target).isBlocking()
+                || (blockingVerb && !((SocketChannel) target).isBlocking())
                 || !RealTransfer.unobserved(options)) {
             return 0;
         }
@@ -65,127 +73,113 @@ final class SmallSend {
     }
 
     /**
-     * Sends the whole of a regular file opened natively from {@code path}, and closes it; or
-     * {@link #DECLINED}, the file left open for the transfer (which also reports a closed target in
-     * its own words).
+     * The whole of a regular file opened natively from {@code path}, read and ready to send, closed
+     * with the send; or null, the file left open for the transfer (which also reports a closed
+     * target in its own words).
      *
      * @param nativeLimit what may go natively into {@code target} ({@link Selection#nativeLimit})
      */
-    long wholeFile(NativeFile opened, Path path, long nativeLimit, WritableByteChannel target) throws IOException {
+    SmallTransfer wholeFile(
+            NativeFile opened, Path path, long nativeLimit, WritableByteChannel target, boolean blockingVerb)
+            throws IOException {
         BasicFileAttributes attributes = opened.attributes();
         long size = attributes.size();
-        return attributes.isRegularFile() && size > 0 && size <= limit(nativeLimit, false, target) && target.isOpen()
-                ? send(opened, 0, size, null, target, path)
-                : DECLINED;
+        return attributes.isRegularFile()
+                        && size > 0
+                        && size <= limit(nativeLimit, false, target, blockingVerb)
+                        && target.isOpen()
+                ? read(opened, 0, size, NO_PREFIX, target, path)
+                : null;
+    }
+
+    /** A region's small send where the region's file was opened natively and the selection lets it go so; else null. */
+    SmallTransfer region(FileRegion region, WritableByteChannel target, boolean blockingVerb) throws IOException {
+        Objects.requireNonNull(region, "source");
+        // a larger body goes straight to the transfer, which asks the selection itself
+        return region.file() instanceof NativeFile && fits(region.count(), region.hasPrefix())
+                ? region(region, selection.nativeLimit(region.hasPrefix(), target), target, blockingVerb)
+                : null;
     }
 
     /**
-     * Sends a region of a file opened natively, its prefix first; or {@link #DECLINED}. A region
-     * it takes has its arguments checked first, as the transfer checks them.
+     * A region of a file opened natively, read and ready to send after its prefix; or null. A
+     * region it takes has its arguments checked first, as the transfer checks them.
      *
      * @param nativeLimit what of the file may go natively into {@code target} ({@link Selection#nativeLimit})
      */
-    long region(FileRegion region, long nativeLimit, WritableByteChannel target) throws IOException {
+    SmallTransfer region(FileRegion region, long nativeLimit, WritableByteChannel target, boolean blockingVerb)
+            throws IOException {
         NativeFile file = (NativeFile) region.file();
         long count = region.count();
-        if (count <= 0 || count > limit(nativeLimit, region.hasPrefix(), target)) {
-            return DECLINED; // the transfer checks the arguments
+        if (count <= 0 || count > limit(nativeLimit, region.hasPrefix(), target, blockingVerb)) {
+            return null; // the transfer checks the arguments
         }
         Preflight.checkSliceArguments(file, region.position(), count, target);
-        return send(file, region.position(), count, region.hasPrefix() ? region.prefixBuffers() : null, target, null);
+        return read(
+                file, region.position(), count, region.hasPrefix() ? region.prefixBuffers() : NO_PREFIX, target, null);
     }
 
     /**
-     * Sends {@code count} bytes of {@code file} from {@code position}, after the caller's
-     * {@code prefix} (null for none; consumed as a gathering write consumes it), into
-     * {@code target}; returns the bytes sent, prefix included, or {@link #DECLINED} having sent
-     * nothing. A file opened from {@code path} (else null) is closed unless the send declined.
+     * Sends a small transfer whole on this thread, into its blocking socket; returns the bytes
+     * sent, prefix included, or {@link #DECLINED} having sent nothing (also for null). An interrupt
+     * between two writes ends it as it ends the transfer between two steps.
      *
-     * @param count at least 1, at most {@link #limit}
      * @throws TransferException what the transfer would throw, with the count
      */
-    private long send(
-            NativeFile file, long position, long count, ByteBuffer[] prefix, WritableByteChannel target, Path path)
-            throws IOException {
-        long sent;
-        try {
-            sent = send(file, position, (int) count, prefix, (SocketChannel) target, () -> {
-                long prefixBytes = prefix == null ? 0 : PrefixWrite.prefixBytes(prefix);
-                TransferRequest request = Opener.fileSource(SourceFile.callers(file), position, count)
-                        .target(target, ChannelKinds.of(target))
-                        .build();
-                TransferFacts facts = TransferFacts.afterPrefix(
-                        request, Peers.of(target, platform), options, platform, false, prefixBytes, 0);
-                return new TransferFailures(facts, NativeStrategy.NAME, prefixBytes + count, path);
-            });
-        } catch (IOException | RuntimeException | Error e) {
-            if (path != null) {
-                RealTransfer.closeQuietly(file, e instanceof TransferException ? (TransferException) e : null);
-            }
-            throw e;
-        }
-        if (path != null && sent != DECLINED) {
-            RealTransfer.closeQuietly(file, null);
-        }
-        return sent;
-    }
-
-    /** The failures the transfer would throw, worked out only when the send fails. */
-    private interface Failures {
-        TransferFailures get();
-    }
-
-    private long send(
-            NativeFile file, long position, int count, ByteBuffer[] prefix, SocketChannel target, Failures failures)
-            throws IOException {
-        ByteBuffer body = DirectBuffers.SHARED.acquire(options.bufferSize()); // the buffered strategy's usual size
-        if (body == null) {
+    static long sendAll(SmallTransfer send) throws IOException {
+        if (send == null) {
             return DECLINED;
         }
-        long moved = 0;
-        try {
-            if (!readWhole(file, position, body.limit(count))) {
-                return DECLINED;
-            }
-            ByteBuffer[] all = null;
-            if (prefix != null) {
-                all = new ByteBuffer[prefix.length + 1];
-                System.arraycopy(prefix, 0, all, 0, prefix.length);
-                all[prefix.length] = body;
-            }
-            while (body.hasRemaining()) { // the body goes last: when it is out, so is the prefix
-                if (Thread.currentThread().isInterrupted()) {
-                    if (moved == 0) {
-                        return DECLINED; // the transfer reports it, in its words
-                    }
-                    throw failures.get().interrupted(moved);
-                }
-                moved += all == null ? target.write(body) : target.write(all);
-            }
-            return moved;
-        } catch (IOException | RuntimeException | Error e) {
-            TransferException failure = failures.get().of(e, moved);
-            if (e instanceof Error && !(failure instanceof TruncatedSourceException)) {
-                throw (Error) e;
-            }
-            throw failure;
-        } finally {
-            DirectBuffers.giveBack(body);
+        if (Thread.currentThread().isInterrupted()) {
+            send.decline(); // the transfer reports it, in its words
+            return DECLINED;
         }
+        while (!send.isDone()) {
+            send.advance();
+        }
+        return send.bytesTransferred();
     }
 
-    /** Reads {@code buffer}'s remaining bytes at {@code position}; false, having failed or found the end first. */
-    private static boolean readWhole(NativeFile file, long position, ByteBuffer buffer) {
-        try {
-            while (buffer.hasRemaining()) {
-                if (file.read(buffer, position + buffer.position()) < 0) {
-                    return false;
-                }
-            }
-        } catch (IOException e) {
-            return false; // the transfer reads again, and fails as it fails
+    /**
+     * Reads {@code count} bytes of {@code file} from {@code position} into one of the pool's
+     * buffers, behind the caller's {@code prefix}; null, having read or taken nothing, where the
+     * file ends first or fails (the transfer reads again and fails as it fails) or the pool is spent.
+     *
+     * @param count at least 1, at most {@link #limit}
+     * @param path where the file was opened from, to be closed with the send; else null
+     */
+    private SmallTransfer read(
+            NativeFile file, long position, long count, ByteBuffer[] prefix, WritableByteChannel target, Path path) {
+        ByteBuffer body = DirectBuffers.SHARED.acquire(options.bufferSize()); // the buffered strategy's usual size
+        if (body == null) {
+            return null;
         }
-        buffer.flip();
-        return true;
+        PrefixWrite write = new PrefixWrite(prefix, PrefixWrite.prefixBytes(prefix), file, position, (int) count, body);
+        boolean read;
+        try {
+            read = write.readChunk();
+        } catch (IOException e) {
+            read = false;
+        }
+        if (!read) {
+            write.release();
+            return null;
+        }
+        return new SmallTransfer(this, file, position, write, (SocketChannel) target, path);
+    }
+
+    /** The facts of the transfer a small send stands in for: worked out only when asked. */
+    TransferFacts facts(NativeFile file, long position, long count, long prefixBytes, WritableByteChannel target) {
+        TransferRequest request = Opener.fileSource(SourceFile.callers(file), position, count)
+                .target(target, ChannelKinds.of(target))
+                .build();
+        return TransferFacts.afterPrefix(request, Peers.of(target, platform), options, platform, false, prefixBytes, 0);
+    }
+
+    /** What the selection chooses for {@code facts}, taking nothing: why the small send is {@code native}. */
+    Choice choice(TransferFacts facts) {
+        Choice choice = selection.choose(facts);
+        choice.release();
+        return choice;
     }
 }

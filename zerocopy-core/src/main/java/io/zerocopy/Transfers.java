@@ -291,13 +291,13 @@ public final class Transfers {
      * the prefix.
      */
     public static Transfer open(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.region(source, target);
+        return DEFAULT.open(source, target);
     }
 
     /** As {@link #open(FileRegion, WritableByteChannel)}, with {@code options}. */
     public static Transfer open(FileRegion source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return opener(options).region(source, target);
+        return opener(options).open(source, target);
     }
 
     /**
@@ -316,7 +316,7 @@ public final class Transfers {
 
     private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.wholeFile(source, target);
+        return opener.open(source, target);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -128,16 +131,76 @@ class NativeFileTest {
                             .as("copy(region), %d bytes", size)
                             .isEqualTo(head.length + size);
                 }
-                byte[] expected = new byte[2 * size + head.length];
-                System.arraycopy(data, 0, expected, 0, size);
-                System.arraycopy(head, 0, expected, size, head.length);
-                System.arraycopy(data, 0, expected, size + head.length, size);
+                byte[] expected = fileThenHeadAndFile(data, head);
                 LoopbackReceiver.Received got = receiver.received();
                 assertThat(got.bytes()).as("received, %d bytes", size).isEqualTo(expected.length);
                 assertThat(got.crc32c()).as("crc32c, %d bytes", size).isEqualTo(TestFiles.crc32c(expected));
             }
             assertThat(prefix.hasRemaining()).as("the prefix is consumed").isFalse();
         }
+    }
+
+    @Test
+    void openedSmallFilesWithNothingWatching_onANonBlockingSocket_sendEveryByte() throws Exception {
+        // the event loop's way: what fits one read goes as a small send the caller drives
+        byte[] head = "HTTP/1.1 200 OK\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (int size : new int[] {1, 4096, 65536, 65537, 80 * 1024, 80 * 1024 + 1}) {
+            byte[] data = TestFiles.randomBytes(size, SEED + size);
+            Path file = TestFiles.write(dir.resolve("n" + size), data);
+            ByteBuffer prefix = ByteBuffer.wrap(head);
+            try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER)) {
+                try (SocketChannel channel = receiver.connectChannel();
+                        OpenFile opened = OpenFile.open(file);
+                        Selector selector = Selector.open()) {
+                    channel.configureBlocking(false);
+                    SelectionKey key = channel.register(selector, 0);
+                    Transfer whole = Transfers.open(file, channel);
+                    Transfer region = Transfers.open(
+                            FileRegion.of(opened.channel(), 0, size).withPrefix(new ByteBuffer[] {prefix}), channel);
+                    whole.advance(); // as far as the closed gate lets it
+                    receiver.openGate();
+                    assertThat(driven(whole, key).bytesTransferred())
+                            .as("open(Path), %d bytes", size)
+                            .isEqualTo(size);
+                    TransferResult result = driven(region, key);
+                    assertThat(result.bytesTransferred())
+                            .as("open(region), %d bytes", size)
+                            .isEqualTo(head.length + size);
+                    assertThat(result.strategy()).isEqualTo("native");
+                }
+                byte[] expected = fileThenHeadAndFile(data, head);
+                LoopbackReceiver.Received got = receiver.received();
+                assertThat(got.bytes()).as("received, %d bytes", size).isEqualTo(expected.length);
+                assertThat(got.crc32c()).as("crc32c, %d bytes", size).isEqualTo(TestFiles.crc32c(expected));
+            }
+            assertThat(prefix.hasRemaining()).as("the prefix is consumed").isFalse();
+        }
+    }
+
+    /** Drives {@code transfer} to its end as a selector loop does, within a deadline; returns its result. */
+    private static TransferResult driven(Transfer transfer, SelectionKey key) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try (transfer) {
+            while (!transfer.isDone()) {
+                assertThat(System.nanoTime()).as("done within 30 s").isLessThan(deadline);
+                if (transfer.advance() == 0 && !transfer.isDone()) {
+                    assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
+                    key.interestOps(transfer.interestOps());
+                    key.selector().select(1000);
+                    key.selector().selectedKeys().clear();
+                }
+            }
+            return transfer.result();
+        }
+    }
+
+    /** The bytes of a file sent whole, then of the same file after {@code head}. */
+    private static byte[] fileThenHeadAndFile(byte[] data, byte[] head) {
+        byte[] expected = new byte[2 * data.length + head.length];
+        System.arraycopy(data, 0, expected, 0, data.length);
+        System.arraycopy(head, 0, expected, data.length, head.length);
+        System.arraycopy(data, 0, expected, data.length + head.length, data.length);
+        return expected;
     }
 
     @Test
