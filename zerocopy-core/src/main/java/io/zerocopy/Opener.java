@@ -57,9 +57,7 @@ final class Opener {
     long copy(Path source, WritableByteChannel target) throws IOException {
         long nativeLimit = selection.nativeLimit(false, target);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
-        long sent = opened == null
-                ? SmallSend.DECLINED
-                : SmallSend.sendAll(smallSend.wholeFile(opened, source, nativeLimit, target, true));
+        long sent = opened == null ? SmallSend.DECLINED : smallSend.copy(opened, source, nativeLimit, target);
         return sent != SmallSend.DECLINED ? sent : run(wholeFile(source, opened, nativeLimit, target));
     }
 
@@ -67,7 +65,7 @@ final class Opener {
     Transfer open(Path source, WritableByteChannel target) throws IOException {
         long nativeLimit = selection.nativeLimit(false, target);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
-        Transfer small = opened == null ? null : smallSend.wholeFile(opened, source, nativeLimit, target, false);
+        Transfer small = opened == null ? null : smallSend.open(opened, source, nativeLimit, target);
         return small != null ? small : wholeFile(source, opened, nativeLimit, target);
     }
 
@@ -77,13 +75,13 @@ final class Opener {
      * {@link SmallSend} where it may; any other as {@link #region} starts it.
      */
     long copy(FileRegion region, WritableByteChannel target) throws IOException {
-        long sent = SmallSend.sendAll(smallSend.region(region, target, true));
+        long sent = smallSend.copy(region, target);
         return sent != SmallSend.DECLINED ? sent : run(region(region, target));
     }
 
     /** As {@link #copy(FileRegion, WritableByteChannel)}, for the caller to drive: {@code Transfers.open}. */
     Transfer open(FileRegion region, WritableByteChannel target) throws IOException {
-        Transfer small = smallSend.region(region, target, false);
+        Transfer small = smallSend.open(region, target);
         return small != null ? small : region(region, target);
     }
 

@@ -114,7 +114,8 @@ final class PrefixWrite {
 
     /**
      * Writes what the target takes of the rest of the prefix: one gathering write where the target
-     * gathers, else one write of the next buffer with bytes left. Short counts are normal.
+     * gathers and more than one buffer has bytes left, else one write of the next buffer with bytes
+     * left. Short counts are normal.
      */
     long write(WritableByteChannel target) throws IOException {
         if (!readChunk()) {
@@ -127,9 +128,9 @@ final class PrefixWrite {
             return 0;
         }
         int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
-        long written = target instanceof GatheringByteChannel
+        long written = target instanceof GatheringByteChannel && last - first > 1
                 ? ((GatheringByteChannel) target).write(buffers, first, last - first)
-                : target.write(buffers[first]);
+                : target.write(buffers[first]); // one buffer left: the JDK's plain write is the cheaper call
         while (first < last && !buffers[first].hasRemaining()) {
             first++;
         }

@@ -128,15 +128,6 @@ final class SmallTransfer implements Transfer {
         }
     }
 
-    /**
-     * Gives back what it took, sending nothing and leaving the file open, for the transfer that
-     * runs instead; only before the first {@link #advance()}.
-     */
-    void decline() {
-        write.release();
-        state = State.CLOSED;
-    }
-
     @Override
     public boolean isDone() {
         return state == State.DONE;

@@ -87,8 +87,7 @@ class SmallSendTest {
     void aWholeFileOpenedFromAPath_isSentAndClosed() throws Exception {
         CompletableFuture<byte[]> received = receive(data.length);
         FakeNativeFile file = new FakeNativeFile(path);
-        assertThat(SmallSend.sendAll(DEFAULTS.wholeFile(file, path, Long.MAX_VALUE, socket, true)))
-                .isEqualTo(data.length);
+        assertThat(DEFAULTS.copy(file, path, Long.MAX_VALUE, socket)).isEqualTo(data.length);
         assertThat(file.isOpen()).isFalse();
         assertThat(received.get(30, TimeUnit.SECONDS)).isEqualTo(data);
     }
@@ -185,7 +184,7 @@ class SmallSendTest {
         for (int i = 0; i < 100 && failure == null; i++) {
             file = new FakeNativeFile(path);
             try {
-                SmallSend.sendAll(DEFAULTS.wholeFile(file, path, Long.MAX_VALUE, socket, true));
+                DEFAULTS.copy(file, path, Long.MAX_VALUE, socket);
             } catch (TransferException e) {
                 failure = e;
             }
@@ -201,8 +200,7 @@ class SmallSendTest {
     void aClosedTarget_declines_andTheFileStaysOpenForTheTransfer() throws IOException {
         socket.close();
         try (FakeNativeFile file = new FakeNativeFile(path)) {
-            assertThat(DEFAULTS.wholeFile(file, path, Long.MAX_VALUE, socket, true))
-                    .isNull();
+            assertThat(DEFAULTS.copy(file, path, Long.MAX_VALUE, socket)).isEqualTo(SmallSend.DECLINED);
             assertThat(file.isOpen()).isTrue();
         }
     }
@@ -212,11 +210,10 @@ class SmallSendTest {
         byte[] body = narrowAndLarger();
         ByteBuffer head = ByteBuffer.wrap(HEAD);
         try (FakeNativeFile file = new FakeNativeFile(path)) {
-            Transfer transfer = DEFAULTS.region(
+            Transfer transfer = DEFAULTS.open(
                     FileRegion.of(file, 0, body.length).withPrefix(new ByteBuffer[] {head}),
                     Selection.NATIVE_MAX_BYTES,
-                    socket,
-                    false);
+                    socket);
             assertThat(transfer.count()).isEqualTo(HEAD.length + body.length);
             assertThat(transfer.interestOps()).isEqualTo(SelectionKey.OP_WRITE);
             ByteBuffer received = ByteBuffer.allocate(HEAD.length + body.length);
@@ -250,7 +247,7 @@ class SmallSendTest {
     void opened_closedBeforeItIsDone_abandonsIt_andClosesAFileFromAPath() throws Exception {
         narrowAndLarger();
         FakeNativeFile file = new FakeNativeFile(path);
-        Transfer transfer = DEFAULTS.wholeFile(file, path, Long.MAX_VALUE, socket, false);
+        Transfer transfer = DEFAULTS.open(file, path, Long.MAX_VALUE, socket);
         long moved = transfer.advance();
         assertThat(transfer.isDone()).as("the socket is too narrow for it all").isFalse();
         transfer.close();
@@ -270,7 +267,7 @@ class SmallSendTest {
         peer.setOption(StandardSocketOptions.SO_LINGER, 0);
         peer.close();
         FakeNativeFile file = new FakeNativeFile(path);
-        Transfer transfer = DEFAULTS.wholeFile(file, path, Long.MAX_VALUE, socket, false);
+        Transfer transfer = DEFAULTS.open(file, path, Long.MAX_VALUE, socket);
         TransferException failure = null;
         // a reset reaches the sender after its first segment at the latest: a bounded number of tries
         for (int i = 0; i < 100 && failure == null && !transfer.isDone(); i++) {
@@ -293,7 +290,7 @@ class SmallSendTest {
     void opened_interrupted_failsAsTheTransferDoes_havingSentNothing() throws Exception {
         socket.configureBlocking(false);
         try (FakeNativeFile file = new FakeNativeFile(path)) {
-            Transfer transfer = DEFAULTS.region(FileRegion.of(file, 0, data.length), Long.MAX_VALUE, socket, false);
+            Transfer transfer = DEFAULTS.open(FileRegion.of(file, 0, data.length), Long.MAX_VALUE, socket);
             Thread.currentThread().interrupt();
             try {
                 assertThatThrownBy(transfer::advance)
@@ -336,7 +333,7 @@ class SmallSendTest {
 
     /** A blocking verb's small send of {@code region} into {@code socket}. */
     private long copy(FileRegion region) throws IOException {
-        return SmallSend.sendAll(DEFAULTS.region(region, Selection.NATIVE_MAX_BYTES, socket, true));
+        return DEFAULTS.copy(region, Selection.NATIVE_MAX_BYTES, socket);
     }
 
     private void assertNothingArrived() throws IOException {

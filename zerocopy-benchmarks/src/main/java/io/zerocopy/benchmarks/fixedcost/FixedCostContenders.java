@@ -57,6 +57,21 @@ enum FixedCostContenders {
             }
         }
     },
+    /**
+     * {@code Transfers.open(Path, SocketChannel)} advanced to its end: the handle an event loop
+     * drives, here on a blocking socket.
+     */
+    OPEN_PATH("openPath") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (Transfer transfer = Transfers.open(ends.path, ends.socket)) {
+                while (!transfer.isDone()) {
+                    transfer.advance();
+                }
+                return transfer.bytesTransferred();
+            }
+        }
+    },
     /** Open, {@code transferTo} until everything is sent, close: the raw kernel path. */
     RAW_TRANSFER_TO("rawTransferTo") {
         @Override
