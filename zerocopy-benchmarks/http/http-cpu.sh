@@ -8,7 +8,8 @@
 #
 # For nginx give its worker processes' PIDs (pgrep -f "nginx: worker" | paste -sd,). FILE (default
 # 4k.bin) is the path requested. Prints one line per run: requests per second, CPU microseconds and
-# context switches per request, and the CPUs the server used. Needs wrk and perf. CLIENT_CPUS
+# context switches per request, the CPUs the server used, and the CPU per request split into user
+# and system time (/proc/PID/stat, in 10 ms clock ticks: coarse for short runs). Needs wrk and perf. CLIENT_CPUS
 # (common.sh): wrk runs there under `taskset -c`, with a thread per CPU (unset: anywhere, -t2).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -16,6 +17,15 @@ CONNECTIONS=${1:?connections}
 ROUNDS=${2:?rounds}
 SECONDS_=${3:?seconds per run, at least 2}
 shift 3
+# user_sys PID[,PID...]: the processes' user and system CPU so far, in clock ticks (/proc/PID/stat)
+user_sys() {
+  local pid user=0 sys=0 u s
+  for pid in ${1//,/ }; do
+    read -r u s < <(awk '{print $14, $15}' "/proc/$pid/stat")
+    user=$((user + u)) sys=$((sys + s))
+  done
+  echo "$user $sys"
+}
 WORK=$(mktemp -d /tmp/zerocopy-http-cpu.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 for round in $(seq "$ROUNDS"); do
@@ -24,12 +34,16 @@ for round in $(seq "$ROUNDS"); do
     client_wrk -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
     wrk_pid=$!
     sleep 0.5
+    read -r user0 sys0 <<<"$(user_sys "$pids")"
     perf stat -x, -e task-clock,context-switches -p "$pids" -o "$WORK/perf" -- sleep $((SECONDS_ - 1))
+    read -r user1 sys1 <<<"$(user_sys "$pids")"
     wait $wrk_pid
     rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
-    awk -F, -v rps="$rps" -v s=$((SECONDS_ - 1)) -v name="$name" -v r="$round" '
+    awk -F, -v rps="$rps" -v s=$((SECONDS_ - 1)) -v name="$name" -v r="$round" \
+      -v user=$((user1 - user0)) -v sys=$((sys1 - sys0)) -v hz="$(getconf CLK_TCK)" '
       $3 ~ /^task-clock/ { cpu = $1 } $3 ~ /^context-switches/ { cs = $1 }
-      END { printf "round %d %-12s %8.0f req/s %7.2f us/req %5.2f cs/req %5.2f CPUs\n",
-            r, name, rps, cpu * 1000 / (rps * s), cs / (rps * s), cpu / (s * 1000) }' "$WORK/perf"
+      END { req = rps * s
+            printf "round %d %-12s %8.0f req/s %7.2f us/req %5.2f cs/req %5.2f CPUs (user %.2f, system %.2f us/req)\n",
+              r, name, rps, cpu * 1000 / req, cs / req, cpu / (s * 1000), user * 1e6 / hz / req, sys * 1e6 / hz / req }' "$WORK/perf"
   done
 done
