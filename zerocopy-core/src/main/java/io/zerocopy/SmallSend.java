@@ -83,7 +83,7 @@ final class SmallSend {
      */
     long copy(NativeFile opened, Path path, long nativeLimit, WritableByteChannel target) throws IOException {
         long size = wholeFile(opened, nativeLimit, target, true);
-        return size > 0 ? send(opened, 0, size, null, target, path) : DECLINED;
+        return size > 0 ? send(opened, 0, size, NO_PREFIX, target, path) : DECLINED;
     }
 
     /**
@@ -128,7 +128,7 @@ final class SmallSend {
                         (NativeFile) region.file(),
                         region.position(),
                         region.count(),
-                        region.hasPrefix() ? region.prefixBuffers() : null,
+                        region.prefixBuffers(),
                         target,
                         null)
                 : DECLINED;
@@ -151,7 +151,7 @@ final class SmallSend {
                         (NativeFile) region.file(),
                         region.position(),
                         region.count(),
-                        region.hasPrefix() ? region.prefixBuffers() : NO_PREFIX,
+                        region.prefixBuffers(),
                         target,
                         null)
                 : null;
@@ -208,7 +208,7 @@ final class SmallSend {
 
     /**
      * Sends {@code count} bytes of {@code file} from {@code position}, after the caller's
-     * {@code prefix} (null for none; consumed as a gathering write consumes it), into
+     * {@code prefix} (empty for none; consumed as a gathering write consumes it), into
      * {@code target}; returns the bytes sent, prefix included, or {@link #DECLINED} having sent
      * nothing. A file opened from {@code path} (else null) is closed unless the send declined.
      * An interrupt between two writes ends it as it ends the transfer between two steps.
@@ -222,7 +222,7 @@ final class SmallSend {
         long sent;
         try {
             sent = send(file, position, (int) count, prefix, (SocketChannel) target, () -> {
-                long prefixBytes = prefix == null ? 0 : PrefixWrite.prefixBytes(prefix);
+                long prefixBytes = PrefixWrite.prefixBytes(prefix);
                 return new TransferFailures(
                         facts(file, position, count, prefixBytes, target),
                         NativeStrategy.NAME,
@@ -259,7 +259,7 @@ final class SmallSend {
                 return DECLINED;
             }
             ByteBuffer[] all = null;
-            if (prefix != null) {
+            if (prefix.length > 0) {
                 all = new ByteBuffer[prefix.length + 1];
                 System.arraycopy(prefix, 0, all, 0, prefix.length);
                 all[prefix.length] = body;
@@ -308,9 +308,13 @@ final class SmallSend {
         return TransferFacts.afterPrefix(request, Peers.of(target, platform), options, platform, false, prefixBytes, 0);
     }
 
-    /** What the selection chooses for {@code facts}, taking nothing: why the small send is {@code native}. */
+    /**
+     * What the selection chooses for {@code facts}, taking nothing: why the small send is
+     * {@code native}. The operators' properties are left out: they may have changed since it was
+     * sent, and without them a file opened natively goes by the row it took.
+     */
     Choice choice(TransferFacts facts) {
-        Choice choice = selection.choose(facts);
+        Choice choice = selection.choose(facts, null, null);
         choice.release();
         return choice;
     }
