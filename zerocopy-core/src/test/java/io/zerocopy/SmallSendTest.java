@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -240,6 +242,35 @@ class SmallSendTest {
             byte[] expected = Arrays.copyOf(HEAD, HEAD.length + body.length);
             System.arraycopy(body, 0, expected, HEAD.length, body.length);
             assertThat(received.array()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void opened_advancedOnTwoThreads_andClosedOnAThird_movesEveryByteOnce() throws Exception {
+        byte[] body = narrowAndLarger();
+        ExecutorService[] threads = {
+            Executors.newSingleThreadExecutor(),
+            Executors.newSingleThreadExecutor(),
+            Executors.newSingleThreadExecutor()
+        };
+        FakeNativeFile file = new FakeNativeFile(path);
+        try {
+            Transfer transfer = threads[2]
+                    .submit(() -> DEFAULTS.open(file, path, Long.MAX_VALUE, socket))
+                    .get(30, TimeUnit.SECONDS);
+            CompletableFuture<byte[]> received = receive(body.length);
+            for (int i = 0; i < 100_000 && !transfer.isDone(); i++) {
+                threads[i % 2].submit(transfer::advance).get(30, TimeUnit.SECONDS);
+            }
+            assertThat(transfer.isDone()).isTrue();
+            threads[2].submit(transfer::close).get(30, TimeUnit.SECONDS);
+            assertThat(received.get(30, TimeUnit.SECONDS)).isEqualTo(body);
+            assertThat(transfer.bytesTransferred()).isEqualTo(body.length);
+            assertThat(file.isOpen()).as("closed with the transfer").isFalse();
+        } finally {
+            for (ExecutorService thread : threads) {
+                thread.shutdownNow();
+            }
         }
     }
 
