@@ -177,6 +177,36 @@ class NativeFileTest {
         }
     }
 
+    @Test
+    void openedSmallFilesWithNothingWatching_keepToAForcedOrExcludedStrategy() throws Exception {
+        // the small send's handle takes a file only where native may send it, as the selection says
+        byte[] data = TestFiles.randomBytes(4096, SEED);
+        Path file = TestFiles.write(dir.resolve("kept"), data);
+        TransferOptions[] options = {
+            NATIVE,
+            TransferOptions.builder().exclude("native").build(),
+            TransferOptions.builder().strategy("transferTo").build()
+        };
+        for (TransferOptions o : options) {
+            try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+                TransferResult result;
+                try (SocketChannel channel = receiver.connectChannel();
+                        Transfer transfer = Transfers.open(file, channel, o)) {
+                    for (int i = 0; i < 1000 && !transfer.isDone(); i++) {
+                        transfer.advance(); // a blocking socket: each call writes
+                    }
+                    result = transfer.result();
+                }
+                assertThat(receiver.received().crc32c()).as("%s", o).isEqualTo(TestFiles.crc32c(data));
+                if (o == NATIVE) {
+                    assertThat(result.strategy()).as("%s", o).isEqualTo("native");
+                } else {
+                    assertThat(result.strategy()).as("%s", o).isNotEqualTo("native");
+                }
+            }
+        }
+    }
+
     /** Drives {@code transfer} to its end as a selector loop does, within a deadline; returns its result. */
     private static TransferResult driven(Transfer transfer, SelectionKey key) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -48,12 +48,8 @@ enum FixedCostContenders {
     HANDLE("handle") {
         @Override
         long send(Ends ends) throws IOException {
-            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ);
-                    Transfer transfer = Transfers.open(FileRegion.of(file, 0, ends.size), ends.socket)) {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-                return transfer.bytesTransferred();
+            try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
+                return driven(Transfers.open(FileRegion.of(file, 0, ends.size), ends.socket));
             }
         }
     },
@@ -64,12 +60,7 @@ enum FixedCostContenders {
     OPEN_PATH("openPath") {
         @Override
         long send(Ends ends) throws IOException {
-            try (Transfer transfer = Transfers.open(ends.path, ends.socket)) {
-                while (!transfer.isDone()) {
-                    transfer.advance();
-                }
-                return transfer.bytesTransferred();
-            }
+            return driven(Transfers.open(ends.path, ends.socket));
         }
     },
     /** Open, {@code transferTo} until everything is sent, close: the raw kernel path. */
@@ -180,6 +171,16 @@ enum FixedCostContenders {
         }
         List<String> labels = Arrays.stream(values()).map(c -> c.label).toList();
         throw new IllegalArgumentException("contender: " + label + " (expected one of: " + labels + ")");
+    }
+
+    /** Advances a transfer to its end, closes it, and returns the bytes it moved. */
+    private static long driven(Transfer transfer) throws IOException {
+        try (transfer) {
+            while (!transfer.isDone()) {
+                transfer.advance();
+            }
+            return transfer.bytesTransferred();
+        }
     }
 
     private static long preadWrite(FileChannel file, long size, Ends ends) throws IOException {
