@@ -2,7 +2,8 @@
 # Fuzzes one Jazzer target for a while (docs/fuzzing.md):
 #   scripts/fuzz.sh TARGET [SECONDS]     e.g. scripts/fuzz.sh RequestParserFuzzTest 600
 # TARGET is one of: RequestParserFuzzTest TargetResolverFuzzTest ResponseRangeFuzzTest TransfersFuzzTest
-# NativeCopyFuzzTest (Java 22+: it runs against the packaged zerocopy-core, whose Java 22 part it fuzzes)
+# NativeCopyFuzzTest NativeSendFuzzTest (Java 22+: they run against the packaged zerocopy-core, whose Java 22
+# part they fuzz)
 # Builds the module's tests once with Maven, then runs Jazzer's own command line (not Maven), niced.
 # New coverage goes to MODULE/.cifuzz-corpus (not committed); a finding is written next to the
 # committed inputs, src/test/resources/<package>/<Class>Inputs/<method>/crash-*, and fails the run.
@@ -17,6 +18,7 @@ case "$target" in
   ResponseRangeFuzzTest)  module=zerocopy-examples; package=io.zerocopy.examples.http; method=plan_anyRangeAndConditions ;;
   TransfersFuzzTest)      module=zerocopy-core;     package=io.zerocopy;                method=copy_adversarialChannels ;;
   NativeCopyFuzzTest)     module=zerocopy-tests;    package=io.zerocopy.tests;          method=copy_nativeFileIntoAdversarialTarget ;;
+  NativeSendFuzzTest)     module=zerocopy-tests;    package=io.zerocopy.tests;          method=send_nativeFileIntoSocket ;;
   *) echo "unknown target: $target" >&2; exit 2 ;;
 esac
 
