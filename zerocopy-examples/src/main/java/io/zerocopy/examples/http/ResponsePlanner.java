@@ -2,7 +2,6 @@ package io.zerocopy.examples.http;
 
 import io.zerocopy.examples.http.TargetResolver.Resolution;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -40,6 +39,15 @@ final class ResponsePlanner {
             Map.entry(505, "HTTP Version Not Supported"));
 
     private static final String SERVER = "zerocopy-examples";
+
+    /** {@link #statusLineBytes} of each status this planner answers, by status: every head starts with one. */
+    private static final byte[][] STATUS_LINES = new byte[600][];
+
+    static {
+        for (int status : REASONS.keySet()) {
+            STATUS_LINES[status] = statusLineBytes(status);
+        }
+    }
 
     private static final byte[] NO_BYTES = {};
 
@@ -84,7 +92,7 @@ final class ResponsePlanner {
         String etag = etag(attributes, size);
         if (notModified(request, etag, modified)) {
             found.channel.close();
-            StringBuilder h = statusLine(304);
+            Head h = statusLine(304);
             h.append("\r\nETag: ").append(etag).append("\r\nLast-Modified: ").append(HttpDates.format(modified));
             return finish(request, 304, h, "", null, 0, 0, !keepAlive, true);
         }
@@ -96,8 +104,7 @@ final class ResponsePlanner {
             ByteRange r = ByteRange.parse(range, size);
             if (r == ByteRange.UNSATISFIABLE) {
                 found.channel.close();
-                StringBuilder e =
-                        statusLine(416).append("\r\nContent-Range: bytes */").append(size);
+                Head e = statusLine(416).append("\r\nContent-Range: bytes */").append(size);
                 return finish(request, 416, e, "416 Range Not Satisfiable\n", null, 0, 0, !keepAlive, false);
             }
             if (r != ByteRange.WHOLE) {
@@ -106,7 +113,7 @@ final class ResponsePlanner {
                 count = r.length();
             }
         }
-        StringBuilder h = statusLine(status);
+        Head h = statusLine(status);
         h.append("\r\nContent-Type: ")
                 .append(MediaTypes.of(found.path.getFileName().toString()))
                 .append("\r\nLast-Modified: ")
@@ -132,7 +139,7 @@ final class ResponsePlanner {
 
     /** A response with no file: {@code status} with a line of text as its body (none for HEAD). */
     Response error(Request request, int status, String reason, boolean keepAlive) {
-        StringBuilder h = statusLine(status);
+        Head h = statusLine(status);
         if (status == 405) {
             h.append("\r\nAllow: GET, HEAD");
         }
@@ -145,17 +152,19 @@ final class ResponsePlanner {
         return error(null, status, reason, false);
     }
 
-    private static StringBuilder statusLine(int status) {
-        StringBuilder h = new StringBuilder(256);
-        h.append("HTTP/1.1 ")
-                .append(status)
-                .append(' ')
-                .append(REASONS.getOrDefault(status, "Error"))
-                .append("\r\nServer: ")
-                .append(SERVER)
-                .append("\r\nDate: ")
-                .append(HttpDates.now());
-        return h;
+    private static Head statusLine(int status) {
+        byte[] line = status < STATUS_LINES.length ? STATUS_LINES[status] : null;
+        if (line == null) {
+            line = statusLineBytes(status);
+        }
+        return new Head().append(line).append(HttpDates.now());
+    }
+
+    /** The status line, the Server field and the Date field's name, for a status. */
+    private static byte[] statusLineBytes(int status) {
+        return ("HTTP/1.1 " + status + " " + REASONS.getOrDefault(status, "Error") + "\r\nServer: " + SERVER
+                        + "\r\nDate: ")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -165,7 +174,7 @@ final class ResponsePlanner {
     private static Response finish(
             Request request,
             int status,
-            StringBuilder h,
+            Head h,
             String text,
             FileChannel file,
             long position,
@@ -185,14 +194,10 @@ final class ResponsePlanner {
         }
         h.append("\r\n\r\n");
         boolean head = request != null && request.method().equals("HEAD");
-        byte[] fields = h.toString().getBytes(StandardCharsets.ISO_8859_1);
-        ByteBuffer bytes = head || body.length == 0
-                ? ByteBuffer.wrap(fields)
-                : ByteBuffer.allocate(fields.length + body.length)
-                        .put(fields)
-                        .put(body)
-                        .flip();
-        return new Response(status, bytes, file, position, count, close, request);
+        if (!head) {
+            h.append(body);
+        }
+        return new Response(status, h.toBuffer(), file, position, count, close, request);
     }
 
     /** A strong validator from what changes when the content does: size, modification time, file identity. */
