@@ -13,8 +13,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
@@ -32,9 +31,12 @@ final class NativeFiles {
     /**
      * The calls' memory lent to virtual threads, which often live for one task: memory of their own
      * would be allocated, with its cleaner, for every file. A virtual thread holds one only across
-     * native calls, which pin it to its carrier, so there are never more than there are carriers.
+     * native calls, which pin it to its carrier, so about as many are in use at once as there are
+     * carriers. Slots rather than a queue: a loan and its return are one compare-and-set each, with
+     * no node allocated, and both scan from the first slot, so the same few stay warm.
      */
-    private static final Queue<Scratch> LENDABLE = new ConcurrentLinkedQueue<>();
+    private static final AtomicReferenceArray<Scratch> LENDABLE =
+            new AtomicReferenceArray<>(Math.max(8, 2 * Runtime.getRuntime().availableProcessors()));
 
     /** How the JDK encodes file names for the kernel. */
     private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
@@ -139,8 +141,13 @@ final class NativeFiles {
         if (!Thread.currentThread().isVirtual()) {
             return SCRATCH.get();
         }
-        Scratch lent = LENDABLE.poll();
-        return lent != null ? lent : new Scratch(true);
+        for (int i = 0; i < LENDABLE.length(); i++) {
+            Scratch idle = LENDABLE.get(i);
+            if (idle != null && LENDABLE.compareAndSet(i, idle, null)) {
+                return idle;
+            }
+        }
+        return new Scratch(true);
     }
 
     /** The exception the JDK throws for {@code errno} on {@code path} (as its file system provider words it). */
@@ -176,11 +183,18 @@ final class NativeFiles {
             this.lendable = lendable;
         }
 
-        /** Done with it for now: one lent to a virtual thread goes back for the next. */
+        /**
+         * Done with it for now: one lent to a virtual thread goes back for the next, into the first
+         * free slot; with none free (more carriers than slots were busy at once) it is left to the GC.
+         */
         @Override
         public void close() {
             if (lendable) {
-                LENDABLE.offer(this);
+                for (int i = 0; i < LENDABLE.length(); i++) {
+                    if (LENDABLE.get(i) == null && LENDABLE.compareAndSet(i, null, this)) {
+                        return;
+                    }
+                }
             }
         }
 

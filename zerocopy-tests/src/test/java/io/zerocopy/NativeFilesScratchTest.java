@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The memory of the native calls: a platform thread keeps its own, and virtual threads, which often
- * live for one task, borrow it in turn rather than each allocating some (and a cleaner) per file.
+ * live for one task, borrow it in turn rather than each allocating some (and a cleaner) per file;
+ * those holding it at once each get their own.
  * In package {@code io.zerocopy} to reach the packaged jar's Java 22 part (by reflection, since
  * this module compiles against the Java 17 classes); this module's native-access run.
  */
@@ -62,14 +65,46 @@ class NativeFilesScratchTest {
                 .isSameAs(lent);
     }
 
+    @Test
+    void virtualThreadsHoldingMemoryAtOnce_eachBorrowTheirOwn_andMoreThanTheSlotsComeBackWithoutFailing()
+            throws Exception {
+        List<Object> held = onVirtualThread(() -> {
+            List<Object> taken = new ArrayList<>();
+            for (int i = 0; i < 100; i++) { // more than the slots: the rest of what comes back is the GC's
+                taken.add(scratch());
+            }
+            return taken;
+        });
+        assertThat(held).doesNotHaveDuplicates();
+        onVirtualThread(() -> {
+            held.forEach(NativeFilesScratchTest::giveBack);
+            return null;
+        });
+        Object next = onVirtualThread(NativeFilesScratchTest::scratchTakenAndGivenBack);
+        assertThat(held).as("one that came back is lent again").contains(next);
+    }
+
     /** {@code NativeFiles.scratch()}, closed at once: the memory this thread's calls would use. */
     private static Object scratchTakenAndGivenBack() {
+        Object s = scratch();
+        giveBack(s);
+        return s;
+    }
+
+    /** {@code NativeFiles.scratch()}: this thread's memory, or one lent to it until {@link #giveBack}. */
+    private static Object scratch() {
         try {
             Method scratch = NativeFiles.class.getDeclaredMethod("scratch");
             scratch.setAccessible(true);
-            AutoCloseable s = (AutoCloseable) scratch.invoke(null);
-            s.close();
-            return s;
+            return scratch.invoke(null);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void giveBack(Object scratch) {
+        try {
+            ((AutoCloseable) scratch).close();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
