@@ -115,7 +115,7 @@ final class ResponsePlanner {
         }
         Head h = statusLine(status);
         h.append("\r\nContent-Type: ")
-                .append(MediaTypes.of(found.path.getFileName().toString()))
+                .append(MediaTypes.of(found.name))
                 .append("\r\nLast-Modified: ")
                 .append(HttpDates.format(modified))
                 .append("\r\nETag: ")

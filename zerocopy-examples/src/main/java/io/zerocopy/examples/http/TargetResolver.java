@@ -40,19 +40,29 @@ final class TargetResolver {
         final int status;
         final String reason;
         final Path path;
+        /** The found file's name, the last segment of {@link #path}: what its media type goes by. */
+        final String name;
+
         final FileChannel channel;
         final BasicFileAttributes attributes;
 
-        private Resolution(int status, String reason, Path path, FileChannel channel, BasicFileAttributes attributes) {
+        private Resolution(
+                int status,
+                String reason,
+                Path path,
+                String name,
+                FileChannel channel,
+                BasicFileAttributes attributes) {
             this.status = status;
             this.reason = reason;
             this.path = path;
+            this.name = name;
             this.channel = channel;
             this.attributes = attributes;
         }
 
         static Resolution refuse(int status, String reason) {
-            return new Resolution(status, reason, null, null, null);
+            return new Resolution(status, reason, null, null, null, null);
         }
 
         /** Whether a file was found and opened; the caller then owns {@link #channel} and must close it. */
@@ -119,8 +129,10 @@ final class TargetResolver {
                     return Resolution.refuse(404, "not found");
                 }
             }
+            String name = ""; // the root itself: a directory, so its index.html
             if (!segments.isEmpty()) {
-                current = current.resolve(segments.get(segments.size() - 1));
+                name = segments.get(segments.size() - 1);
+                current = current.resolve(name);
             }
             if (!current.startsWith(root)) {
                 return Resolution.refuse(400, "outside the root"); // cannot happen; kept as the last guard
@@ -130,6 +142,7 @@ final class TargetResolver {
             if (file.attributes().isDirectory()) {
                 file.close();
                 current = current.resolve(INDEX);
+                name = INDEX;
                 file = OpenFile.open(current, linkOptions);
             } else if (trailingSlash) {
                 file.close();
@@ -139,7 +152,7 @@ final class TargetResolver {
                 file.close();
                 return Resolution.refuse(403, "not a regular file");
             }
-            return new Resolution(200, "found", current, file.channel(), file.attributes());
+            return new Resolution(200, "found", current, name, file.channel(), file.attributes());
         } catch (NoSuchFileException e) {
             return Resolution.refuse(404, "not found");
         } catch (AccessDeniedException e) {
