@@ -41,8 +41,8 @@ final class DirectBuffers {
 
     private final long budget;
     /**
-     * Released buffers, one lock-free stack per capacity, the most recently released first: it is
-     * the likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: on a
+     * Released buffers, one lock-free shelf per capacity, the same few lent first: they are the
+     * likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: on a
      * monitor here, hundreds of virtual threads piled up behind one that the scheduler left waiting
      * (docs/virtual-threads.md). Copied on write when a capacity is seen for the first time, which
      * happens once or twice per process.
@@ -118,9 +118,14 @@ final class DirectBuffers {
         return shelf;
     }
 
-    /** Idle buffers of one capacity: a Treiber stack (a node per push, so no ABA problem under a GC). */
+    /**
+     * Idle buffers of one capacity: a few in {@link Slots}, which cost no allocation and are all a
+     * steady load uses; the rest of a burst's in a Treiber stack (a node per push, so no ABA
+     * problem under a GC), since the pool keeps every buffer it allocated.
+     */
     private static final class Shelf {
         final int capacity;
+        private final Slots<ByteBuffer> slots = new Slots<>();
         private final AtomicReference<Node> top = new AtomicReference<>();
 
         Shelf(int capacity) {
@@ -128,6 +133,9 @@ final class DirectBuffers {
         }
 
         void push(ByteBuffer buffer) {
+            if (slots.put(buffer)) {
+                return;
+            }
             Node node = new Node(buffer);
             do {
                 node.next = top.get();
@@ -135,6 +143,10 @@ final class DirectBuffers {
         }
 
         ByteBuffer pop() {
+            ByteBuffer idle = slots.take();
+            if (idle != null) {
+                return idle;
+            }
             for (Node t = top.get(); t != null; t = top.get()) {
                 if (top.compareAndSet(t, t.next)) {
                     return t.buffer;

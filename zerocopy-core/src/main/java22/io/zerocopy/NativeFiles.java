@@ -13,7 +13,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
@@ -32,11 +31,9 @@ final class NativeFiles {
      * The calls' memory lent to virtual threads, which often live for one task: memory of their own
      * would be allocated, with its cleaner, for every file. A virtual thread holds one only across
      * native calls, which pin it to its carrier, so about as many are in use at once as there are
-     * carriers. Slots rather than a queue: a loan and its return are one compare-and-set each, with
-     * no node allocated, and both scan from the first slot, so the same few stay warm.
+     * carriers: {@link Slots}, where a loan and its return cost no allocation.
      */
-    private static final AtomicReferenceArray<Scratch> LENDABLE =
-            new AtomicReferenceArray<>(Math.max(8, 2 * Runtime.getRuntime().availableProcessors()));
+    private static final Slots<Scratch> LENDABLE = new Slots<>();
 
     /** How the JDK encodes file names for the kernel. */
     private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
@@ -141,13 +138,8 @@ final class NativeFiles {
         if (!Thread.currentThread().isVirtual()) {
             return SCRATCH.get();
         }
-        for (int i = 0; i < LENDABLE.length(); i++) {
-            Scratch idle = LENDABLE.get(i);
-            if (idle != null && LENDABLE.compareAndSet(i, idle, null)) {
-                return idle;
-            }
-        }
-        return new Scratch(true);
+        Scratch idle = LENDABLE.take();
+        return idle != null ? idle : new Scratch(true);
     }
 
     /** The exception the JDK throws for {@code errno} on {@code path} (as its file system provider words it). */
@@ -184,17 +176,13 @@ final class NativeFiles {
         }
 
         /**
-         * Done with it for now: one lent to a virtual thread goes back for the next, into the first
-         * free slot; with none free (more carriers than slots were busy at once) it is left to the GC.
+         * Done with it for now: one lent to a virtual thread goes back for the next; with every slot
+         * full (more carriers than slots were busy at once) it is left to the GC.
          */
         @Override
         public void close() {
             if (lendable) {
-                for (int i = 0; i < LENDABLE.length(); i++) {
-                    if (LENDABLE.get(i) == null && LENDABLE.compareAndSet(i, null, this)) {
-                        return;
-                    }
-                }
+                LENDABLE.put(this);
             }
         }
 
