@@ -3,6 +3,7 @@ package io.zerocopy;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -14,6 +15,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /**
  * The Linux system calls behind the splice strategy, bound through the FFM API with {@code errno}
@@ -27,27 +29,40 @@ import java.lang.invoke.VarHandle;
  */
 @SuppressWarnings("restricted")
 final class LinuxCalls {
+    // splice's flags and shutdown's "how" are the C library's, the same on every Linux architecture
     static final int SPLICE_F_MOVE = 1;
     static final int SPLICE_F_NONBLOCK = 2;
-
-    static final int F_GETFL = 3;
-    static final int F_DUPFD_CLOEXEC = 1030;
-    static final int F_SETPIPE_SZ = 1031;
-    static final int F_GETPIPE_SZ = 1032;
-    static final int O_APPEND = 02000;
-    static final int O_CLOEXEC = 02000000;
-    static final int O_RDONLY = 0;
-    static final int O_NONBLOCK = 04000;
-    static final int O_NOFOLLOW = 0400000;
-    static final int AT_FDCWD = -100;
     static final int SHUT_RDWR = 2;
 
-    static final int EINTR = 4;
-    static final int EAGAIN = 11;
-    static final int ENOENT = 2;
-    static final int EACCES = 13;
-    static final int EPERM = 1;
-    static final int ELOOP = 40;
+    /** This architecture's numbers; callers checked that it has a table ({@link LinuxAbi#current()}). */
+    private static final LinuxAbi ABI = Objects.requireNonNull(
+            LinuxAbi.current(), () -> "no kernel interface table for " + System.getProperty("os.arch"));
+
+    static final int F_GETFL = ABI.getInt("F_GETFL");
+    static final int F_DUPFD_CLOEXEC = ABI.getInt("F_DUPFD_CLOEXEC");
+    static final int F_SETPIPE_SZ = ABI.getInt("F_SETPIPE_SZ");
+    static final int F_GETPIPE_SZ = ABI.getInt("F_GETPIPE_SZ");
+    static final int O_APPEND = ABI.getInt("O_APPEND");
+    static final int O_CLOEXEC = ABI.getInt("O_CLOEXEC");
+    static final int O_RDONLY = ABI.getInt("O_RDONLY");
+    static final int O_NONBLOCK = ABI.getInt("O_NONBLOCK");
+    static final int O_NOFOLLOW = ABI.getInt("O_NOFOLLOW");
+    static final int AT_FDCWD = ABI.getInt("AT_FDCWD");
+    static final short POLLOUT = (short) ABI.getInt("POLLOUT");
+
+    static final int EINTR = ABI.getInt("EINTR");
+    static final int EAGAIN = ABI.getInt("EAGAIN");
+    static final int ENOENT = ABI.getInt("ENOENT");
+    static final int EACCES = ABI.getInt("EACCES");
+    static final int EPERM = ABI.getInt("EPERM");
+    static final int ELOOP = ABI.getInt("ELOOP");
+
+    private static final int SOL_SOCKET = ABI.getInt("SOL_SOCKET");
+    private static final int SO_MEMINFO = ABI.getInt("SO_MEMINFO");
+    private static final int MEMINFO_VARS = ABI.getInt("SK_MEMINFO_VARS");
+    private static final long MEMINFO_WMEM_ALLOC = 4L * ABI.get("SK_MEMINFO_WMEM_ALLOC");
+    private static final long MEMINFO_SNDBUF = 4L * ABI.get("SK_MEMINFO_SNDBUF");
+    private static final long MEMINFO_WMEM_QUEUED = 4L * ABI.get("SK_MEMINFO_WMEM_QUEUED");
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -68,15 +83,25 @@ final class LinuxCalls {
     /**
      * {@code fstat} as the system call itself, through {@code syscall(2)}: the C library's
      * {@code fstat} makes {@code newfstatat(fd, "", AT_EMPTY_PATH)}, which copies and looks up an
-     * empty path in the kernel. Null on an architecture whose call number is not known here.
+     * empty path in the kernel.
      */
-    private static final MethodHandle FSTAT = fstatCall(System.getProperty("os.arch"));
+    private static final MethodHandle FSTAT = MethodHandles.insertArguments(
+            bind(
+                    "syscall",
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
+                    Linker.Option.firstVariadicArg(1)),
+            1,
+            ABI.get("__NR_fstat"));
 
     private static final MethodHandle SENDFILE =
             bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle POLL =
+            bind("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT =
+            bind("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(
             LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -93,11 +118,17 @@ final class LinuxCalls {
         return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
-    /** Memory one transfer's calls write into: errno, two pipe descriptors, a file offset. */
+    /** Memory one transfer's calls write into: errno, two pipe descriptors, a file offset, a socket's counters. */
     static final class State {
         final MemorySegment callState;
         final MemorySegment pipeFds;
         final MemorySegment offset;
+        /** A {@code struct pollfd}: {@code int fd; short events; short revents}, alike on every Linux. */
+        final MemorySegment pollFd;
+        /** {@code SO_MEMINFO}'s counters, then their length. */
+        final MemorySegment memInfo;
+
+        final MemorySegment memInfoBytes;
 
         State() {
             // Freed by the GC: a few dozen bytes, and no thread confinement for a step that an event
@@ -106,6 +137,9 @@ final class LinuxCalls {
             this.callState = arena.allocate(CALL_STATE);
             this.pipeFds = arena.allocate(JAVA_INT, 2);
             this.offset = arena.allocate(JAVA_LONG);
+            this.pollFd = arena.allocate(8, 4);
+            this.memInfo = arena.allocate(JAVA_INT, MEMINFO_VARS);
+            this.memInfoBytes = arena.allocate(JAVA_INT);
         }
 
         int errno() {
@@ -154,23 +188,6 @@ final class LinuxCalls {
         }
     }
 
-    private static MethodHandle fstatCall(String arch) {
-        long number = arch.equals("amd64") || arch.equals("x86_64") ? 5 : arch.equals("aarch64") ? 80 : -1;
-        if (number < 0) {
-            return null;
-        }
-        MethodHandle call = bind(
-                "syscall",
-                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
-                Linker.Option.firstVariadicArg(1));
-        return MethodHandles.insertArguments(call, 1, number);
-    }
-
-    /** Whether {@link #fstat} is bound. */
-    static boolean canStat() {
-        return FSTAT != null;
-    }
-
     /** {@code fstat(2)} into {@code stat}, a {@code struct stat} (see {@code LinuxFile.Stat}). */
     static int fstat(MemorySegment callState, int fd, MemorySegment stat) {
         try {
@@ -192,6 +209,49 @@ final class LinuxCalls {
     static long pread(MemorySegment callState, int fd, MemorySegment buffer, long len, long offset) {
         try {
             return (long) PREAD.invokeExact(callState, fd, buffer, len, offset);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * The bytes a write into socket {@code fd} may queue now without waiting: its send buffer less
+     * what is queued in it or in flight below it ({@code SO_MEMINFO}: the counters the kernel itself
+     * weighs a write against, bookkeeping included). Negative, with errno in {@code s}, if it fails.
+     */
+    static long sendRoom(State s, int fd) {
+        s.memInfoBytes.set(JAVA_INT, 0, 4 * MEMINFO_VARS);
+        int result;
+        try {
+            result = (int) GETSOCKOPT.invokeExact(s.callState, fd, SOL_SOCKET, SO_MEMINFO, s.memInfo, s.memInfoBytes);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        if (result < 0) {
+            return -1;
+        }
+        long used = Math.max(
+                Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_WMEM_QUEUED)),
+                Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_WMEM_ALLOC)));
+        return Math.max(0, Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_SNDBUF)) - used);
+    }
+
+    /** The send buffer's size that {@link #sendRoom} last read. */
+    static long sendBuffer(State s) {
+        return Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_SNDBUF));
+    }
+
+    /**
+     * {@code poll(2)} of socket {@code fd} for room to write, for at most {@code millis}: 1 when it
+     * has room (or an error or hang-up to report), 0 when the time ran out, negative with errno in
+     * {@code s}.
+     */
+    static int pollOut(State s, int fd, int millis) {
+        s.pollFd.set(JAVA_INT, 0, fd);
+        s.pollFd.set(JAVA_SHORT, 4, POLLOUT);
+        s.pollFd.set(JAVA_SHORT, 6, (short) 0);
+        try {
+            return (int) POLL.invokeExact(s.callState, s.pollFd, 1L, millis);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -137,45 +137,33 @@ final class LinuxFile extends NativeFile {
         release();
     }
 
-    /**
-     * Where {@code struct stat} keeps what the attributes need. x86-64 and AArch64 (the generic
-     * layout) differ only in where the mode is; {@link #MODE} is -1 on any other architecture.
-     */
+    /** Where {@code struct stat} keeps what the attributes need, on this architecture ({@link LinuxAbi}). */
     static final class Stat {
-        static final long BYTES = 256; // 144 on x86-64, 128 on AArch64
-        static final long DEV = 0;
-        static final long INO = 8;
-        static final long MODE = modeOffset(System.getProperty("os.arch"));
-        static final long SIZE = 48;
-        static final long ATIME = 72;
-        static final long MTIME = 88;
+        private static final LinuxAbi ABI = LinuxAbi.current();
+        static final long BYTES = ABI.get("sizeof(struct stat)");
+        static final long DEV = ABI.get("offsetof(struct stat, st_dev)");
+        static final long INO = ABI.get("offsetof(struct stat, st_ino)");
+        static final long MODE = ABI.get("offsetof(struct stat, st_mode)");
+        static final long SIZE = ABI.get("offsetof(struct stat, st_size)");
+        static final long ATIME = ABI.get("offsetof(struct stat, st_atime)");
+        static final long ATIME_NSEC = ABI.get("offsetof(struct stat, st_atime_nsec)");
+        static final long MTIME = ABI.get("offsetof(struct stat, st_mtime)");
+        static final long MTIME_NSEC = ABI.get("offsetof(struct stat, st_mtime_nsec)");
 
-        private static final int S_IFMT = 0170000;
-        private static final int S_IFREG = 0100000;
-        private static final int S_IFDIR = 0040000;
-        private static final int S_IFLNK = 0120000;
+        private static final int S_IFMT = ABI.getInt("S_IFMT");
+        private static final int S_IFREG = ABI.getInt("S_IFREG");
+        private static final int S_IFDIR = ABI.getInt("S_IFDIR");
+        private static final int S_IFLNK = ABI.getInt("S_IFLNK");
 
         private Stat() {}
-
-        private static long modeOffset(String arch) {
-            switch (arch) {
-                case "amd64":
-                case "x86_64":
-                    return 24;
-                case "aarch64":
-                    return 16;
-                default:
-                    return -1;
-            }
-        }
 
         static BasicFileAttributes attributes(MemorySegment stat) {
             return new Attributes(
                     stat.get(ValueLayout.JAVA_LONG, SIZE),
                     stat.get(ValueLayout.JAVA_LONG, MTIME),
-                    stat.get(ValueLayout.JAVA_LONG, MTIME + 8),
+                    stat.get(ValueLayout.JAVA_LONG, MTIME_NSEC),
                     stat.get(ValueLayout.JAVA_LONG, ATIME),
-                    stat.get(ValueLayout.JAVA_LONG, ATIME + 8),
+                    stat.get(ValueLayout.JAVA_LONG, ATIME_NSEC),
                     stat.get(ValueLayout.JAVA_INT, MODE) & S_IFMT,
                     stat.get(ValueLayout.JAVA_LONG, DEV),
                     stat.get(ValueLayout.JAVA_LONG, INO));
