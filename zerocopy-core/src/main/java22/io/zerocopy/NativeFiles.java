@@ -8,9 +8,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -35,10 +37,40 @@ final class NativeFiles {
      */
     private static final Slots<Scratch> LENDABLE = new Slots<>();
 
-    /** How the JDK encodes file names for the kernel. */
-    private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+    /**
+     * How the JDK encodes file names for the kernel, where this class can spell a name as the JDK
+     * does: UTF-8, ISO-8859-1 or ASCII; null for any other, whose files the JDK opens.
+     */
+    private static final Charset NAMES = namesCharset(System.getProperty("sun.jnu.encoding", ""));
+
+    /**
+     * Whether the JDK resolves a relative path against {@code user.dir} before the kernel sees it:
+     * when {@code user.dir} is not the process's working directory. Read once, as the JDK does.
+     */
+    private static final boolean RESOLVES_RELATIVE = !userDirIsWorkingDirectory();
 
     private NativeFiles() {}
+
+    private static Charset namesCharset(String name) {
+        try {
+            Charset charset = Charset.forName(name);
+            return charset.equals(StandardCharsets.UTF_8)
+                            || charset.equals(StandardCharsets.ISO_8859_1)
+                            || charset.equals(StandardCharsets.US_ASCII)
+                    ? charset
+                    : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static boolean userDirIsWorkingDirectory() {
+        try {
+            return Files.isSameFile(Path.of("").toAbsolutePath(), Path.of("/proc/self/cwd"));
+        } catch (IOException | RuntimeException e) {
+            return false; // resolving against user.dir is then right either way
+        }
+    }
 
     /** Why files cannot be opened natively in this JVM, or null when they can. */
     static String unavailable() {
@@ -50,14 +82,16 @@ final class NativeFiles {
             return "opening a file natively is Linux only; this is "
                     + Platform.current().os();
         }
-        if (LinuxFile.Stat.MODE < 0) {
-            return "the layout of struct stat on " + System.getProperty("os.arch") + " is not known here";
+        if (LinuxAbi.current() == null) {
+            return "the kernel interface of " + System.getProperty("os.arch")
+                    + " has no table checked against its headers here (LinuxAbi)";
         }
         if (!NativeFiles.class.getModule().isNativeAccessEnabled()) {
             return "opening a file natively needs --enable-native-access=" + Descriptors.flagTarget();
         }
         try {
-            return LinuxCalls.canStat() ? null : "the C library has no fstat to bind";
+            LinuxCalls.message(0);
+            return null;
         } catch (RuntimeException | LinkageError e) {
             return "openat and fstat could not be bound through the FFM API: " + e;
         }
@@ -75,18 +109,19 @@ final class NativeFiles {
             return null;
         }
         try (Scratch s = scratch()) {
-            return open(path, followLinks, s);
+            MemorySegment name = s.name(path);
+            return name == null ? null : open(path, name, followLinks, s);
         }
     }
 
-    private static NativeFile open(Path path, boolean followLinks, Scratch s) throws IOException {
+    private static NativeFile open(Path path, MemorySegment name, boolean followLinks, Scratch s) throws IOException {
         int flags = LinuxCalls.O_RDONLY
                 | LinuxCalls.O_NONBLOCK
                 | LinuxCalls.O_CLOEXEC
                 | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
         int fd;
         do {
-            fd = LinuxCalls.openat(s.callState, LinuxCalls.AT_FDCWD, s.name(path), flags);
+            fd = LinuxCalls.openat(s.callState, LinuxCalls.AT_FDCWD, name, flags);
         } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
         if (fd < 0) {
             int errno = LinuxCalls.errno(s.callState);
@@ -118,11 +153,14 @@ final class NativeFiles {
         return kind == ChannelKind.SOCKET && Descriptors.canReadSockets();
     }
 
-    /** Whether the {@code native} step for these facts is {@code sendfile}: a file above one read's worth, to such a socket. */
+    /**
+     * Whether the {@code native} step for these facts is {@code sendfile}: a file opened here, into
+     * a socket it can reach, that the table does not send by one read ({@link Selection#nativeByRead}).
+     */
     static boolean sendsByKernel(TransferFacts facts) {
         return facts.truncatableFile() instanceof LinuxFile
-                && facts.request().count() > Selection.NATIVE_MAX_BYTES
-                && sendsToKind(facts.targetKind());
+                && sendsToKind(facts.targetKind())
+                && !Selection.nativeByRead(facts);
     }
 
     /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */
@@ -158,6 +196,29 @@ final class NativeFiles {
                 errno == LinuxCalls.ELOOP ? message + " or unable to access attributes of symbolic link" : message);
     }
 
+    private static final byte[] DOT = {'.'};
+
+    /**
+     * The bytes the JDK gave the kernel for a name it shows as {@code text}, or null where they
+     * cannot be told from the text: another charset than the three that decode without loss of
+     * what they can encode, a character the charset cannot encode, or U+FFFD, which stands for bytes
+     * that did not decode (a Latin-1 name under a UTF-8 locale, any non-ASCII byte under
+     * {@code LC_ALL=C}).
+     */
+    static byte[] exactBytes(String text) {
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            if (text.charAt(i) >= 0x80) {
+                return NAMES == null
+                                || text.indexOf('\uFFFD', i) >= 0
+                                || !NAMES.newEncoder().canEncode(text)
+                        ? null
+                        : text.getBytes(NAMES);
+            }
+        }
+        return NAMES == null ? null : text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
+    }
+
     /**
      * Memory for the calls: a platform thread's, freed by the GC with the thread, or one that
      * virtual threads borrow in turn. Made once rather than per file, since each allocation of
@@ -186,10 +247,19 @@ final class NativeFiles {
             }
         }
 
-        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; the empty path is the current directory. */
+        /**
+         * {@code path} as the JDK hands it to the kernel, NUL-terminated: resolved against
+         * {@code user.dir} when the JDK does so, the empty path as the current directory. Null where
+         * the name's bytes cannot be known for sure from its text: the JDK spells a byte it cannot
+         * decode as U+FFFD, and re-encoding that would name another file.
+         */
         MemorySegment name(Path path) {
-            String text = path.toString();
-            byte[] bytes = (text.isEmpty() ? "." : text).getBytes(NAMES);
+            Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
+            String text = resolved.toString();
+            byte[] bytes = text.isEmpty() ? DOT : exactBytes(text);
+            if (bytes == null) {
+                return null;
+            }
             if (bytes.length + 1 > name.byteSize()) {
                 name = arena.allocate(Math.max(bytes.length + 1, 2 * name.byteSize()));
             }
