@@ -7,10 +7,10 @@ import java.nio.ByteBuffer;
 /**
  * A file the library opened itself with the kernel's calls ({@link NativeFiles}: Java 22+ on Linux,
  * with native access), sent as nginx sends one: {@code openat} and {@code fstat} before the
- * transfer, {@code close} after it, and between them, up to {@link Selection#NATIVE_MAX_BYTES}, one
- * {@code pread} into a pooled direct buffer and the target's own {@code write} (with a prefix, one
- * gathering write of both); a larger file into a JDK socket whose descriptor can be read goes by
- * {@code sendfile(2)} into that descriptor (the Java 22 part's {@code NativeSendStep}). No
+ * transfer, {@code close} after it, and between them either one {@code pread} into a pooled direct
+ * buffer and the target's own {@code write} (with a prefix, one gathering write of both), or
+ * {@code sendfile(2)} into a JDK socket's descriptor (the Java 22 part's {@code NativeSendStep}):
+ * which one, the same rule as for a JDK file decides ({@link Selection#nativeByRead}). No
  * {@code FileChannel}, no stat by path, no failed {@code copy_file_range}. The {@code pread} step is
  * the buffered strategy's over the native file, so a full non-blocking target, a virtual thread
  * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.

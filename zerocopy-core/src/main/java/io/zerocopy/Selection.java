@@ -38,11 +38,9 @@ final class Selection {
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
     /**
-     * Largest file the {@code native} strategy sends with one {@code pread} and one write: 64 KiB.
-     * Up to there that cost the sender less, wall and CPU, than the JDK path's open and
-     * {@code sendfile}, its second copy included (docs/fixed-cost.md). A larger file goes by
-     * {@code sendfile} from the same open into a socket whose descriptor can be read, else through a
-     * JDK channel over the same open: either way {@code sendfile} spares it the copy.
+     * Largest file opened natively that goes by one {@code pread} and one write into anything but a
+     * socket, where {@code sendfile} from it does not reach: 64 KiB. A larger one goes through a JDK
+     * channel over the same open, and so by the rows for JDK files.
      */
     static final long NATIVE_MAX_BYTES = 64 * 1024;
 
@@ -226,14 +224,39 @@ final class Selection {
     }
 
     /**
+     * The most bytes of a file opened natively that go by one {@code pread} and one write into a
+     * target of {@code kind}, rather than by {@code sendfile}: into a socket the rows a JDK file
+     * follows, {@link #LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
+     * host, whose network card reads the page cache; into anything else {@link #NATIVE_MAX_BYTES}.
+     */
+    static long nativeReadMax(ChannelKind kind, boolean peerOnThisHost) {
+        if (kind != ChannelKind.SOCKET) {
+            return NATIVE_MAX_BYTES;
+        }
+        return peerOnThisHost ? LOCAL_READ_MAX_BYTES : 0;
+    }
+
+    /**
+     * Whether the {@code native} strategy sends these facts' file by one {@code pread} and one write
+     * (with a prefix, a gathering one) rather than by {@code sendfile}: a whole body that goes with its
+     * prefix, or a file within {@link #nativeReadMax}. The one place that decides it: the strategy's
+     * step, its reason and the small send all ask here.
+     */
+    static boolean nativeByRead(TransferFacts facts) {
+        long count = facts.request().count();
+        return facts.prefixBytes() > 0 && facts.prefixChunk() == 0 && PrefixWrite.goesWhole(count)
+                || count <= nativeReadMax(facts.targetKind(), facts.peerOnThisHost());
+    }
+
+    /**
      * The most bytes of a file opened natively ({@link NativeFiles}) that go by the {@code native}
      * strategy into {@code target}, for one call with these options and the system properties read
      * now: -1 where no file may be opened natively (the JVM cannot, a registered strategy is asked
-     * first, native is excluded or another strategy forced); any count where native is forced or
-     * the file can go by {@code sendfile} into {@code target} ({@link NativeFiles#canSendTo}); else
-     * {@link #NATIVE_MAX_BYTES}, or for a body that goes whole with its prefix (one read and one
-     * gathering write either way) {@link PrefixWrite#WHOLE_BODY_BYTES}. A larger file goes through a
-     * JDK channel over the same open ({@link NativeFile#jdkChannel()}).
+     * first, native is excluded or another strategy forced, or nothing would go natively); any
+     * count where native is forced or the file can go by {@code sendfile} into {@code target}
+     * ({@link NativeFiles#canSendTo}); else what goes by one read ({@link #nativeReadMax}, or for a
+     * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}). A larger file
+     * goes through a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
     long nativeLimit(boolean withPrefix, WritableByteChannel target) {
         if (NativeFiles.unavailable() != null
@@ -251,7 +274,11 @@ final class Selection {
         if (NativeFiles.canSendTo(target)) {
             return Long.MAX_VALUE;
         }
-        return withPrefix ? Math.max(NATIVE_MAX_BYTES, PrefixWrite.WHOLE_BODY_BYTES) : NATIVE_MAX_BYTES;
+        long byRead = target == null
+                ? NATIVE_MAX_BYTES
+                : nativeReadMax(ChannelKinds.of(target), Peers.of(target, Platform.current()).onThisHost);
+        long limit = withPrefix ? Math.max(byRead, PrefixWrite.WHOLE_BODY_BYTES) : byRead;
+        return limit > 0 ? limit : -1;
     }
 
     /** The strategy the system property forces, trimmed, or null. */

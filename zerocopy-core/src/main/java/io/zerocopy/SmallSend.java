@@ -45,8 +45,8 @@ final class SmallSend {
 
     /**
      * The largest body a small send takes into {@code target}: what may go natively
-     * ({@code nativeLimit}, from {@link Selection#nativeLimit}), at most one read's worth
-     * ({@link Selection#NATIVE_MAX_BYTES}, with a prefix {@link PrefixWrite#WHOLE_BODY_BYTES}) in
+     * ({@code nativeLimit}, from {@link Selection#nativeLimit}), at most what the table sends by one
+     * read into this socket ({@link Selection#nativeReadMax}, with a prefix {@link PrefixWrite#WHOLE_BODY_BYTES}) in
      * one of the pool's usual buffers; 0 where it takes none: the target is not a JDK socket (for a
      * blocking verb, a blocking one), or something watches the transfer.
      *
@@ -62,16 +62,15 @@ final class SmallSend {
                 || !RealTransfer.unobserved(options)) {
             return 0;
         }
-        return Math.min(Math.min(nativeLimit, oneRead(withPrefix)), options.bufferSize());
+        long oneRead = withPrefix
+                ? PrefixWrite.WHOLE_BODY_BYTES
+                : Selection.nativeReadMax(ChannelKind.SOCKET, Peers.of(target, platform).onThisHost);
+        return Math.min(Math.min(nativeLimit, oneRead), options.bufferSize());
     }
 
-    /** Whether a body of {@code count} bytes is one a small send may take at all: 1 byte to one read's worth. */
+    /** Whether a body of {@code count} bytes is one a small send may take at all: 1 byte to one read's worth into a socket. */
     static boolean fits(long count, boolean withPrefix) {
-        return count > 0 && count <= oneRead(withPrefix);
-    }
-
-    private static long oneRead(boolean withPrefix) {
-        return withPrefix ? PrefixWrite.WHOLE_BODY_BYTES : Selection.NATIVE_MAX_BYTES;
+        return count > 0 && count <= (withPrefix ? PrefixWrite.WHOLE_BODY_BYTES : Selection.LOCAL_READ_MAX_BYTES);
     }
 
     /**

@@ -53,7 +53,7 @@ class SmallSendTest {
 
     @BeforeEach
     void connect() throws IOException {
-        data = new byte[10_000];
+        data = new byte[8_000]; // within one read to a peer on this host (Selection.LOCAL_READ_MAX_BYTES)
         new Random(35).nextBytes(data);
         path = Files.write(dir.resolve("source"), data);
         server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -96,7 +96,7 @@ class SmallSendTest {
 
     @Test
     void limit_isOneReadsWorth_intoAJdkSocket_withNothingWatching() throws IOException {
-        assertThat(DEFAULTS.limit(Long.MAX_VALUE, false, socket, true)).isEqualTo(Selection.NATIVE_MAX_BYTES);
+        assertThat(DEFAULTS.limit(Long.MAX_VALUE, false, socket, true)).isEqualTo(Selection.LOCAL_READ_MAX_BYTES);
         assertThat(DEFAULTS.limit(Long.MAX_VALUE, true, socket, true)).isEqualTo(PrefixWrite.WHOLE_BODY_BYTES);
         assertThat(DEFAULTS.limit(1000, true, socket, true)).isEqualTo(1000);
         assertThat(DEFAULTS.limit(-1, false, socket, true))
@@ -120,7 +120,7 @@ class SmallSendTest {
                 .isZero();
         assertThat(DEFAULTS.limit(Long.MAX_VALUE, false, socket, false))
                 .as("non-blocking, for the caller to drive")
-                .isEqualTo(Selection.NATIVE_MAX_BYTES);
+                .isEqualTo(Selection.LOCAL_READ_MAX_BYTES);
     }
 
     @Test
@@ -247,7 +247,7 @@ class SmallSendTest {
 
     @Test
     void opened_advancedOnTwoThreads_andClosedOnAThird_movesEveryByteOnce() throws Exception {
-        byte[] body = narrowAndLarger();
+        byte[] body = narrowAndLarger((int) Selection.LOCAL_READ_MAX_BYTES, 1);
         ExecutorService[] threads = {
             Executors.newSingleThreadExecutor(),
             Executors.newSingleThreadExecutor(),
@@ -276,7 +276,7 @@ class SmallSendTest {
 
     @Test
     void opened_closedBeforeItIsDone_abandonsIt_andClosesAFileFromAPath() throws Exception {
-        narrowAndLarger();
+        narrowAndLarger((int) Selection.LOCAL_READ_MAX_BYTES, 1);
         FakeNativeFile file = new FakeNativeFile(path);
         Transfer transfer = DEFAULTS.open(file, path, Long.MAX_VALUE, socket);
         long moved = transfer.advance();
@@ -343,16 +343,24 @@ class SmallSendTest {
      * source file, whose bytes it returns.
      */
     private byte[] narrowAndLarger() throws IOException {
+        return narrowAndLarger(60_000, 4096);
+    }
+
+    /**
+     * A non-blocking socket with buffers of {@code buffers} bytes (the kernel's least for 1), and
+     * a file of {@code size} bytes that does not fit them.
+     */
+    private byte[] narrowAndLarger(int size, int buffers) throws IOException {
         close();
         server = ServerSocketChannel.open();
-        server.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // before the accept, for the peer
+        server.setOption(StandardSocketOptions.SO_RCVBUF, buffers); // before the accept, for the peer
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         socket = SocketChannel.open();
-        socket.setOption(StandardSocketOptions.SO_SNDBUF, 4096);
+        socket.setOption(StandardSocketOptions.SO_SNDBUF, buffers);
         socket.connect(server.getLocalAddress());
         peer = server.accept();
         socket.configureBlocking(false);
-        byte[] body = new byte[60_000];
+        byte[] body = new byte[size];
         new Random(3535).nextBytes(body);
         Files.write(path, body);
         return body;
