@@ -12,8 +12,9 @@ import java.nio.channels.FileChannel;
  * by selection, the strategy and the engine alike: the request (ends, kinds, slice), the tuning,
  * the platform, whether the source was opened for direct I/O, which end is an adapted stream, the
  * blocking modes, where the peer is and its segment size, which kernel path
- * {@code transferTo} would take, whether the caller is a virtual thread, and which file tells a
- * truncation. No other class re-derives any of these: the peer is read once by {@link Peers}, and a
+ * {@code transferTo} would take, and which file tells a truncation. What depends on the calling
+ * thread is not among them: a transfer may be advanced by another thread than the one that opened
+ * it, so each step reads its own thread. No other class re-derives any of these: the peer is read once by {@link Peers}, and a
  * source file's kind and direct I/O once by {@link SourceFile}, before the facts are made.
  * Immutable; one per transfer.
  */
@@ -30,7 +31,6 @@ final class TransferFacts {
     private final boolean targetStream;
     private final boolean sourceNonBlocking;
     private final boolean targetNonBlocking;
-    private final boolean callerVirtual;
     /** The kernel path {@code transferTo} takes from a file to this target, or null. */
     private final String directPath;
     /** The file whose size tells a truncation (the source, or the file behind a slice view), or null. */
@@ -65,7 +65,6 @@ final class TransferFacts {
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
         this.targetNonBlocking = request.targetNonBlocking();
-        this.callerVirtual = TransferFacts.currentThreadIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
                 ? platform.directTransferPath(request.targetKind(), targetNonBlocking)
                         .orElse(null)
@@ -193,30 +192,11 @@ final class TransferFacts {
         return directPath;
     }
 
-    /** Whether the transfer was opened on a virtual thread. */
-    boolean callerVirtual() {
-        return callerVirtual;
-    }
-
     /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */
     boolean fileToSocketOnLinux() {
         return request.sourceKind() == ChannelKind.FILE
                 && request.targetKind() == ChannelKind.SOCKET
                 && platform.os() == Platform.OperatingSystem.LINUX;
-    }
-
-    /**
-     * A blocking target written from a virtual thread: the JDK runs a socket non-blocking
-     * underneath, so {@code transferTo} to it returns 0 whenever it is full, where the socket's own
-     * write would park the thread.
-     */
-    boolean blockingTargetOnVirtualThread() {
-        return callerVirtual && !targetNonBlocking;
-    }
-
-    /** A blocking source read from a virtual thread: the JDK runs a socket non-blocking underneath. */
-    boolean blockingSourceOnVirtualThread() {
-        return callerVirtual && !sourceNonBlocking;
     }
 
     /**
@@ -246,7 +226,7 @@ final class TransferFacts {
         return sourceEnd;
     }
 
-    /** Whether the calling thread is a virtual thread (Java 21 and later). */
+    /** Whether the calling thread is a virtual thread (Java 21 and later): asked by each step, never stored. */
     static boolean currentThreadIsVirtual() {
         if (IS_VIRTUAL == null) {
             return false;
@@ -269,9 +249,6 @@ final class TransferFacts {
 
     @Override
     public String toString() {
-        return request
-                + (sourceDirectIo ? " (O_DIRECT source)" : "")
-                + (peer.onThisHost ? ", peer on this host" : "")
-                + (callerVirtual ? ", virtual thread" : "");
+        return request + (sourceDirectIo ? " (O_DIRECT source)" : "") + (peer.onThisHost ? ", peer on this host" : "");
     }
 }

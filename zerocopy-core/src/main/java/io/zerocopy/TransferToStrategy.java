@@ -57,20 +57,23 @@ final class TransferToStrategy extends BuiltInStrategy {
         String how = facts.directPath() != null
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
-        return parks(facts)
-                ? how + "; on this virtual thread a full socket is waited for by writing the next "
+        return parkable(facts)
+                ? how + "; advanced on a virtual thread, a full socket is waited for by writing the next "
                         + ParkingBridge.BYTES + " bytes through the socket's own write, which parks the thread"
                 : how;
     }
 
-    /** A blocking JDK socket written from a virtual thread: the step parks through the socket's write. */
-    private static boolean parks(TransferFacts facts) {
-        return facts.blockingTargetOnVirtualThread() && facts.targetKind() == ChannelKind.SOCKET;
+    /**
+     * A blocking JDK socket: a step advanced on a virtual thread parks through the socket's write.
+     * Which thread advances is read at each step; a transfer may move between threads.
+     */
+    private static boolean parkable(TransferFacts facts) {
+        return !facts.targetNonBlocking() && facts.targetKind() == ChannelKind.SOCKET;
     }
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled) {
-        if (parks(facts)) {
+        if (parkable(facts)) {
             return new ParkingStep(facts);
         }
         FileChannel source = facts.request().sourceFile();
@@ -94,7 +97,11 @@ final class TransferToStrategy extends BuiltInStrategy {
         };
     }
 
-    /** transferTo from a virtual thread to a blocking socket, waiting for room through a {@link ParkingBridge}. */
+    /**
+     * transferTo to a blocking socket: on a platform thread the plain call, on a virtual thread one
+     * that waits for room through a {@link ParkingBridge}, decided at each step by the thread that
+     * makes it.
+     */
     private static final class ParkingStep implements TransferStep {
         private final FileChannel source;
         private final SocketChannel target;
@@ -111,15 +118,16 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
-            if (!switched) {
-                ParkingBridge.switchToNonBlocking(target, false); // before sendfile meets the socket
-                switched = true;
-            }
             if (bridge.holdsBytes()) {
                 return bridge.writeTo(target, maxBytes);
             }
+            boolean parks = TransferFacts.currentThreadIsVirtual();
+            if (parks && !switched) {
+                ParkingBridge.switchToNonBlocking(target, false); // before sendfile meets the socket
+                switched = true;
+            }
             long n = source.transferTo(start + transferred, maxBytes, target);
-            if (n != 0) {
+            if (n != 0 || !parks) {
                 sentfile += n;
                 return n;
             }

@@ -10,44 +10,59 @@ import java.nio.channels.SocketChannel;
 
 /**
  * A file the library opened natively, sent with {@code sendfile(2)} straight into the socket's
- * descriptor (read as splice reads it): the calls nginx makes for a file too large for one
- * {@code pread}, and no second open of it through the JDK.
+ * descriptor (read as splice reads it): the calls nginx makes, and no second open of it through
+ * the JDK.
  *
  * <p>The socket's descriptor is duplicated for the step and closed with it, so a close of the
- * channel from another thread never makes a call land on a number the kernel has handed out again;
- * each step first checks that the channel is still open. A non-blocking socket that is full gives
- * {@code EAGAIN}: the step returns 0. A blocking socket blocks in the kernel as its own write would;
- * an interrupt then shuts it down ({@link Wake}), closes the channel and ends the step with
- * {@code ClosedByInterruptException}, as the JDK does. On a virtual thread, where the JDK runs a
- * blocking socket non-blocking underneath, a full socket is waited for through a
- * {@link ParkingBridge}: the next bytes go through the socket's own write, which parks the thread.
+ * channel from another thread never makes a call land on a number the kernel has handed out again.
+ * A duplicate also keeps the socket alive past the owner's close, so no call here may block in the
+ * kernel: a close would not wake it. What a full socket does to a step is decided at each
+ * {@link #move} by the thread that makes it, since a transfer may be advanced by any thread:
+ * <ul>
+ *   <li>a non-blocking socket gives {@code EAGAIN}: the step returns 0 and the caller waits;</li>
+ *   <li>a blocking socket on a virtual thread, which the JDK runs non-blocking underneath, is waited
+ *       for through a {@link ParkingBridge}: the next bytes go through the socket's own write, which
+ *       parks the thread and leaves its carrier free;</li>
+ *   <li>a blocking socket on a platform thread is asked for no more than it takes now
+ *       ({@link #roomFor}); when it has too little room the step waits for more in {@code poll} for
+ *       at most {@link #WAIT_MILLIS}, which an interrupt ends by shutting the socket down
+ *       ({@link Wake}, closing the channel and throwing {@code ClosedByInterruptException} as the
+ *       JDK does), then returns 0, so the engine sees a close by another thread and the stall
+ *       timeout.</li>
+ * </ul>
  */
 final class NativeSendStep implements TransferStep {
     /** The most one call is asked to send: 1 GiB, as the JDK's own {@code transferTo} asks. */
     private static final long MAX_CALL_BYTES = 1L << 30;
+
+    /**
+     * Longest wait in {@code poll} for room in a blocking socket: 100 ms, the engine's longest wait
+     * in a selector. Between waits the engine looks for a close by another thread and the stall
+     * timeout; a stalled transfer costs ten wake-ups a second.
+     */
+    private static final int WAIT_MILLIS = 100;
 
     private static final long WOULD_BLOCK = -2;
 
     private final LinuxFile file;
     private final SocketChannel target;
     private final long start;
-    private final boolean parks;
-    /** A blocking socket used from a platform thread: the call blocks in the kernel, and an interrupt must wake it. */
-    private final boolean blocks;
+    private final boolean blockingTarget;
 
     private final LinuxCalls.State state = new LinuxCalls.State();
     private final Wake wake = new Wake();
     private final ParkingBridge bridge = new ParkingBridge(true);
     private final int socket;
+    /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
+
     private Side stalledOn = Side.TARGET;
 
     private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) throws IOException {
         this.file = file;
         this.target = target;
         this.start = facts.truncatableEnd() - facts.request().count();
-        this.parks = facts.blockingTargetOnVirtualThread();
-        this.blocks = !facts.targetNonBlocking() && !parks;
+        this.blockingTarget = !facts.targetNonBlocking();
         int copy;
         try {
             copy = LinuxCalls.fcntl(state, Descriptors.of(target), LinuxCalls.F_DUPFD_CLOEXEC, 0);
@@ -71,18 +86,24 @@ final class NativeSendStep implements TransferStep {
         if (!target.isOpen()) {
             throw new AsynchronousCloseException();
         }
-        if (!switched) {
-            if (parks) {
-                ParkingBridge.switchToNonBlocking(target, false);
-            }
-            switched = true;
-        }
         stalledOn = Side.TARGET;
         if (bridge.holdsBytes()) {
             return bridge.writeTo(target, maxBytes);
         }
+        boolean parks = blockingTarget && Thread.currentThread().isVirtual();
+        if (parks && !switched) {
+            ParkingBridge.switchToNonBlocking(target, false);
+            switched = true;
+        }
         long position = start + transferred;
-        long n = send(position, Math.min(maxBytes, MAX_CALL_BYTES));
+        long count = Math.min(maxBytes, MAX_CALL_BYTES);
+        if (blockingTarget && !parks) {
+            count = Math.min(count, roomFor());
+            if (count == 0) {
+                return 0;
+            }
+        }
+        long n = send(position, count);
         if (n == WOULD_BLOCK && parks) {
             ByteBuffer b = bridge.toFill(maxBytes);
             file.read(b, position);
@@ -102,27 +123,50 @@ final class NativeSendStep implements TransferStep {
         return n;
     }
 
-    /** One {@code sendfile} from {@code position}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
-    private long send(long position, long count) throws IOException {
-        if (!wake.isOpen()) {
-            // an interrupt ended an earlier call of this step as it moved bytes, and closed the socket
-            throw new ClosedByInterruptException();
+    /**
+     * How much a {@code sendfile} into the blocking socket may ask for without waiting in the kernel:
+     * half its room, since each segment's bookkeeping is charged to the buffer too. With less than a
+     * third of the buffer free (where the kernel itself would wake a waiting writer) it first waits
+     * in {@code poll} for at most {@link #WAIT_MILLIS}; 0 if the socket still has too little room.
+     */
+    private long roomFor() throws IOException {
+        long room = LinuxCalls.sendRoom(state, socket);
+        if (room < 0) {
+            throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
         }
-        state.offset.set(ValueLayout.JAVA_LONG, 0, position);
-        long n;
+        if (room * 3 < LinuxCalls.sendBuffer(state)) {
+            awaitRoom();
+            room = LinuxCalls.sendRoom(state, socket);
+            if (room < 0 || room * 3 < LinuxCalls.sendBuffer(state)) {
+                return 0;
+            }
+        }
+        return room / 2;
+    }
+
+    /** Waits in {@code poll} for the socket to take bytes, for at most {@link #WAIT_MILLIS}; an interrupt ends the wait. */
+    private void awaitRoom() throws IOException {
+        if (!wake.isOpen()) {
+            throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and closed the socket
+        }
         try {
-            n = blocks
-                    ? wake.call(socket, () -> file.sendfile(state.callState, socket, state.offset, count))
-                    : file.sendfile(state.callState, socket, state.offset, count);
+            wake.call(socket, () -> {
+                int ready;
+                do {
+                    ready = LinuxCalls.pollOut(state, socket, WAIT_MILLIS);
+                } while (ready < 0 && state.errno() == LinuxCalls.EINTR);
+                return 0; // nothing moved: an interrupt meanwhile is reported, not counted
+            });
         } catch (ClosedByInterruptException e) {
             closeTarget(e);
             throw e;
         }
-        if (wake.cutShort) {
-            // the interrupt came as the call moved bytes: they count; the engine reports the interrupt next
-            wake.cutShort = false;
-            closeTarget(null);
-        }
+    }
+
+    /** One {@code sendfile} from {@code position}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
+    private long send(long position, long count) throws IOException {
+        state.offset.set(ValueLayout.JAVA_LONG, 0, position);
+        long n = file.sendfile(state.callState, socket, state.offset, count);
         if (n >= 0) {
             return n;
         }
@@ -138,9 +182,7 @@ final class NativeSendStep implements TransferStep {
         try {
             target.close();
         } catch (IOException closeFailure) {
-            if (failure != null) {
-                failure.addSuppressed(closeFailure);
-            }
+            failure.addSuppressed(closeFailure);
         }
     }
 
@@ -156,6 +198,6 @@ final class NativeSendStep implements TransferStep {
 
     @Override
     public String toString() {
-        return NativeStrategy.NAME + "(sendfile" + (parks ? ", " + bridge : "") + ")";
+        return NativeStrategy.NAME + "(sendfile" + (switched ? ", " + bridge : "") + ")";
     }
 }

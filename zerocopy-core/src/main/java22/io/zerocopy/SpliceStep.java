@@ -31,7 +31,7 @@ import java.nio.channels.WritableByteChannel;
  * then shuts the socket down (waking the call), closes that channel and ends the step with
  * {@code ClosedByInterruptException}, as the JDK does for its own calls.
  *
- * <p>On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
+ * <p>Which of these applies is decided at each step by the thread that makes it. On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
  * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits through a
  * {@link ParkingBridge}: when the source has nothing, it reads through the source's {@code read},
  * which parks the thread until bytes arrive, and writes them on; when the target is full, it takes
@@ -60,10 +60,11 @@ final class SpliceStep implements TransferStep {
     private long inPipe;
     private long written;
     private Side stalledOn = Side.TARGET;
-    /** Whether the source, and the target, are blocking sockets used from a virtual thread (see the type's doc). */
-    private final boolean sourceParks;
+    /** Whether the source, and the target, are blocking sockets: a step on a virtual thread parks in them (see the type's doc). */
+    private final boolean sourceParkable;
 
-    private final boolean targetParks;
+    private final boolean targetParkable;
+    /** Whether a virtual thread had the JDK switch the blocking sockets to non-blocking underneath, which lasts. */
     private boolean switched;
     /** Bytes taken for a parking read or write and not yet written; direct, as the pipe is read into it natively. */
     private final ParkingBridge bridge = new ParkingBridge(true);
@@ -73,8 +74,8 @@ final class SpliceStep implements TransferStep {
         this.source = (SocketChannel) request.source();
         this.target = request.target();
         this.targetFile = request.targetKind() == ChannelKind.FILE ? request.targetFile() : null;
-        this.sourceParks = facts.blockingSourceOnVirtualThread();
-        this.targetParks = facts.blockingTargetOnVirtualThread() && request.targetKind() == ChannelKind.SOCKET;
+        this.sourceParkable = !facts.sourceNonBlocking();
+        this.targetParkable = !facts.targetNonBlocking() && request.targetKind() == ChannelKind.SOCKET;
         try {
             fds[0] = duplicate(Descriptors.of(source));
             fds[1] =
@@ -120,7 +121,11 @@ final class SpliceStep implements TransferStep {
         if (!source.isOpen() || !target.isOpen()) {
             throw new AsynchronousCloseException();
         }
-        if (!switched) {
+        // decided by the thread that makes this step: a transfer may move between threads
+        boolean virtual = Thread.currentThread().isVirtual();
+        boolean sourceParks = sourceParkable && virtual;
+        boolean targetParks = targetParkable && virtual;
+        if (virtual && !switched) {
             if (sourceParks) {
                 ParkingBridge.switchToNonBlocking(source, true);
             }

@@ -1,0 +1,198 @@
+package io.zerocopy.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerocopy.OpenFile;
+import io.zerocopy.TransferException;
+import io.zerocopy.TransferOptions;
+import io.zerocopy.TransferTimeoutException;
+import io.zerocopy.Transfers;
+import java.io.RandomAccessFile;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The promises the JDK's channels keep that the native path (openat, fstat, pread, sendfile) must
+ * keep too, tried as a user breaks them: the file a path names, whatever the locale and
+ * {@code user.dir}; a close by another thread and a stall that end a blocked send; and the table's
+ * rule for which calls move the file. This module's native-access run.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class NativePromisesTest {
+    private static final long SEED = Seeds.announce(NativePromisesTest.class);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Names whose bytes the JDK's text for them does not spell (a Latin-1 name under a UTF-8
+     * locale; UTF-8 under {@code LC_ALL=C}), each beside a file named as the lossy decode reads, and
+     * a relative path under a {@code user.dir} that is not the working directory: a child JVM
+     * opens each through the native path and must read what {@code Files.readAllBytes} reads.
+     */
+    @ParameterizedTest(name = "LC_ALL={0}")
+    @ValueSource(strings = {"C.UTF-8", "C"})
+    void everyPath_opensTheFileTheJdkOpens(String locale) throws Exception {
+        Path served = Files.createDirectory(dir.resolve("served"));
+        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        // the shell makes names from raw bytes; the JVM here may run under any locale
+        shell(
+                served,
+                "printf latin1 > \"$(printf 'l\\351t\\351.txt')\"; printf lossy-latin1 > \"$(printf 'l\\357\\277\\275t\\357\\277\\275.txt')\";"
+                        + " printf utf8 > \"$(printf 'caf\\303\\251.txt')\"; printf lossy-ascii > 'caf??.txt'; printf plain > plain.txt;"
+                        + " printf served-rel > rel.txt");
+        Files.writeString(elsewhere.resolve("rel.txt"), "cwd-rel");
+
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        ProcessBuilder child = new ProcessBuilder(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports",
+                        "java.base/sun.nio.ch=ALL-UNNAMED",
+                        "-Duser.dir=" + served,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        NativePathMain.class.getName(),
+                        served.toString())
+                .directory(elsewhere.toFile())
+                .redirectErrorStream(true);
+        child.environment().remove("LANG");
+        child.environment().remove("LC_CTYPE");
+        child.environment().put("LC_ALL", locale);
+        Process process = child.start();
+        String printed;
+        try {
+            printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        assertThat(process.exitValue()).as(printed).isZero();
+        List<String> lines = printed.lines().filter(l -> l.startsWith("file ")).toList();
+        assertThat(lines).as(printed).hasSize(7);
+        assertThat(lines).as(printed).allMatch(l -> l.endsWith(" same"));
+        // the ASCII names still go the native way, so the test sees that path
+        assertThat(printed).contains("file plain.txt natively same").contains("file rel.txt natively same");
+    }
+
+    /** Another thread's close ends a {@code sendfile} into a blocking socket whose peer reads nothing, and the peer sees the end. */
+    @Test
+    void closeByAnotherThread_endsABlockedSend_andThePeerSeesTheEnd() throws Exception {
+        Path file = sparse(256L << 20);
+        CountDownLatch progressed = new CountDownLatch(1);
+        TransferOptions watched = TransferOptions.builder()
+                .listener(new RecordingListener(bytes -> progressed.countDown()))
+                .build();
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            CompletableFuture<Throwable> outcome = copyOnAPlatformThread(file, channel, watched);
+            assertThat(progressed.await(30, TimeUnit.SECONDS)).as("progress").isTrue();
+
+            channel.close();
+
+            Throwable failure = outcome.get(5, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(TransferException.class);
+            receiver.openGate();
+            CompletableFuture<LoopbackReceiver.Received> seen = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return receiver.received();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(seen.get(5, TimeUnit.SECONDS).bytes())
+                    .as("bytes before the end")
+                    .isPositive();
+        }
+    }
+
+    /** A blocking socket whose peer stops reading fails after the stall timeout: the native path never waits in the kernel. */
+    @Test
+    void blockingSocketThatStaysFull_failsAfterTheStallTimeout() throws Exception {
+        Path file = sparse(64L << 20);
+        TransferOptions options =
+                TransferOptions.builder().stallTimeout(Duration.ofSeconds(1)).build();
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            Throwable failure = copyOnAPlatformThread(file, channel, options).get(30, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(TransferTimeoutException.class);
+            assertThat(((TransferException) failure).bytesTransferred()).isPositive();
+            receiver.openGate();
+        }
+    }
+
+    /**
+     * Which calls send a natively opened file is the table's row: to a peer on this host one read up
+     * to 8 KiB, {@code sendfile} above, as for a JDK file.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {4096, 8192, 8193, 16384, 65536})
+    void aFileToAPeerOnThisHost_goesByOneReadUpTo8KiB_bySendfileAbove(int size) throws Exception {
+        Path file = TestFiles.write(dir.resolve("f"), TestFiles.randomBytes(size, SEED));
+        RecordingListener listener = new RecordingListener();
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel channel = receiver.connectChannel()) {
+            long sent = Transfers.copy(
+                    file,
+                    (WritableByteChannel) channel,
+                    TransferOptions.builder().listener(listener).build());
+            channel.shutdownOutput();
+            assertThat(sent).isEqualTo(size);
+            assertThat(receiver.received().crc32c()).isEqualTo(TestFiles.crc32c(file));
+        }
+        assertThat(listener.strategy()).isEqualTo("native");
+        assertThat(listener.result().reason()).contains(size <= 8192 ? "pread" : "sendfile");
+    }
+
+    private CompletableFuture<Throwable> copyOnAPlatformThread(
+            Path file, SocketChannel channel, TransferOptions options) {
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread sender = new Thread(() -> {
+            try {
+                Transfers.copy(file, (WritableByteChannel) channel, options);
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        sender.setDaemon(true);
+        sender.start();
+        return outcome;
+    }
+
+    private Path sparse(long size) throws Exception {
+        Path file = dir.resolve("sparse");
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(size);
+        }
+        try (OpenFile opened = OpenFile.open(file)) {
+            assertThat(opened.openedNatively())
+                    .as("the native path is on in this run")
+                    .isTrue();
+        }
+        return file;
+    }
+
+    private static void shell(Path in, String script) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", script)
+                .directory(in.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+    }
+}
