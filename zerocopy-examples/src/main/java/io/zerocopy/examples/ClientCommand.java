@@ -22,9 +22,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code traditional-client} and {@code transferto-client}: sends one file to a server with
- * {@code Transfers.copy}, with a strategy forced as in the original experiment (the 4 KiB
- * read/write loop is the {@code buffered} strategy with a 4096-byte buffer; the other is
- * {@code transferTo}), or {@code auto} for the library's own choice. Unlike the original clients it
+ * {@code Transfers.copy}, with a strategy forced as in the original experiment, or {@code auto}
+ * for the library's own choice. The stand-in for that experiment's 4 KiB read/write loop is the
+ * {@code buffered} strategy with a 4096-byte buffer: a direct buffer filled by
+ * {@code FileChannel.read} and emptied by {@code SocketChannel.write}, not a heap array through
+ * streams. The other is {@code transferTo}. Unlike the original clients it
  * sends exactly the file, however short the counts of the calls underneath.
  */
 @Command(

@@ -47,7 +47,8 @@ public final class Main implements Callable<Integer> {
                 cl,
                 "traditional-client",
                 new ClientCommand("traditional-client", 2000, "buffered", 4096),
-                "Sends a file the classic way: a read/write loop through a 4 KiB buffer.");
+                "Sends a file with the buffered strategy forced to a 4 KiB direct buffer, the stand-in for "
+                        + "2008's read/write loop (FileChannel.read and SocketChannel.write, not streams).");
         add(
                 cl,
                 "transferto-server",
