@@ -93,13 +93,13 @@ class ReadmeStrategyTableTest {
         }
         try (NativeFile opened = new FakeNativeFile(dir.resolve("source"))) {
             for (Platform linux : LINUX) {
-                assertNames(rows, NATIVE_ROW, chosen(nativeTo(opened, Selection.NATIVE_MAX_BYTES, linux)), 0);
+                assertNames(rows, NATIVE_ROW, chosen(nativeTo(opened, small, linux)), 0);
             }
         }
         assertThat(rows.get(NATIVE_ROW))
                 .as("the native rule, in the table's own thresholds")
-                .contains("up to " + Selection.NATIVE_MAX_BYTES / 1024 + " KiB, " + PrefixWrite.WHOLE_BODY_BYTES / 1024
-                        + " KiB with a prefix");
+                .contains("up to " + Selection.LOCAL_READ_MAX_BYTES / 1024 + " KiB to a peer on this host ("
+                        + PrefixWrite.WHOLE_BODY_BYTES / 1024 + " KiB with a prefix)");
         assertThat(rows.get("file → socket, peer on this host"))
                 .as("the small-file rule, in the table's own threshold and on every JDK")
                 .contains("up to " + small / 1024 + " KiB")
