@@ -35,6 +35,7 @@ final class LinuxAbi {
             Map.entry("ENFILE", 23L),
             Map.entry("EMFILE", 24L),
             Map.entry("ELOOP", 40L),
+            Map.entry("POLLIN", 1L),
             Map.entry("POLLOUT", 4L),
             Map.entry("S_IFMT", 0170000L),
             Map.entry("S_IFREG", 0100000L),

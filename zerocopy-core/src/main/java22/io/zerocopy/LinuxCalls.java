@@ -48,6 +48,7 @@ final class LinuxCalls {
     static final int O_NONBLOCK = ABI.getInt("O_NONBLOCK");
     static final int O_NOFOLLOW = ABI.getInt("O_NOFOLLOW");
     static final int AT_FDCWD = ABI.getInt("AT_FDCWD");
+    static final short POLLIN = (short) ABI.getInt("POLLIN");
     static final short POLLOUT = (short) ABI.getInt("POLLOUT");
 
     static final int EINTR = ABI.getInt("EINTR");
@@ -242,13 +243,13 @@ final class LinuxCalls {
     }
 
     /**
-     * {@code poll(2)} of socket {@code fd} for room to write, for at most {@code millis}: 1 when it
-     * has room (or an error or hang-up to report), 0 when the time ran out, negative with errno in
-     * {@code s}.
+     * {@code poll(2)} of descriptor {@code fd} for {@code events} ({@link #POLLIN}, {@link #POLLOUT}),
+     * for at most {@code millis}: 1 when it is ready (or has an error or hang-up to report), 0 when
+     * the time ran out, negative with errno in {@code s}.
      */
-    static int pollOut(State s, int fd, int millis) {
+    static int poll(State s, int fd, short events, int millis) {
         s.pollFd.set(JAVA_INT, 0, fd);
-        s.pollFd.set(JAVA_SHORT, 4, POLLOUT);
+        s.pollFd.set(JAVA_SHORT, 4, events);
         s.pollFd.set(JAVA_SHORT, 6, (short) 0);
         try {
             return (int) POLL.invokeExact(s.callState, s.pollFd, 1L, millis);

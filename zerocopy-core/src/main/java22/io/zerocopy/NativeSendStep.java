@@ -23,24 +23,16 @@ import java.nio.channels.SocketChannel;
  *   <li>a blocking socket on a virtual thread, which the JDK runs non-blocking underneath, is waited
  *       for through a {@link ParkingBridge}: the next bytes go through the socket's own write, which
  *       parks the thread and leaves its carrier free;</li>
- *   <li>a blocking socket on a platform thread is asked for no more than it takes now
- *       ({@link #roomFor}); when it has too little room the step waits for more in {@code poll} for
- *       at most {@link #WAIT_MILLIS}, which an interrupt ends by shutting the socket down
- *       ({@link Wake}, closing the channel and throwing {@code ClosedByInterruptException} as the
- *       JDK does), then returns 0, so the engine sees a close by another thread and the stall
+ *   <li>a blocking socket on a platform thread is asked for no more than it takes now, and waited
+ *       for in {@code poll} a bounded time ({@link SocketWaits}); an interrupt then closes the
+ *       channel and throws {@code ClosedByInterruptException}, as the JDK does, and a step that
+ *       found no room returns 0, so the engine sees a close by another thread and the stall
  *       timeout.</li>
  * </ul>
  */
 final class NativeSendStep implements TransferStep {
     /** The most one call is asked to send: 1 GiB, as the JDK's own {@code transferTo} asks. */
     private static final long MAX_CALL_BYTES = 1L << 30;
-
-    /**
-     * Longest wait in {@code poll} for room in a blocking socket: 100 ms, the engine's longest wait
-     * in a selector. Between waits the engine looks for a close by another thread and the stall
-     * timeout; a stalled transfer costs ten wake-ups a second.
-     */
-    private static final int WAIT_MILLIS = 100;
 
     private static final long WOULD_BLOCK = -2;
 
@@ -50,7 +42,7 @@ final class NativeSendStep implements TransferStep {
     private final boolean blockingTarget;
 
     private final LinuxCalls.State state = new LinuxCalls.State();
-    private final Wake wake = new Wake();
+    private final SocketWaits waits = new SocketWaits();
     private final ParkingBridge bridge = new ParkingBridge(true);
     private final int socket;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
@@ -98,7 +90,12 @@ final class NativeSendStep implements TransferStep {
         long position = start + transferred;
         long count = Math.min(maxBytes, MAX_CALL_BYTES);
         if (blockingTarget && !parks) {
-            count = Math.min(count, roomFor());
+            try {
+                count = Math.min(count, waits.room(socket));
+            } catch (ClosedByInterruptException e) {
+                closeTarget(e);
+                throw e;
+            }
             if (count == 0) {
                 return 0;
             }
@@ -121,46 +118,6 @@ final class NativeSendStep implements TransferStep {
             return -1;
         }
         return n;
-    }
-
-    /**
-     * How much a {@code sendfile} into the blocking socket may ask for without waiting in the kernel:
-     * half its room, since each segment's bookkeeping is charged to the buffer too. With less than a
-     * third of the buffer free (where the kernel itself would wake a waiting writer) it first waits
-     * in {@code poll} for at most {@link #WAIT_MILLIS}; 0 if the socket still has too little room.
-     */
-    private long roomFor() throws IOException {
-        long room = LinuxCalls.sendRoom(state, socket);
-        if (room < 0) {
-            throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
-        }
-        if (room * 3 < LinuxCalls.sendBuffer(state)) {
-            awaitRoom();
-            room = LinuxCalls.sendRoom(state, socket);
-            if (room < 0 || room * 3 < LinuxCalls.sendBuffer(state)) {
-                return 0;
-            }
-        }
-        return room / 2;
-    }
-
-    /** Waits in {@code poll} for the socket to take bytes, for at most {@link #WAIT_MILLIS}; an interrupt ends the wait. */
-    private void awaitRoom() throws IOException {
-        if (!wake.isOpen()) {
-            throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and closed the socket
-        }
-        try {
-            wake.call(socket, () -> {
-                int ready;
-                do {
-                    ready = LinuxCalls.pollOut(state, socket, WAIT_MILLIS);
-                } while (ready < 0 && state.errno() == LinuxCalls.EINTR);
-                return 0; // nothing moved: an interrupt meanwhile is reported, not counted
-            });
-        } catch (ClosedByInterruptException e) {
-            closeTarget(e);
-            throw e;
-        }
     }
 
     /** One {@code sendfile} from {@code position}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */

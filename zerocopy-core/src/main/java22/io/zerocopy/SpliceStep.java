@@ -11,7 +11,6 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
@@ -27,9 +26,12 @@ import java.nio.channels.WritableByteChannel;
  * channels are still open.
  *
  * <p>A non-blocking end that is not ready gives {@code EAGAIN}: the step returns 0 and says which
- * side it waits for. A blocking socket blocks in the kernel as a JDK read or write would; an interrupt
- * then shuts the socket down (waking the call), closes that channel and ends the step with
- * {@code ClosedByInterruptException}, as the JDK does for its own calls.
+ * side it waits for. A blocking socket on a platform thread is never waited on in the kernel, where
+ * a close of its channel could not reach the duplicate: the step reads only once bytes wait and
+ * writes no more than the socket takes, with bounded waits in {@code poll} between
+ * ({@link SocketWaits}), so the engine sees a close and the stall timeout; an interrupt during a
+ * wait closes that channel and ends the step with {@code ClosedByInterruptException}, as the JDK
+ * does for its own calls.
  *
  * <p>Which of these applies is decided at each step by the thread that makes it. On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
  * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits through a
@@ -54,7 +56,7 @@ final class SpliceStep implements TransferStep {
     private final FileChannel targetFile;
     private final long targetStart;
     private final LinuxCalls.State state = new LinuxCalls.State();
-    private final Wake wake = new Wake();
+    private final SocketWaits waits = new SocketWaits();
     private final int[] fds = {-1, -1, -1, -1};
     private final int pipeSize;
     private long inPipe;
@@ -138,8 +140,11 @@ final class SpliceStep implements TransferStep {
             return writeBridge(maxBytes);
         }
         if (inPipe == 0) {
+            if (sourceParkable && !virtual && !readable()) {
+                stalledOn = Side.SOURCE;
+                return 0;
+            }
             long in = splice(
-                    source,
                     fds[0],
                     MemorySegment.NULL,
                     fds[3],
@@ -159,9 +164,15 @@ final class SpliceStep implements TransferStep {
             inPipe = in;
         }
         MemorySegment offset = targetFile != null ? state.offset : MemorySegment.NULL;
-        long out =
-                splice(target, fds[2], MemorySegment.NULL, fds[1], offset, Math.min(inPipe, maxBytes), "to the target");
         stalledOn = Side.TARGET;
+        long count = Math.min(inPipe, maxBytes);
+        if (targetParkable && !virtual) {
+            count = Math.min(count, room());
+            if (count == 0) {
+                return 0;
+            }
+        }
+        long out = splice(fds[2], MemorySegment.NULL, fds[1], offset, count, "to the target");
         if (out == WOULD_BLOCK && targetParks) {
             return writeThroughTarget(maxBytes);
         }
@@ -212,32 +223,33 @@ final class SpliceStep implements TransferStep {
         return stalledOn;
     }
 
-    /**
-     * One {@code splice(2)}, retried on {@code EINTR}; the bytes moved, {@link #WOULD_BLOCK} on
-     * {@code EAGAIN}. A blocking socket end is guarded so that an interrupt can wake it.
-     */
-    private long splice(Channel end, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, String what)
-            throws IOException {
-        if (!wake.isOpen()) {
-            // An interrupt ended an earlier call of this step as it moved bytes (and closed that
-            // call's channel); a closed guard could not wake this one, so the step ends here.
-            throw new ClosedByInterruptException();
-        }
-        boolean blockingSocket = end instanceof SelectableChannel && ((SelectableChannel) end).isBlocking();
-        long n;
+    /** Whether the blocking source has bytes, after a bounded wait; an interrupt closes it. */
+    private boolean readable() throws IOException {
         try {
-            n = blockingSocket
-                    ? wake.call(end == source ? in : out, () -> spliceRetrying(state, in, offIn, out, offOut, len))
-                    : spliceRetrying(state, in, offIn, out, offOut, len);
+            return waits.readable(fds[0]);
         } catch (ClosedByInterruptException e) {
-            closeOnInterrupt(end, e);
+            closeOnInterrupt(source, e);
             throw e;
         }
-        if (wake.cutShort) {
-            // The interrupt came as the call moved bytes: keep the count; the engine reports the interrupt next.
-            wake.cutShort = false;
-            closeOnInterrupt(end, null);
+    }
+
+    /** What the blocking target takes now, after a bounded wait if it is near full; an interrupt closes it. */
+    private long room() throws IOException {
+        try {
+            return waits.room(fds[1]);
+        } catch (ClosedByInterruptException e) {
+            closeOnInterrupt(target, e);
+            throw e;
         }
+    }
+
+    /**
+     * One {@code splice(2)}, retried on {@code EINTR}; the bytes moved, {@link #WOULD_BLOCK} on
+     * {@code EAGAIN}. It never waits: both ends were found ready or are non-blocking.
+     */
+    private long splice(int in, MemorySegment offIn, int out, MemorySegment offOut, long len, String what)
+            throws IOException {
+        long n = spliceRetrying(state, in, offIn, out, offOut, len);
         if (n >= 0) {
             return n;
         }
@@ -253,9 +265,7 @@ final class SpliceStep implements TransferStep {
         try {
             end.close();
         } catch (IOException closeFailure) {
-            if (failure != null) {
-                failure.addSuppressed(closeFailure);
-            }
+            failure.addSuppressed(closeFailure);
         }
     }
 

@@ -291,6 +291,45 @@ class SpliceTest {
         }
     }
 
+    /**
+     * Another thread's close of the target ends a relay that waits on an idle blocking source within
+     * 5 s, and the target's peer sees the end: the step's duplicate descriptors keep no socket open.
+     */
+    @Test
+    void copy_targetClosedByAnotherThreadWhileWaiting_endsAndThePeerSeesTheEnd() throws Exception {
+        try (Connection source = Connection.open();
+                Connection target = Connection.open()) {
+            source.send(new byte[1000], false).get(10, TimeUnit.SECONDS);
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread copyingThread = new Thread(() -> {
+                try {
+                    Transfers.copy(
+                            (ReadableByteChannel) source.near(),
+                            target.near(),
+                            splice(new RecordingListener(), Duration.ofSeconds(60)));
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    outcome.complete(t);
+                }
+            });
+            copyingThread.start();
+            target.receive(1000);
+            awaitInSplice(copyingThread);
+
+            target.near().close();
+
+            assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(TransferException.class);
+            CompletableFuture<Integer> end = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return target.far().read(ByteBuffer.allocate(1));
+                } catch (IOException e) {
+                    return -2; // a reset is an end too
+                }
+            });
+            assertThat(end.get(5, TimeUnit.SECONDS)).as("the peer's read at the end").isNegative();
+        }
+    }
+
     /** A blocking splice into a socket whose peer stopped reading wakes on an interrupt. */
     @Test
     void copy_interruptedWhileBlockedOnTarget() throws Exception {
@@ -323,14 +362,15 @@ class SpliceTest {
     }
 
     /**
-     * Waits until {@code thread} is inside the native splice call (its stack shows the downcall); a
-     * blocking one then stays there until something wakes it.
+     * Waits until {@code thread} is inside the step's native wait for a blocking socket (its stack
+     * shows the {@code poll} downcall, or a {@code splice} one); it then stays there, a bounded wait
+     * at a time, until something wakes it.
      */
     private static void awaitInSplice(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (Arrays.stream(thread.getStackTrace())
                 .noneMatch(frame -> frame.getClassName().equals("io.zerocopy.LinuxCalls")
-                        && frame.getMethodName().equals("splice"))) {
+                        && (frame.getMethodName().equals("splice") || frame.getMethodName().equals("poll")))) {
             assertThat(System.nanoTime()).as("copying thread reached splice(2)").isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
         }

@@ -1,0 +1,79 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
+
+/**
+ * How a native step uses a blocking socket from a platform thread without ever waiting in the
+ * kernel, where it could not be woken: the step works on a duplicate of the socket's descriptor,
+ * which keeps the socket open past its owner's close, so a call blocked on it would outlive the
+ * close. Instead a write asks for no more than the socket takes now ({@link #room}), a read is
+ * made only when bytes wait ({@link #readable}), and the waits between are {@code poll} calls of
+ * at most {@link #WAIT_MILLIS}, which an interrupt ends by shutting the socket down ({@link Wake}).
+ * Between waits the engine looks for a close by another thread and for the stall timeout. One per
+ * step; not thread-safe.
+ */
+final class SocketWaits {
+    /**
+     * Longest wait in {@code poll}: 100 ms, the engine's longest wait in a selector. A stalled
+     * transfer costs ten wake-ups a second; a close is seen within about that.
+     */
+    static final int WAIT_MILLIS = 100;
+
+    private final LinuxCalls.State state = new LinuxCalls.State();
+    private final Wake wake = new Wake();
+
+    /**
+     * How much one call may write into blocking socket {@code fd} without waiting in the kernel:
+     * half its room, since each segment's bookkeeping is charged to the buffer too. With less than
+     * a third of the buffer free (where the kernel itself wakes a waiting writer) it first waits
+     * for more; 0 if there is still too little.
+     *
+     * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
+     */
+    long room(int fd) throws IOException {
+        long room = sendRoom(fd);
+        if (room * 3 < LinuxCalls.sendBuffer(state)) {
+            await(fd, LinuxCalls.POLLOUT);
+            room = sendRoom(fd);
+            if (room * 3 < LinuxCalls.sendBuffer(state)) {
+                return 0;
+            }
+        }
+        return room / 2;
+    }
+
+    /**
+     * Whether blocking socket {@code fd} has bytes to read (or its end, or an error), after waiting
+     * for at most {@link #WAIT_MILLIS}: a read then returns what waits without blocking.
+     *
+     * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
+     */
+    boolean readable(int fd) throws IOException {
+        return await(fd, LinuxCalls.POLLIN) > 0;
+    }
+
+    private long sendRoom(int fd) throws IOException {
+        long room = LinuxCalls.sendRoom(state, fd);
+        if (room < 0) {
+            throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
+        }
+        return room;
+    }
+
+    private long await(int fd, short events) throws IOException {
+        if (!wake.isOpen()) {
+            throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and shut the socket down
+        }
+        long[] ready = {0};
+        wake.call(fd, () -> {
+            int n;
+            do {
+                n = LinuxCalls.poll(state, fd, events, WAIT_MILLIS);
+            } while (n < 0 && state.errno() == LinuxCalls.EINTR);
+            ready[0] = n;
+            return 0; // nothing moved: an interrupt meanwhile is reported, not counted
+        });
+        return ready[0];
+    }
+}
