@@ -42,7 +42,9 @@ import java.util.Objects;
  * channel on a directory does). Anything else (a FIFO, a device, a socket) is refused with a
  * {@link FileSystemException} whose reason is {@code "not a regular file or directory"}, and nothing
  * stays open. A missing file, a refused permission or a symbolic link refused by
- * {@link LinkOption#NOFOLLOW_LINKS} throw what {@code FileChannel.open} throws.
+ * {@link LinkOption#NOFOLLOW_LINKS} throw what {@code FileChannel.open} throws; a lack of
+ * descriptors or memory is a {@link ResourceShortageException}, so that a caller can tell "try
+ * again later" from "not this file" without reading messages.
  *
  * <p><b>Who owns what.</b> The caller owns this object and closes it; that closes the channel. The
  * channel's size is the file's size now; the attributes are as they were at the open, so a file
@@ -66,6 +68,8 @@ public final class OpenFile implements Closeable {
      * Opens the file at {@code path} for reading and reads its attributes.
      *
      * @param options {@link LinkOption#NOFOLLOW_LINKS} to refuse a symbolic link at the last step
+     * @throws ResourceShortageException if it could not be opened for lack of descriptors or memory
+     *     ({@code EMFILE}, {@code ENFILE}, {@code ENOMEM}): not a verdict on the file
      * @throws FileSystemException if it is neither a regular file nor a directory, or as
      *     {@code FileChannel.open} throws it ({@code NoSuchFileException}, {@code AccessDeniedException})
      * @throws IOException if it cannot be opened or its attributes cannot be read
@@ -84,14 +88,20 @@ public final class OpenFile implements Closeable {
             }
             return new OpenFile(path, file, file.attributes());
         }
-        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
-        if (attributes.isOther()) {
-            throw notAFile(path); // before an open that would block on a FIFO
+        BasicFileAttributes attributes;
+        FileChannel channel;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
+            if (attributes.isOther()) {
+                throw notAFile(path); // before an open that would block on a FIFO
+            }
+            // a link not to be followed fails here, as it fails the native open (ELOOP)
+            channel = followLinks
+                    ? FileChannel.open(path, StandardOpenOption.READ)
+                    : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+        } catch (FileSystemException e) {
+            throw OpenFailures.translate(e); // EMFILE, ENFILE, ENOMEM: a ResourceShortageException
         }
-        // a link not to be followed fails here, as it fails the native open (ELOOP)
-        FileChannel channel = followLinks
-                ? FileChannel.open(path, StandardOpenOption.READ)
-                : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
         return new OpenFile(path, channel, attributes);
     }
 

@@ -133,6 +133,7 @@ class NullPointerTest {
         m.put(TransferException.class, () -> new TransferException("test", 1, null));
         m.put(TruncatedSourceException.class, () -> new TruncatedSourceException(1, 4, 1, null));
         m.put(TransferTimeoutException.class, () -> new TransferTimeoutException(1, Duration.ofSeconds(1)));
+        m.put(ResourceShortageException.class, () -> new ResourceShortageException("file", "Too many open files"));
         m.put(Support.class, () -> Support.yes("test"));
         m.put(ChannelKind.class, () -> ChannelKind.FILE);
         m.put(
