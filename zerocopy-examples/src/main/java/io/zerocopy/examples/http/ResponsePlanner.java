@@ -52,9 +52,15 @@ final class ResponsePlanner {
     private static final byte[] NO_BYTES = {};
 
     private final TargetResolver resolver;
+    private final ShortageLog shortages;
 
     ResponsePlanner(TargetResolver resolver) {
+        this(resolver, new ShortageLog(System.err));
+    }
+
+    ResponsePlanner(TargetResolver resolver, ShortageLog shortages) {
         this.resolver = resolver;
+        this.shortages = shortages;
     }
 
     /**
@@ -73,6 +79,9 @@ final class ResponsePlanner {
         }
         Resolution found = resolver.resolve(request.target());
         if (!found.found()) {
+            if (found.status == 503) {
+                shortages.record(request.target(), found.reason);
+            }
             return error(request, found.status, found.reason, keepAlive && found.status != 400);
         }
         try {

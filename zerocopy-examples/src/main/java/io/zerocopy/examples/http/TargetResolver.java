@@ -1,6 +1,7 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenFile;
+import io.zerocopy.ResourceShortageException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -157,6 +158,9 @@ final class TargetResolver {
             return Resolution.refuse(404, "not found");
         } catch (AccessDeniedException e) {
             return Resolution.refuse(403, "not readable");
+        } catch (ResourceShortageException e) {
+            // EMFILE, ENFILE, ENOMEM: says nothing about the file; the client may try again shortly
+            return Resolution.refuse(503, "cannot open the file now: " + e.getReason());
         } catch (FileSystemException e) {
             // a FIFO or device (refused without blocking), a loop of links (ELOOP), or ENOTDIR on the way
             String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
