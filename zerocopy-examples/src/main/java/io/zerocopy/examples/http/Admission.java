@@ -1,19 +1,53 @@
 package io.zerocopy.examples.http;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Which new connections are served, which are answered 503 and which are closed without a word:
- * the one admission rule of both engines. Up to {@code maxConnections} are served at once; past
- * that, up to {@value #MAX_REFUSING} at a time get their 503, and the rest are dropped so that a
- * flood costs no more than a close each. Thread-safe.
+ * Which new connections are served, which are answered 503, which are closed without a word, and
+ * when the acceptor should not accept at all: the one admission rule of both engines.
+ *
+ * <p>Up to {@link #maxConnections()} are served at once: {@code --max-connections}, or fewer where
+ * the process's descriptor limit cannot serve that many ({@link #allowedBy}). Past the operator's
+ * limit, up to {@value #MAX_REFUSING} at a time get their 503, and the rest are dropped so that a
+ * flood costs no more than a close each. Past the descriptor limit nothing more is accepted
+ * ({@link #full()}): a connection waits in the listen backlog until a served one closes, as nginx
+ * stops accepting when its connections run out, because even a 503 would take a descriptor that a
+ * served connection needs to open its file. An accept that fails for lack of descriptors anyway
+ * (something else in the process took them) pauses accepting for {@link #ACCEPT_PAUSE_NANOS} rather
+ * than spinning. Thread-safe; {@link #admit} and {@link #full} are called by one accepting thread.
  */
 final class Admission {
 
     /** Refused connections being answered 503 at once; beyond this they are closed without a word. */
     static final int MAX_REFUSING = 64;
 
-    /** What happens to a new connection. */
+    /**
+     * Descriptors one served connection may hold at once: its socket, the file being sent, and two
+     * directories a race-free resolver holds open on the way to it. The server keeps no cache of open
+     * files; one would add its size to the reserve.
+     */
+    static final int DESCRIPTORS_PER_CONNECTION = 4;
+
+    /**
+     * Descriptors kept back beyond those open when the server starts, for what the JDK opens later
+     * on its own: the virtual threads' pollers (an epoll descriptor and a wake-up each), jars of
+     * classes first loaded while serving, {@code /dev/urandom}.
+     */
+    static final int RESERVE_MARGIN = 32;
+
+    /**
+     * How long accepting stops after an accept failed: nearly always for lack of descriptors (the
+     * JDK's "Too many open files", {@code EMFILE} or {@code ENFILE}), which an accept retried at once
+     * would meet again, spinning a core. Long enough for a served connection to finish and free one,
+     * short enough that a client in the backlog hardly notices.
+     */
+    static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** What a new connection gets. */
     enum Verdict {
         /** Served; {@link #release} with {@code refused = false} when it closes. */
         SERVE,
@@ -23,12 +57,96 @@ final class Admission {
         DROP
     }
 
+    /**
+     * The process's descriptor limit ({@code ulimit -n}) and how many it had open when the server
+     * started, as {@code UnixOperatingSystemMXBean} reports them.
+     */
+    record DescriptorLimit(long max, long openAtStart) {
+
+        /** This process's, read now; null where the JVM does not report them (not a Unix system). */
+        static DescriptorLimit ofThisProcess() {
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            if (!(os instanceof com.sun.management.UnixOperatingSystemMXBean)) {
+                return null;
+            }
+            com.sun.management.UnixOperatingSystemMXBean unix = (com.sun.management.UnixOperatingSystemMXBean) os;
+            long max = unix.getMaxFileDescriptorCount();
+            long open = unix.getOpenFileDescriptorCount();
+            return max > 0 && open >= 0 ? new DescriptorLimit(max, open) : null;
+        }
+    }
+
+    private final int requested;
     private final int maxConnections;
+    private final boolean holdsWhenFull;
+    private final DescriptorLimit limit;
+    private final Runnable placeFreed;
     private final AtomicInteger served = new AtomicInteger();
     private final AtomicInteger refusing = new AtomicInteger();
 
+    /** Admission to {@code maxConnections} with no descriptor limit: over it, 503 and drops. */
     Admission(int maxConnections) {
-        this.maxConnections = maxConnections;
+        this(maxConnections, null, () -> {});
+    }
+
+    /**
+     * Admission to {@code requested} connections, or to fewer if {@code limit} cannot serve that many.
+     *
+     * @param limit the process's descriptor limit, or null for none
+     * @param placeFreed run when a connection closes while the descriptor limit held the acceptor
+     *     back: the acceptor may accept again
+     */
+    Admission(int requested, DescriptorLimit limit, Runnable placeFreed) {
+        int allowed = limit == null ? Integer.MAX_VALUE : allowedBy(limit.max(), limit.openAtStart());
+        this.requested = requested;
+        this.maxConnections = Math.min(requested, allowed);
+        this.holdsWhenFull = allowed < requested;
+        this.limit = limit;
+        this.placeFreed = placeFreed;
+    }
+
+    /**
+     * Connections that {@code maxDescriptors} can serve at once with {@code openAtStart} already open:
+     * what is left after the reserve ({@code openAtStart} and {@value #RESERVE_MARGIN}) and the
+     * refused connections' sockets ({@value #MAX_REFUSING}), at {@value #DESCRIPTORS_PER_CONNECTION}
+     * each; at least 1, so that a server started under a tiny limit still serves.
+     */
+    static int allowedBy(long maxDescriptors, long openAtStart) {
+        long spare = maxDescriptors - openAtStart - RESERVE_MARGIN - MAX_REFUSING;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, spare / DESCRIPTORS_PER_CONNECTION));
+    }
+
+    /** Connections served at once: {@code --max-connections}, or fewer if the descriptor limit allows fewer. */
+    int maxConnections() {
+        return maxConnections;
+    }
+
+    /**
+     * The warning for the operator when the descriptor limit cannot serve {@code --max-connections}
+     * (as nginx warns that worker_connections exceed the open file limit), or null when it can.
+     */
+    String warning() {
+        if (!holdsWhenFull) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT,
+                "--max-connections %d exceeds what the open file limit allows (%d descriptors, %d open at start, "
+                        + "%d per connection): serving at most %d connections at once, more wait to be accepted; "
+                        + "raise the limit (ulimit -n) to serve more",
+                requested,
+                limit.max(),
+                limit.openAtStart(),
+                DESCRIPTORS_PER_CONNECTION,
+                maxConnections);
+    }
+
+    /**
+     * Whether the acceptor must not accept now: the descriptor limit is what bounds the connections,
+     * and as many are served as it allows. {@code placeFreed} runs when that changes.
+     */
+    boolean full() {
+        return holdsWhenFull && served.get() >= maxConnections;
     }
 
     /** Decides for a connection just accepted, and counts it unless it is dropped. */
@@ -46,6 +164,15 @@ final class Admission {
 
     /** A connection {@link #admit} counted has closed; {@code refused} says whether it was refused. */
     void release(boolean refused) {
-        (refused ? refusing : served).decrementAndGet();
+        if (refused) {
+            refusing.decrementAndGet();
+        } else if (served.getAndDecrement() == maxConnections && holdsWhenFull) {
+            placeFreed.run();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "admission(at most " + maxConnections + (holdsWhenFull ? ", by the open file limit" : "") + ")";
     }
 }

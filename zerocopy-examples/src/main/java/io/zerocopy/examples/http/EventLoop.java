@@ -34,6 +34,11 @@ final class EventLoop implements Runnable {
     private final long sweepNanos;
     private ServerSocketChannel server;
     private boolean draining;
+    /** Whether accepting is paused: the listening socket's key has no interest. */
+    private boolean acceptPaused;
+    /** When a pause ends at the latest ({@code System.nanoTime()}). */
+    private long acceptResumesAt;
+
     private volatile boolean forced;
 
     EventLoop(EventLoopEngine engine, int index) throws IOException {
@@ -118,7 +123,8 @@ final class EventLoop implements Runnable {
         long nextSweep = System.nanoTime() + sweepNanos;
         try {
             while (!forced) {
-                long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()));
+                long next = acceptPaused && acceptResumesAt - nextSweep < 0 ? acceptResumesAt : nextSweep;
+                long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - System.nanoTime()));
                 selector.select(wait);
                 Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext()) {
@@ -130,6 +136,9 @@ final class EventLoop implements Runnable {
                     task.run();
                 }
                 long now = System.nanoTime();
+                if (acceptPaused && now - acceptResumesAt >= 0) {
+                    resumeAccepting();
+                }
                 if (now - nextSweep >= 0) {
                     sweep(now);
                     nextSweep = now + sweepNanos;
@@ -176,16 +185,51 @@ final class EventLoop implements Runnable {
 
     private void accept() {
         for (int i = 0; i < ACCEPTS_PER_EVENT; i++) {
+            if (engine.admissionFull()) {
+                pauseAccepting(); // until a served connection closes: new ones wait in the backlog
+                return;
+            }
             SocketChannel channel;
             try {
                 channel = server.accept();
             } catch (IOException e) {
-                return; // out of descriptors, or reset before accepted: the next readiness tries again
+                // out of descriptors (EMFILE, ENFILE), or reset before accepted: the listening socket
+                // stays ready, so accepting again at once would spin; pause for a moment
+                pauseAccepting();
+                return;
             }
             if (channel == null) {
                 return;
             }
             engine.accepted(channel);
+        }
+    }
+
+    /** Stops watching the listening socket for {@link Admission#ACCEPT_PAUSE_NANOS} or until {@link #resumeAccepting}; on the loop's thread. */
+    private void pauseAccepting() {
+        SelectionKey key = server.keyFor(selector);
+        if (key != null && key.isValid()) {
+            key.interestOps(0);
+            acceptPaused = true;
+            acceptResumesAt = System.nanoTime() + Admission.ACCEPT_PAUSE_NANOS;
+        }
+    }
+
+    /** Watches the listening socket again after a pause, from any thread: a served connection has closed, or the pause is over. */
+    void resumeAccepting() {
+        if (Thread.currentThread() != thread) {
+            tasks.add(this::watchListeningSocket);
+            selector.wakeup();
+        } else {
+            watchListeningSocket();
+        }
+    }
+
+    private void watchListeningSocket() {
+        SelectionKey key = acceptPaused ? server.keyFor(selector) : null;
+        acceptPaused = false;
+        if (key != null && key.isValid() && !draining) {
+            key.interestOps(SelectionKey.OP_ACCEPT);
         }
     }
 

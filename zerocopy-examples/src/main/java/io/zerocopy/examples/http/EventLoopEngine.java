@@ -33,7 +33,6 @@ final class EventLoopEngine implements HttpServer {
         this.config = config;
         this.planner = planner;
         this.server = server;
-        this.admission = new Admission(config.maxConnections());
         this.loops = new EventLoop[loops];
         try {
             for (int i = 0; i < loops; i++) {
@@ -47,6 +46,9 @@ final class EventLoopEngine implements HttpServer {
             }
             throw e;
         }
+        // after the listening socket and the selectors are open, so that the reserve counts them
+        this.admission = new Admission(
+                config.maxConnections(), Admission.DescriptorLimit.ofThisProcess(), this.loops[0]::resumeAccepting);
     }
 
     static EventLoopEngine start(ServerConfig config, ResponsePlanner planner) throws IOException {
@@ -96,6 +98,16 @@ final class EventLoopEngine implements HttpServer {
     @Override
     public int openConnections() {
         return open.get();
+    }
+
+    @Override
+    public Admission admission() {
+        return admission;
+    }
+
+    /** Whether the accepting loop must leave new connections in the backlog for now: see {@link Admission#full}. */
+    boolean admissionFull() {
+        return admission.full();
     }
 
     /** A new connection from the accepting loop: admitted (or refused, or dropped) and given to a loop. */

@@ -57,6 +57,9 @@ interface HttpServer extends AutoCloseable {
     /** Connections open now, those being refused included. */
     int openConnections();
 
+    /** How this server admits connections: its effective connection limit and the warning, if any, about it. */
+    Admission admission();
+
     /**
      * Stops gracefully: stops accepting, closes idle connections, lets responses in progress finish
      * for up to {@code grace}, then closes whatever is left. Returns once every connection is closed

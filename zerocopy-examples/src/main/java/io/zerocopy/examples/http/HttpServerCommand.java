@@ -107,6 +107,12 @@ public final class HttpServerCommand implements Callable<Integer> {
             started.completeExceptionally(e);
             throw e;
         }
+        String warning = server.admission().warning();
+        if (warning != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("http-server: warning: " + warning);
+            err.flush();
+        }
         InetSocketAddress address = server.address();
         String kind = server instanceof ThreadsEngine
                 ? ", " + ((ThreadsEngine) server).threadKind()
@@ -121,7 +127,7 @@ public final class HttpServerCommand implements Callable<Integer> {
                 config.engine(),
                 kind,
                 strategy,
-                config.maxConnections(),
+                server.admission().maxConnections(),
                 idleTimeout);
         out.flush();
         Thread hook = new Thread(

@@ -46,7 +46,6 @@ final class ThreadsEngine implements HttpServer {
         this.config = config;
         this.planner = planner;
         this.server = server;
-        this.admission = new Admission(config.maxConnections());
         ExecutorService virtual = virtualThreads();
         this.workers = virtual != null ? virtual : platformThreads();
         this.threadKind = virtual != null ? "virtual threads" : "platform threads";
@@ -54,6 +53,9 @@ final class ThreadsEngine implements HttpServer {
         long period = Math.max(10, Math.min(250, config.idleTimeout().toMillis() / 4));
         reaper.scheduleAtFixedRate(() -> reap(System.nanoTime()), period, period, TimeUnit.MILLISECONDS);
         this.acceptor = daemon(this::acceptLoop, "http-accept");
+        // after the listening socket and the reaper are made, so that the reserve counts them
+        this.admission = new Admission(
+                config.maxConnections(), Admission.DescriptorLimit.ofThisProcess(), () -> LockSupport.unpark(acceptor));
     }
 
     /**
@@ -115,16 +117,31 @@ final class ThreadsEngine implements HttpServer {
         return open.size();
     }
 
+    @Override
+    public Admission admission() {
+        return admission;
+    }
+
     private void acceptLoop() {
         while (true) {
+            if (admission.full()) {
+                // the descriptor limit serves no more: leave new connections in the backlog until a
+                // served one closes (which unparks this thread); the timeout only bounds a missed wake-up
+                LockSupport.parkNanos(Admission.ACCEPT_PAUSE_NANOS);
+                if (closing) {
+                    return;
+                }
+                continue;
+            }
             SocketChannel channel;
             try {
                 channel = server.accept();
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                // out of descriptors, or a connection reset before it was accepted: try again shortly
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                // out of descriptors (EMFILE, ENFILE), or a connection reset before it was accepted:
+                // stop accepting for a moment rather than spin on an accept that fails again
+                LockSupport.parkNanos(Admission.ACCEPT_PAUSE_NANOS);
                 continue;
             }
             Admission.Verdict verdict = admission.admit();

@@ -2,6 +2,7 @@ package io.zerocopy.examples.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
@@ -30,5 +31,75 @@ class AdmissionTest {
         admission.release(false);
         assertThat(admission.admit()).as("a served place is free again").isEqualTo(Admission.Verdict.SERVE);
         assertThat(admission.admit()).isEqualTo(Admission.Verdict.DROP);
+    }
+
+    @Test
+    void allowedBy_leavesTheReserveAndTheRefusals_thenFourPerConnection() {
+        // 256 - 20 open at start - 32 margin - 64 refusals = 140 spare: 35 connections of 4
+        assertThat(Admission.allowedBy(256, 20)).isEqualTo(35);
+        assertThat(Admission.allowedBy(256, 23))
+                .as("a partial connection's worth is not one")
+                .isEqualTo(34);
+        assertThat(Admission.allowedBy(1024, 20)).isEqualTo((1024 - 20 - 32 - 64) / 4);
+        assertThat(Admission.allowedBy(64, 40))
+                .as("at least one, however small the limit")
+                .isEqualTo(1);
+        assertThat(Admission.allowedBy(Long.MAX_VALUE, 20)).as("unlimited").isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void maxConnections_isTheSmallerOfTheRequestAndTheLimit() {
+        Admission.DescriptorLimit small = new Admission.DescriptorLimit(256, 20);
+        assertThat(new Admission(1024, small, () -> {}).maxConnections()).isEqualTo(35);
+        assertThat(new Admission(10, small, () -> {}).maxConnections()).isEqualTo(10);
+        assertThat(new Admission(1024, null, () -> {}).maxConnections())
+                .as("no limit known")
+                .isEqualTo(1024);
+    }
+
+    @Test
+    void warning_onlyWhenTheLimitCannotServeTheRequest_andNamesTheNumbers() {
+        Admission.DescriptorLimit small = new Admission.DescriptorLimit(256, 20);
+        assertThat(new Admission(1024, small, () -> {}).warning())
+                .contains("--max-connections 1024")
+                .contains("256 descriptors")
+                .contains("20 open at start")
+                .contains("at most 35 connections")
+                .contains("ulimit -n");
+        assertThat(new Admission(35, small, () -> {}).warning()).isNull();
+        assertThat(new Admission(1024, null, () -> {}).warning()).isNull();
+    }
+
+    @Test
+    void full_whenTheLimitBinds_holdsTheAcceptorBack_andAReleaseFreesIt() {
+        AtomicInteger freed = new AtomicInteger();
+        Admission admission = new Admission(1024, new Admission.DescriptorLimit(256, 20), freed::incrementAndGet);
+        for (int i = 0; i < 35; i++) {
+            assertThat(admission.full()).as("before connection %d", i).isFalse();
+            assertThat(admission.admit()).isEqualTo(Admission.Verdict.SERVE);
+        }
+        assertThat(admission.full()).as("as many as the limit serves").isTrue();
+        assertThat(freed).hasValue(0);
+
+        admission.release(false);
+
+        assertThat(freed).as("the acceptor is told").hasValue(1);
+        assertThat(admission.full()).isFalse();
+        assertThat(admission.admit()).isEqualTo(Admission.Verdict.SERVE);
+        admission.release(false);
+        admission.release(false);
+        assertThat(freed).as("told only when a place frees at the limit").hasValue(2);
+    }
+
+    @Test
+    void full_neverWhenTheOperatorsLimitBinds_thoseAreRefused() {
+        AtomicInteger freed = new AtomicInteger();
+        Admission admission = new Admission(2, new Admission.DescriptorLimit(256, 20), freed::incrementAndGet);
+        admission.admit();
+        admission.admit();
+        assertThat(admission.full()).isFalse();
+        assertThat(admission.admit()).isEqualTo(Admission.Verdict.REFUSE);
+        admission.release(false);
+        assertThat(freed).hasValue(0);
     }
 }
