@@ -48,7 +48,9 @@ final class EventLoopEngine implements HttpServer {
         }
         // after the listening socket and the selectors are open, so that the reserve counts them
         this.admission = new Admission(
-                config.maxConnections(), Admission.DescriptorLimit.ofThisProcess(), () -> this.loops[0].resumeAccepting());
+                config.maxConnections(),
+                Admission.DescriptorLimit.ofThisProcess(),
+                () -> this.loops[0].resumeAccepting());
     }
 
     static EventLoopEngine start(ServerConfig config, ResponsePlanner planner) throws IOException {
