@@ -57,6 +57,9 @@ final class LinuxCalls {
     static final int EACCES = ABI.getInt("EACCES");
     static final int EPERM = ABI.getInt("EPERM");
     static final int ELOOP = ABI.getInt("ELOOP");
+    static final int EMFILE = ABI.getInt("EMFILE");
+    static final int ENFILE = ABI.getInt("ENFILE");
+    static final int ENOMEM = ABI.getInt("ENOMEM");
 
     private static final int SOL_SOCKET = ABI.getInt("SOL_SOCKET");
     private static final int SO_MEMINFO = ABI.getInt("SO_MEMINFO");

@@ -190,6 +190,9 @@ final class NativeFiles {
             return new AccessDeniedException(file);
         }
         String message = LinuxCalls.message(errno);
+        if (errno == LinuxCalls.EMFILE || errno == LinuxCalls.ENFILE || errno == LinuxCalls.ENOMEM) {
+            return new ResourceShortageException(file, message); // told by its number, not its words
+        }
         return new FileSystemException(
                 file,
                 null,
