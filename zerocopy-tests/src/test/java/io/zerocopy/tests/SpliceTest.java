@@ -326,7 +326,9 @@ class SpliceTest {
                     return -2; // a reset is an end too
                 }
             });
-            assertThat(end.get(5, TimeUnit.SECONDS)).as("the peer's read at the end").isNegative();
+            assertThat(end.get(5, TimeUnit.SECONDS))
+                    .as("the peer's read at the end")
+                    .isNegative();
         }
     }
 
@@ -370,7 +372,8 @@ class SpliceTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (Arrays.stream(thread.getStackTrace())
                 .noneMatch(frame -> frame.getClassName().equals("io.zerocopy.LinuxCalls")
-                        && (frame.getMethodName().equals("splice") || frame.getMethodName().equals("poll")))) {
+                        && (frame.getMethodName().equals("splice")
+                                || frame.getMethodName().equals("poll")))) {
             assertThat(System.nanoTime()).as("copying thread reached splice(2)").isLessThan(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
         }
