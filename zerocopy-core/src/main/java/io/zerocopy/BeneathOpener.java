@@ -1,0 +1,206 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Opens a file beneath a directory one segment at a time, each relative to the directory the step
+ * before opened and none through a symbolic link: the walk behind {@link OpenFile#openBeneath}.
+ *
+ * <p>Where the default file system gives a {@link SecureDirectoryStream} (Linux and the other
+ * Unixes, every JDK 17+), each step is an {@code openat} with {@code O_NOFOLLOW} relative to the
+ * directory opened before it, so no rename or link made meanwhile can lead outside. Elsewhere each
+ * step is looked at by path and the file opened by path, which a racing writer can defeat.
+ */
+final class BeneathOpener {
+    private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+
+    private BeneathOpener() {}
+
+    static OpenFile open(Path directory, List<String> segments) throws IOException {
+        Objects.requireNonNull(directory, "directory");
+        checkSegments(directory.getFileSystem(), segments);
+        if (segments.isEmpty()) {
+            return OpenFile.open(directory);
+        }
+        Path path = directory;
+        for (String segment : segments) {
+            path = path.resolve(segment);
+        }
+        DirectoryStream<Path> top = Files.newDirectoryStream(directory);
+        if (top instanceof SecureDirectoryStream) {
+            return walk((SecureDirectoryStream<Path>) top, directory, segments, path);
+        }
+        top.close();
+        return byPath(directory, segments, path);
+    }
+
+    /** Refuses a segment that is empty, {@code .}, {@code ..}, or more or other than one name. */
+    private static void checkSegments(FileSystem fs, List<String> segments) {
+        Objects.requireNonNull(segments, "segments");
+        for (String segment : segments) {
+            Objects.requireNonNull(segment, "segments");
+            boolean plain = !segment.isEmpty()
+                    && !segment.equals(".")
+                    && !segment.equals("..")
+                    && segment.indexOf('/') < 0
+                    && segment.indexOf('\0') < 0;
+            if (plain) {
+                Path name = fs.getPath(segment); // one name on this file system too ('\' on Windows)
+                plain = !name.isAbsolute() && name.getNameCount() == 1 && name.toString().equals(segment);
+            }
+            if (!plain) {
+                throw new IllegalArgumentException("segments: " + segments
+                        + " (expected: names without '/' or NUL, none empty, '.' or '..')");
+            }
+        }
+    }
+
+    /** Each step relative to the last open directory; closes every directory it opened, {@code top} included. */
+    private static OpenFile walk(SecureDirectoryStream<Path> top, Path directory, List<String> segments, Path path)
+            throws IOException {
+        FileSystem fs = directory.getFileSystem();
+        SecureDirectoryStream<Path> dir = top;
+        Path at = directory;
+        int last = segments.size() - 1;
+        for (int i = 0; i < last; i++) {
+            Path name = fs.getPath(segments.get(i));
+            at = at.resolve(name);
+            SecureDirectoryStream<Path> next = null;
+            try (SecureDirectoryStream<Path> current = dir) {
+                BasicFileAttributes attributes = ownAttributes(current, name, at);
+                if (attributes.isSymbolicLink()) {
+                    throw new SymbolicLinkException(at.toString());
+                }
+                if (!attributes.isDirectory()) {
+                    // before the open: the JDK leaks a descriptor when fdopendir refuses a file
+                    throw new NotDirectoryException(at.toString());
+                }
+                try {
+                    next = current.newDirectoryStream(name, NOFOLLOW);
+                } catch (IOException e) {
+                    throw refusal(current, name, at, e);
+                }
+            } catch (IOException | RuntimeException e) {
+                if (next != null) {
+                    closeAfter(next, e);
+                }
+                throw e;
+            }
+            dir = next;
+        }
+        try (SecureDirectoryStream<Path> current = dir) {
+            Path name = fs.getPath(segments.get(last));
+            BasicFileAttributes attributes = ownAttributes(current, name, path);
+            if (attributes.isSymbolicLink()) {
+                throw new SymbolicLinkException(path.toString());
+            }
+            if (attributes.isOther()) {
+                throw OpenFile.notAFile(path); // before an open that would block on a FIFO
+            }
+            SeekableByteChannel channel;
+            try {
+                channel = current.newByteChannel(name, READ);
+            } catch (IOException e) {
+                throw refusal(current, name, path, e);
+            }
+            if (!(channel instanceof FileChannel)) {
+                channel.close();
+                throw new FileSystemException(path.toString(), null, "the file system opened no FileChannel");
+            }
+            return new OpenFile(path, (FileChannel) channel, attributes);
+        }
+    }
+
+    /** The entry's own attributes ({@code fstatat} with {@code AT_SYMLINK_NOFOLLOW}), failures naming {@code at}. */
+    private static BasicFileAttributes ownAttributes(SecureDirectoryStream<Path> dir, Path name, Path at)
+            throws IOException {
+        try {
+            return dir.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW)
+                    .readAttributes();
+        } catch (IOException e) {
+            throw named(e, at);
+        }
+    }
+
+    /**
+     * What an open that failed after its look means, told by looking again rather than by the JDK's
+     * words: a link swapped in (the open's {@code ELOOP}), an entry taken away, or else the open's
+     * own failure (also a link swapped in and out again between the open and this look).
+     */
+    private static IOException refusal(SecureDirectoryStream<Path> dir, Path name, Path at, IOException e) {
+        IOException now;
+        try {
+            if (!ownAttributes(dir, name, at).isSymbolicLink()) {
+                return named(e, at);
+            }
+            now = new SymbolicLinkException(at.toString());
+        } catch (NoSuchFileException gone) {
+            now = new NoSuchFileException(at.toString());
+        } catch (IOException again) {
+            e.addSuppressed(again);
+            return named(e, at);
+        }
+        now.initCause(e);
+        return now;
+    }
+
+    /** The JDK's failure of a relative step, naming the whole path instead of the segment. */
+    private static IOException named(IOException e, Path at) {
+        IOException named;
+        if (e instanceof NoSuchFileException) {
+            named = new NoSuchFileException(at.toString());
+        } else if (e instanceof AccessDeniedException) {
+            named = new AccessDeniedException(at.toString());
+        } else if (e instanceof NotDirectoryException) {
+            named = new NotDirectoryException(at.toString());
+        } else {
+            return e;
+        }
+        named.initCause(e);
+        return named;
+    }
+
+    /** Where directories cannot be opened relative to each other: each step looked at by path, then one open. */
+    private static OpenFile byPath(Path directory, List<String> segments, Path path) throws IOException {
+        Path at = directory;
+        for (int i = 0; i < segments.size(); i++) {
+            at = at.resolve(segments.get(i));
+            BasicFileAttributes attributes = Files.readAttributes(at, BasicFileAttributes.class, NOFOLLOW);
+            if (attributes.isSymbolicLink()) {
+                throw new SymbolicLinkException(at.toString());
+            }
+            if (!attributes.isDirectory() && i < segments.size() - 1) {
+                throw new NotDirectoryException(at.toString());
+            }
+        }
+        return OpenFile.open(path, NOFOLLOW);
+    }
+
+    private static void closeAfter(AutoCloseable opened, Throwable failure) {
+        try {
+            opened.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link OpenFile#openBeneath}: what it opens, every refusal (named by type, never by message),
+ * no directory left open, and a writer racing it with links to a directory outside.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OpenBeneathTest {
+    private static final String INSIDE = "inside\n";
+    private static final String OUTSIDE = "outside: must never be read\n";
+
+    @TempDir
+    Path dir;
+
+    Path root;
+    Path outside;
+
+    /** {@code root/a/b/c.txt}, {@code root/d/f.txt}, {@code root/plain.txt}; {@code outside/f.txt} and {@code outside/b/c.txt}. */
+    @BeforeEach
+    void layout() throws IOException {
+        root = Files.createDirectories(dir.resolve("root"));
+        outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(Files.createDirectories(root.resolve("a/b")).resolve("c.txt"), INSIDE);
+        Files.writeString(Files.createDirectories(root.resolve("d")).resolve("f.txt"), INSIDE);
+        Files.writeString(root.resolve("plain.txt"), INSIDE);
+        Files.writeString(outside.resolve("f.txt"), OUTSIDE);
+        Files.writeString(Files.createDirectories(outside.resolve("b")).resolve("c.txt"), OUTSIDE);
+    }
+
+    @Test
+    void openBeneath_threeSegments_theFileAndItsAttributes() throws IOException {
+        try (OpenFile file = OpenFile.openBeneath(root, List.of("a", "b", "c.txt"))) {
+            assertThat(read(file)).isEqualTo(INSIDE);
+            assertThat(file.path()).isEqualTo(root.resolve("a/b/c.txt"));
+            assertThat(file.attributes().isRegularFile()).isTrue();
+            assertThat(file.attributes().size()).isEqualTo(INSIDE.length());
+            assertThat(file.attributes().fileKey())
+                    .isEqualTo(Files.readAttributes(root.resolve("a/b/c.txt"), "basic:fileKey").get("fileKey"));
+        }
+    }
+
+    @Test
+    void openBeneath_directoryLast_orNoSegments_opensTheDirectory() throws IOException {
+        try (OpenFile file = OpenFile.openBeneath(root, List.of("a", "b"))) {
+            assertThat(file.attributes().isDirectory()).isTrue();
+        }
+        try (OpenFile file = OpenFile.openBeneath(root, List.of())) {
+            assertThat(file.attributes().isDirectory()).isTrue();
+            assertThat(file.path()).isEqualTo(root);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"..", ".", "", "a/b", "/", "/etc", "x\0y"})
+    void openBeneath_segmentNotOneName_illegalArgument(String segment) {
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", segment)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("segments: ")
+                .hasMessageContaining("(expected: ");
+    }
+
+    @Test
+    void openBeneath_nulls() {
+        assertThatThrownBy(() -> OpenFile.openBeneath(null, List.of("a"))).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, null)).isInstanceOf(NullPointerException.class);
+        List<String> withNull = new ArrayList<>();
+        withNull.add(null);
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, withNull)).isInstanceOf(NullPointerException.class);
+    }
+
+    /** A link at each step, whether it leads outside or stays inside, is refused by type. */
+    @Test
+    void openBeneath_linkAtEachStep_symbolicLinkException() throws IOException {
+        Files.createSymbolicLink(root.resolve("out"), outside);
+        Files.createSymbolicLink(root.resolve("in"), root.resolve("a"));
+        Files.createSymbolicLink(root.resolve("a/b/last.txt"), root.resolve("plain.txt"));
+        Files.createSymbolicLink(root.resolve("a/mid"), root.resolve("a/b"));
+        Files.createSymbolicLink(root.resolve("dangling"), dir.resolve("nowhere"));
+        List<List<String>> links = List.of(
+                List.of("out", "f.txt"),
+                List.of("out", "b", "c.txt"),
+                List.of("in", "b", "c.txt"),
+                List.of("a", "mid", "c.txt"),
+                List.of("a", "b", "last.txt"),
+                List.of("out"),
+                List.of("dangling"),
+                List.of("dangling", "x"));
+        int before = openBeneathDir();
+        for (List<String> segments : links) {
+            assertThatThrownBy(() -> OpenFile.openBeneath(root, segments).close())
+                    .as("%s", segments)
+                    .isExactlyInstanceOf(SymbolicLinkException.class)
+                    .hasMessageContaining(root.resolve(segments.get(0)).toString());
+        }
+        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+    }
+
+    @Test
+    void openBeneath_missing_noSuchFile() {
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "b", "nope.txt")))
+                .isExactlyInstanceOf(NoSuchFileException.class)
+                .hasMessage(root.resolve("a/b/nope.txt").toString());
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("nope", "c.txt")))
+                .isExactlyInstanceOf(NoSuchFileException.class)
+                .hasMessage(root.resolve("nope").toString());
+    }
+
+    @Test
+    void openBeneath_fileOnTheWay_notDirectory() {
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("plain.txt", "x")))
+                .isExactlyInstanceOf(NotDirectoryException.class)
+                .hasMessage(root.resolve("plain.txt").toString());
+    }
+
+    /** A FIFO, last or on the way, is refused without blocking, as {@link OpenFile#open} refuses it. */
+    @Test
+    void openBeneath_fifo_refusedWithoutBlocking() throws Exception {
+        Path fifo = root.resolve("a/fifo");
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (IOException e) {
+            assumeTrue(false, "needs mkfifo: " + e);
+            return;
+        }
+        assertThat(mkfifo.waitFor()).isZero();
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "fifo")))
+                .isExactlyInstanceOf(FileSystemException.class)
+                .extracting(e -> ((FileSystemException) e).getReason())
+                .isEqualTo(OpenFile.NOT_A_FILE);
+        assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "fifo", "x")))
+                .isExactlyInstanceOf(NotDirectoryException.class);
+    }
+
+    @Test
+    void openBeneath_unsearchableDirectory_accessDenied() throws IOException {
+        assumeTrue(!Integer.valueOf(0).equals(Files.getAttribute(root, "unix:uid")), "root reads everything");
+        Path locked = root.resolve("a");
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        try {
+            assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "b", "c.txt")))
+                    .isInstanceOf(AccessDeniedException.class);
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    /** Every directory opened on the way is closed, whether the open succeeds or fails at any step. */
+    @Test
+    void openBeneath_leavesNoDirectoryOpen() throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        Files.createSymbolicLink(root.resolve("a/b/link"), outside);
+        int before = openBeneathDir();
+        for (int i = 0; i < 100; i++) {
+            OpenFile.openBeneath(root, List.of("a", "b", "c.txt")).close();
+            for (List<String> failing : List.of(
+                    List.of("a", "b", "link", "f.txt"),
+                    List.of("a", "b", "link"),
+                    List.of("a", "b", "nope"),
+                    List.of("a", "nope", "c.txt"),
+                    List.of("a", "b", "c.txt", "x"))) {
+                assertThatThrownBy(() -> OpenFile.openBeneath(root, failing).close())
+                        .isInstanceOf(IOException.class);
+            }
+        }
+        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+    }
+
+    /**
+     * A writer swaps {@code root/d} for a link to {@code outside} and back, over and over, while
+     * opens of {@code d/f.txt} run: none reads the outside bytes, and some read the inside ones.
+     * Against a look-then-open by path the outside file is read within a few thousand opens.
+     */
+    @Test
+    void openBeneath_racingLinkSwaps_neverOutside() throws Exception {
+        assumeTrue(Files.newDirectoryStream(root) instanceof SecureDirectoryStream, "the race-free walk");
+        Path d = root.resolve("d");
+        Path aside = root.resolve("d.aside");
+        Path link = root.resolve("d.link");
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> swap(d, aside, link, outside, done));
+        int inside = 0;
+        int refused = 0;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            for (int i = 0; i < 200_000 && System.nanoTime() < deadline; i++) {
+                try (OpenFile file = OpenFile.openBeneath(root, List.of("d", "f.txt"))) {
+                    String text = read(file);
+                    assertThat(text).as("open %d", i).isNotEqualTo(OUTSIDE).isEqualTo(INSIDE);
+                    inside++;
+                } catch (FileSystemException e) {
+                    refused++; // a link, no entry, or the open's ELOOP when the link was gone again
+                }
+            }
+        } finally {
+            done.set(true);
+        }
+        int swaps = writer.get(30, TimeUnit.SECONDS);
+        assertThat(inside).as("opens that read the inside file (%d refused, %d swaps)", refused, swaps)
+                .isPositive();
+        assertThat(refused).as("opens that met the link or no entry (%d swaps)", swaps).isPositive();
+    }
+
+    /** Swaps {@code d} for a link to {@code outside} and back until {@code done}; returns the swaps made. */
+    static int swap(Path d, Path aside, Path link, Path outside, AtomicBoolean done) {
+        int swaps = 0;
+        try {
+            Files.createSymbolicLink(link, outside);
+            while (!done.get() && swaps < 5_000_000) {
+                Files.move(d, aside, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(link, d, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(d, link, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(aside, d, StandardCopyOption.ATOMIC_MOVE);
+                swaps++;
+            }
+            return swaps;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String read(OpenFile file) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate((int) file.attributes().size() + 1);
+        while (file.channel().read(buffer) > 0) {
+            // until the end
+        }
+        return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+    }
+
+    /** Descriptors of this JVM open on anything under the temporary directory. */
+    private int openBeneathDir() throws IOException {
+        if (!Files.isDirectory(Path.of("/proc/self/fd"))) {
+            return 0;
+        }
+        int n = 0;
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    n += Files.readSymbolicLink(fd).startsWith(dir) ? 1 : 0;
+                } catch (IOException closedMeanwhile) {
+                    // not ours
+                }
+            }
+        }
+        return n;
+    }
+}
