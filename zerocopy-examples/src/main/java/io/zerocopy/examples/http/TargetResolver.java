@@ -2,6 +2,7 @@ package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenFile;
 import io.zerocopy.ResourceShortageException;
+import io.zerocopy.SymbolicLinkException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -28,9 +29,11 @@ import java.util.Locale;
  * percent-decoded and UTF-8-decoded strictly afterwards. A segment that decodes to {@code .} or
  * {@code ..}, or contains {@code /}, {@code \}, NUL or another control character, and a bad
  * percent-escape or byte sequence (overlong forms included), is a 400: nothing is normalised, so no
- * spelling can climb out. The segments are then resolved one by one from the root: a symbolic link
- * anywhere on the way is a 403 unless symlinks are followed, and the file is opened without following
- * a link at its last step. A directory serves its {@code index.html}; there are no listings.
+ * spelling can climb out. The segments are then opened with {@link OpenFile#openBeneath}, each
+ * relative to the directory opened before it: a symbolic link anywhere on the way is a 403, and no
+ * writer renaming or linking inside the root while the request is served can lead it outside. With
+ * symlinks followed, the joined path is opened and links lead wherever they point. A directory
+ * serves its {@code index.html}, opened the same way; there are no listings.
  *
  * <p>The root itself is trusted: it is resolved to its real path once. Thread-safe.
  */
@@ -81,7 +84,6 @@ final class TargetResolver {
 
     private final Path root;
     private final boolean followSymlinks;
-    private final LinkOption[] linkOptions;
 
     /**
      * @param root the directory to serve; resolved to its real path here
@@ -93,7 +95,6 @@ final class TargetResolver {
             throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
         }
         this.followSymlinks = followSymlinks;
-        this.linkOptions = followSymlinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
     }
 
     Path root() {
@@ -119,32 +120,15 @@ final class TargetResolver {
             segments.add(segment);
         }
         try {
-            Path current = root;
-            for (int i = 0; i < segments.size() - 1; i++) {
-                current = current.resolve(segments.get(i));
-                BasicFileAttributes attributes = attributes(current);
-                if (attributes == null) {
-                    return Resolution.refuse(403, "symbolic link");
-                }
-                if (!attributes.isDirectory()) {
-                    return Resolution.refuse(404, "not found");
-                }
-            }
-            String name = ""; // the root itself: a directory, so its index.html
-            if (!segments.isEmpty()) {
-                name = segments.get(segments.size() - 1);
-                current = current.resolve(name);
-            }
-            if (!current.startsWith(root)) {
-                return Resolution.refuse(400, "outside the root"); // cannot happen; kept as the last guard
-            }
             // the last step is opened, and its attributes read from that open, once (as nginx does)
-            OpenFile file = OpenFile.open(current, linkOptions);
+            OpenFile file = open(segments);
+            String name = segments.isEmpty() ? "" : segments.get(segments.size() - 1); // "": the root
             if (file.attributes().isDirectory()) {
                 file.close();
-                current = current.resolve(INDEX);
+                List<String> index = new ArrayList<>(segments);
+                index.add(INDEX);
                 name = INDEX;
-                file = OpenFile.open(current, linkOptions);
+                file = open(index);
             } else if (trailingSlash) {
                 file.close();
                 return Resolution.refuse(404, "not found");
@@ -153,8 +137,10 @@ final class TargetResolver {
                 file.close();
                 return Resolution.refuse(403, "not a regular file");
             }
-            return new Resolution(200, "found", current, name, file.channel(), file.attributes());
-        } catch (NoSuchFileException e) {
+            return new Resolution(200, "found", file.path(), name, file.channel(), file.attributes());
+        } catch (SymbolicLinkException e) {
+            return Resolution.refuse(403, "symbolic link");
+        } catch (NoSuchFileException | NotDirectoryException e) {
             return Resolution.refuse(404, "not found");
         } catch (AccessDeniedException e) {
             return Resolution.refuse(403, "not readable");
@@ -162,35 +148,31 @@ final class TargetResolver {
             // EMFILE, ENFILE, ENOMEM: says nothing about the file; the client may try again shortly
             return Resolution.refuse(503, "cannot open the file now: " + e.getReason());
         } catch (FileSystemException e) {
-            // a FIFO or device (refused without blocking), a loop of links (ELOOP), or ENOTDIR on the way
+            // a FIFO or device (refused without blocking); following links, a loop of them (ELOOP)
+            // or ENOTDIR on the way, which the JDK words but does not type
             String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
             return reason.contains("not a directory")
                     ? Resolution.refuse(404, "not found")
                     : Resolution.refuse(403, reason.contains("symbolic link") ? "symbolic link" : "not a regular file");
         } catch (IOException e) {
-            // FileChannel.open's refusal of a link at the last step is a plain IOException
-            return !followSymlinks && lastStepIsLink(root, segments)
-                    ? Resolution.refuse(403, "symbolic link")
-                    : Resolution.refuse(500, "I/O error");
+            return Resolution.refuse(500, "I/O error");
         }
     }
 
-    /** Whether the target's last step, or the index.html under it, is a symbolic link; looked at only after a failed open. */
-    private static boolean lastStepIsLink(Path root, List<String> segments) {
-        Path last = root;
+    /**
+     * Opens the segments under the root: beneath it, each step relative to the last and no link
+     * followed, so that no writer racing the open can lead it outside; or, following links, by the
+     * joined path.
+     */
+    private OpenFile open(List<String> segments) throws IOException {
+        if (!followSymlinks) {
+            return OpenFile.openBeneath(root, segments);
+        }
+        Path path = root;
         for (String segment : segments) {
-            last = last.resolve(segment);
+            path = path.resolve(segment);
         }
-        return Files.isSymbolicLink(last) || Files.isSymbolicLink(last.resolve(INDEX));
-    }
-
-    /** Attributes of the file itself; of the link's target if links are followed; null for a refused link. */
-    private BasicFileAttributes attributes(Path path) throws IOException {
-        BasicFileAttributes own = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!own.isSymbolicLink()) {
-            return own;
-        }
-        return followSymlinks ? Files.readAttributes(path, BasicFileAttributes.class) : null;
+        return OpenFile.open(path);
     }
 
     /** The path of an origin-form or absolute-form (http, https) target, without its query; null otherwise. */

@@ -2,16 +2,24 @@ package io.zerocopy.examples.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -53,6 +61,69 @@ abstract class RobustnessContract extends ServerFixture {
         assertThat(reply.text()).doesNotContain(SECRET);
         if (status == 400) {
             assertThat(reply.header("connection")).isEqualTo("close");
+        }
+    }
+
+    /**
+     * A writer swaps {@code root/d} for a link to a directory outside the root and back, over and
+     * over, while a keep-alive client asks for {@code /d/f.txt} for a few seconds: the outside file is
+     * never served, the inside one is. A resolver that looks by path and then opens by path served
+     * the outside file in about one 200 in five.
+     */
+    @Test
+    void racingLinkSwap_neverServesOutside() throws Exception {
+        String inside = "inside d\n";
+        String outsideText = "outside d: must never be served\n";
+        Path d = Files.createDirectories(root.resolve("d"));
+        Files.writeString(d.resolve("f.txt"), inside);
+        Path outside = Files.createDirectories(dir.resolve("race-outside"));
+        Files.writeString(outside.resolve("f.txt"), outsideText);
+        Path aside = dir.resolve("d-aside"); // outside the root: never served while set aside
+        Path link = root.resolve("d-link");
+        Files.createSymbolicLink(link, outside);
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> swap(d, aside, link, done));
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        try {
+            RawClient raw = raw();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            for (int i = 0; i < 100_000 && System.nanoTime() < deadline && !writer.isDone(); i++) {
+                RawClient.Reply reply = raw.get("/d/f.txt");
+                assertThat(reply.text()).as("request %d, %s", i, statuses).doesNotContain(outsideText);
+                if (reply.status() == 200) {
+                    assertThat(reply.text()).isEqualTo(inside);
+                }
+                statuses.merge(reply.status(), 1, Integer::sum);
+                if ("close".equals(reply.header("connection"))) {
+                    raw = raw();
+                }
+            }
+        } finally {
+            done.set(true);
+            int swaps = writer.get(30, TimeUnit.SECONDS);
+            System.out.println("racingLinkSwap: " + swaps + " swaps, statuses " + statuses);
+            Files.delete(link);
+            Files.delete(d.resolve("f.txt"));
+            Files.delete(d);
+        }
+        assertThat(statuses.get(200)).as("inside served, %s", statuses).isNotNull();
+        assertThat(statuses.keySet()).as("refused while swapped").contains(403);
+    }
+
+    /** Swaps {@code d} for {@code link} and back until {@code done}; returns the swaps made. */
+    private static int swap(Path d, Path aside, Path link, AtomicBoolean done) {
+        int swaps = 0;
+        try {
+            while (!done.get() && swaps < 10_000_000) {
+                Files.move(d, aside, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(link, d, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(d, link, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(aside, d, StandardCopyOption.ATOMIC_MOVE);
+                swaps++;
+            }
+            return swaps;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
