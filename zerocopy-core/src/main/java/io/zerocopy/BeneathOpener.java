@@ -1,10 +1,11 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.ClosedDirectoryStreamException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ import java.util.Set;
  * Opens a file beneath a directory one segment at a time, each relative to the directory the step
  * before opened and none through a symbolic link: the walk behind {@link OpenFile#openBeneath}.
  *
- * <p>Where the default file system gives a {@link SecureDirectoryStream} (Linux and the other
+ * <p>Beneath an {@link OpenDirectory} held by a {@link SecureDirectoryStream} (Linux and the other
  * Unixes, every JDK 17+), each step is an {@code openat} with {@code O_NOFOLLOW} relative to the
  * directory opened before it, so no rename or link made meanwhile can lead outside. Elsewhere each
  * step is looked at by path and the file opened by path, which a racing writer can defeat.
@@ -36,26 +37,28 @@ final class BeneathOpener {
 
     private BeneathOpener() {}
 
-    static OpenFile open(Path directory, List<String> segments) throws IOException {
-        Objects.requireNonNull(directory, "directory");
+    /**
+     * Opens {@code segments} beneath {@code top}, the open directory at {@code directory}, or beneath
+     * {@code directory} by path where {@code top} is null; never closes {@code top}.
+     */
+    static OpenFile open(SecureDirectoryStream<Path> top, Path directory, List<String> segments) throws IOException {
         checkSegments(directory.getFileSystem(), segments);
-        if (segments.isEmpty()) {
-            return OpenFile.open(directory);
-        }
         Path path = directory;
         for (String segment : segments) {
             path = path.resolve(segment);
         }
-        DirectoryStream<Path> top = Files.newDirectoryStream(directory);
-        if (top instanceof SecureDirectoryStream) {
-            return walk((SecureDirectoryStream<Path>) top, directory, segments, path);
+        if (top == null) {
+            return byPath(directory, segments, path);
         }
-        top.close();
-        return byPath(directory, segments, path);
+        try {
+            return walk(top, directory, segments, path);
+        } catch (ClosedDirectoryStreamException e) {
+            throw (ClosedChannelException) new ClosedChannelException().initCause(e);
+        }
     }
 
     /** Refuses a segment that is empty, {@code .}, {@code ..}, or more or other than one name. */
-    private static void checkSegments(FileSystem fs, List<String> segments) {
+    static void checkSegments(FileSystem fs, List<String> segments) {
         Objects.requireNonNull(segments, "segments");
         for (String segment : segments) {
             Objects.requireNonNull(segment, "segments");
@@ -75,19 +78,23 @@ final class BeneathOpener {
         }
     }
 
-    /** Each step relative to the last open directory; closes every directory it opened, {@code top} included. */
+    /** Each step relative to the last open directory; closes every directory it opened, never {@code top}. */
     private static OpenFile walk(SecureDirectoryStream<Path> top, Path directory, List<String> segments, Path path)
             throws IOException {
         FileSystem fs = directory.getFileSystem();
+        if (segments.isEmpty()) {
+            BasicFileAttributes attributes =
+                    top.getFileAttributeView(BasicFileAttributeView.class).readAttributes(); // fstat
+            return new OpenFile(path, channel(top, fs.getPath("."), path), attributes);
+        }
         SecureDirectoryStream<Path> dir = top;
-        Path at = directory;
-        int last = segments.size() - 1;
-        for (int i = 0; i < last; i++) {
-            Path name = fs.getPath(segments.get(i));
-            at = at.resolve(name);
-            SecureDirectoryStream<Path> next = null;
-            try (SecureDirectoryStream<Path> current = dir) {
-                BasicFileAttributes attributes = ownAttributes(current, name, at);
+        try {
+            Path at = directory;
+            int last = segments.size() - 1;
+            for (int i = 0; i < last; i++) {
+                Path name = fs.getPath(segments.get(i));
+                at = at.resolve(name);
+                BasicFileAttributes attributes = ownAttributes(dir, name, at);
                 if (attributes.isSymbolicLink()) {
                     throw new SymbolicLinkException(at.toString());
                 }
@@ -95,40 +102,57 @@ final class BeneathOpener {
                     // before the open: the JDK leaks a descriptor when fdopendir refuses a file
                     throw new NotDirectoryException(at.toString());
                 }
+                SecureDirectoryStream<Path> previous = dir;
                 try {
-                    next = current.newDirectoryStream(name, NOFOLLOW);
+                    dir = previous.newDirectoryStream(name, NOFOLLOW);
                 } catch (IOException e) {
-                    throw refusal(current, name, at, e);
+                    throw refusal(previous, name, at, e);
                 }
-            } catch (IOException | RuntimeException e) {
-                if (next != null) {
-                    closeAfter(next, e);
+                if (previous != top) {
+                    previous.close();
                 }
-                throw e;
             }
-            dir = next;
-        }
-        try (SecureDirectoryStream<Path> current = dir) {
             Path name = fs.getPath(segments.get(last));
-            BasicFileAttributes attributes = ownAttributes(current, name, path);
+            BasicFileAttributes attributes = ownAttributes(dir, name, path);
             if (attributes.isSymbolicLink()) {
                 throw new SymbolicLinkException(path.toString());
             }
             if (attributes.isOther()) {
                 throw OpenFile.notAFile(path); // before an open that would block on a FIFO
             }
-            SeekableByteChannel channel;
-            try {
-                channel = current.newByteChannel(name, READ);
-            } catch (IOException e) {
-                throw refusal(current, name, path, e);
+            FileChannel channel = channel(dir, name, path);
+            if (dir != top) {
+                SecureDirectoryStream<Path> opened = dir;
+                dir = top;
+                try {
+                    opened.close();
+                } catch (IOException e) {
+                    closeAfter(channel, e);
+                    throw e;
+                }
             }
-            if (!(channel instanceof FileChannel)) {
-                channel.close();
-                throw new FileSystemException(path.toString(), null, "the file system opened no FileChannel");
+            return new OpenFile(path, channel, attributes);
+        } catch (IOException | RuntimeException e) {
+            if (dir != top) {
+                closeAfter(dir, e);
             }
-            return new OpenFile(path, (FileChannel) channel, attributes);
+            throw e;
         }
+    }
+
+    /** The entry {@code name} of {@code dir}, opened for reading without following a link. */
+    private static FileChannel channel(SecureDirectoryStream<Path> dir, Path name, Path path) throws IOException {
+        SeekableByteChannel channel;
+        try {
+            channel = dir.newByteChannel(name, READ);
+        } catch (IOException e) {
+            throw refusal(dir, name, path, e);
+        }
+        if (!(channel instanceof FileChannel)) {
+            channel.close();
+            throw new FileSystemException(path.toString(), null, "the file system opened no FileChannel");
+        }
+        return (FileChannel) channel;
     }
 
     /** The entry's own attributes ({@code fstatat} with {@code AT_SYMLINK_NOFOLLOW}), failures naming {@code at}. */
@@ -182,6 +206,9 @@ final class BeneathOpener {
 
     /** Where directories cannot be opened relative to each other: each step looked at by path, then one open. */
     private static OpenFile byPath(Path directory, List<String> segments, Path path) throws IOException {
+        if (segments.isEmpty()) {
+            return OpenFile.open(directory);
+        }
         Path at = directory;
         for (int i = 0; i < segments.size(); i++) {
             at = at.resolve(segments.get(i));

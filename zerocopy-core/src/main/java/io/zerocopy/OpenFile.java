@@ -112,45 +112,33 @@ public final class OpenFile implements Closeable {
      * Opens the file at {@code segments} beneath {@code directory} for reading, and reads its
      * attributes, without ever leaving the directory: every step is opened relative to the one
      * before it and a symbolic link at any step, the last included, is refused, even while another
-     * process renames or replaces what is beneath the directory. This is nginx's
-     * {@code disable_symlinks on}; to follow links wherever they point, {@link #open} the joined path.
+     * process renames or replaces what is beneath the directory. The same as
+     * {@link OpenDirectory#openBeneath} on the directory opened for this one call (see there how,
+     * and what window remains); a server that opens many files beneath one root holds an
+     * {@link OpenDirectory} instead. To follow links wherever they point, {@link #open} the joined
+     * path.
      *
      * <pre>{@code
      * try (OpenFile file = OpenFile.openBeneath(root, List.of("docs", "index.html"))) { ... }
      * }</pre>
      *
-     * <p><b>How.</b> Where the file system gives a {@link java.nio.file.SecureDirectoryStream} (Linux
-     * and the other Unixes, on every JDK 17+), the directory is opened by its path (following links
-     * in that path: the caller trusts it), each segment but the last is opened as a directory
-     * relative to the one before ({@code openat} with {@code O_NOFOLLOW}), and the last is opened
-     * relative to its directory the same way. Each step's attributes are looked up by name relative to
-     * its open directory ({@code fstatat}, not following links) just before it is opened, so that a
-     * link, a FIFO or a device is refused before an open that would follow or block. What remains is a
-     * window inside one directory beneath {@code directory}: an entry swapped between the look and the
-     * open may pair the attributes with another file of that directory, or make the open wait on a
-     * FIFO put there; it can never lead outside. Where no secure directory stream is offered, each
-     * step is looked at by path and the whole path is then opened by {@link #open}: there a writer
-     * racing the open can lead it through a link. Every directory opened on the way is closed before
-     * this returns or throws.
-     *
-     * <p><b>What it opens.</b> As {@link #open}: a regular file, or a directory (as the last segment;
-     * no segments open {@code directory} itself); anything else is refused with a
-     * {@link FileSystemException} whose reason is {@code "not a regular file or directory"}. Its
-     * {@link #path()} is {@code directory} joined with the segments. The channel is the JDK's.
-     *
-     * @param directory where the walk starts; the caller's trusted root
+     * @param directory where the walk starts, opened following links in its own path (the caller
+     *     trusts it)
      * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},
      *     none holding {@code /} (or another separator of its file system) or NUL
      * @throws IllegalArgumentException if a segment is not one plain name
      * @throws SymbolicLinkException if a segment is a symbolic link
-     * @throws NotDirectoryException if a segment before the last is not a directory
-     * @throws NoSuchFileException if a segment is missing
+     * @throws NotDirectoryException if {@code directory}, or a segment before the last, is not a directory
+     * @throws NoSuchFileException if {@code directory} or a segment is missing
      * @throws java.nio.file.AccessDeniedException if a step may not be searched or the file read
      * @throws FileSystemException if the file is neither a regular file nor a directory
      * @throws IOException if it cannot be opened or its attributes cannot be read
      */
     public static OpenFile openBeneath(Path directory, List<String> segments) throws IOException {
-        return BeneathOpener.open(directory, segments);
+        BeneathOpener.checkSegments(Objects.requireNonNull(directory, "directory").getFileSystem(), segments);
+        try (OpenDirectory opened = OpenDirectory.open(directory)) {
+            return opened.openBeneath(segments);
+        }
     }
 
     static FileSystemException notAFile(Path path) {

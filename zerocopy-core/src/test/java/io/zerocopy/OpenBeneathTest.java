@@ -79,6 +79,37 @@ class OpenBeneathTest {
         }
     }
 
+    /** A held directory: opens beneath it, itself with no segments, still itself when renamed; its files outlive it. */
+    @Test
+    void openDirectory_held_opensBeneath_filesOutliveIt() throws IOException {
+        int before = openBeneathDir();
+        OpenDirectory held = OpenDirectory.open(root);
+        OpenFile file;
+        try (held) {
+            assertThat(held.path()).isEqualTo(root);
+            assertThat(held.isRaceFree()).isEqualTo(secureStreams(root));
+            file = held.openBeneath(List.of("a", "b", "c.txt"));
+            try (OpenFile self = held.openBeneath(List.of())) {
+                assertThat(self.attributes().isDirectory()).isTrue();
+                assertThat(self.path()).isEqualTo(root);
+            }
+            if (held.isRaceFree()) {
+                Path renamed = Files.move(root, dir.resolve("renamed"));
+                try (OpenFile moved = held.openBeneath(List.of("d", "f.txt"))) {
+                    assertThat(read(moved)).as("the directory held, wherever it is now").isEqualTo(INSIDE);
+                } finally {
+                    Files.move(renamed, root);
+                }
+            }
+        }
+        try (file) {
+            assertThat(read(file)).isEqualTo(INSIDE);
+        }
+        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+        assertThatThrownBy(() -> held.openBeneath(List.of("plain.txt")))
+                .isInstanceOf(java.nio.channels.ClosedChannelException.class);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"..", ".", "", "a/b", "/", "/etc", "x\0y"})
     void openBeneath_segmentNotOneName_illegalArgument(String segment) {
@@ -202,7 +233,7 @@ class OpenBeneathTest {
      */
     @Test
     void openBeneath_racingLinkSwaps_neverOutside() throws Exception {
-        assumeTrue(Files.newDirectoryStream(root) instanceof SecureDirectoryStream, "the race-free walk");
+        assumeTrue(secureStreams(root), "the race-free walk");
         Path d = root.resolve("d");
         Path aside = root.resolve("d.aside");
         Path link = root.resolve("d.link");
@@ -210,10 +241,11 @@ class OpenBeneathTest {
         CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> swap(d, aside, link, outside, done));
         int inside = 0;
         int refused = 0;
-        try {
+        try (OpenDirectory held = OpenDirectory.open(root)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
             for (int i = 0; i < 200_000 && System.nanoTime() < deadline; i++) {
-                try (OpenFile file = OpenFile.openBeneath(root, List.of("d", "f.txt"))) {
+                List<String> segments = List.of("d", "f.txt");
+                try (OpenFile file = i % 2 == 0 ? OpenFile.openBeneath(root, segments) : held.openBeneath(segments)) {
                     String text = read(file);
                     assertThat(text).as("open %d", i).isNotEqualTo(OUTSIDE).isEqualTo(INSIDE);
                     inside++;
@@ -245,6 +277,12 @@ class OpenBeneathTest {
             return swaps;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static boolean secureStreams(Path directory) throws IOException {
+        try (java.nio.file.DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            return stream instanceof SecureDirectoryStream;
         }
     }
 

@@ -159,6 +159,7 @@ final class EventLoopEngine implements HttpServer {
         } catch (IOException ignored) {
             // going away either way
         }
+        planner.close();
     }
 
     private boolean awaitLoops(Duration timeout) {

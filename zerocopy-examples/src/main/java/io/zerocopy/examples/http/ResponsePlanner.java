@@ -63,6 +63,11 @@ final class ResponsePlanner {
         this.shortages = shortages;
     }
 
+    /** Closes the resolver's root; the engine calls it once no request is left to plan. */
+    void close() {
+        resolver.close();
+    }
+
     /**
      * The response to a parsed request.
      *

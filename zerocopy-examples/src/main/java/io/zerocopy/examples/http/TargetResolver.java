@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
 import io.zerocopy.ResourceShortageException;
 import io.zerocopy.SymbolicLinkException;
@@ -29,13 +30,15 @@ import java.util.Locale;
  * percent-decoded and UTF-8-decoded strictly afterwards. A segment that decodes to {@code .} or
  * {@code ..}, or contains {@code /}, {@code \}, NUL or another control character, and a bad
  * percent-escape or byte sequence (overlong forms included), is a 400: nothing is normalised, so no
- * spelling can climb out. The segments are then opened with {@link OpenFile#openBeneath}, each
+ * spelling can climb out. The segments are then opened with {@link OpenDirectory#openBeneath}, each
  * relative to the directory opened before it: a symbolic link anywhere on the way is a 403, and no
  * writer renaming or linking inside the root while the request is served can lead it outside. With
  * symlinks followed, the joined path is opened and links lead wherever they point. A directory
  * serves its {@code index.html}, opened the same way; there are no listings.
  *
- * <p>The root itself is trusted: it is resolved to its real path once. Thread-safe.
+ * <p>The root itself is trusted: it is resolved to its real path and, unless symlinks are followed,
+ * held open ({@link OpenDirectory}) until {@link #close}, so that a request opens only the steps
+ * beneath it; renamed, it is still the directory served. Thread-safe.
  */
 final class TargetResolver {
 
@@ -84,6 +87,8 @@ final class TargetResolver {
 
     private final Path root;
     private final boolean followSymlinks;
+    /** The root held open, beneath which every file is opened; null when links are followed. */
+    private final OpenDirectory beneath;
 
     /**
      * @param root the directory to serve; resolved to its real path here
@@ -95,10 +100,22 @@ final class TargetResolver {
             throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
         }
         this.followSymlinks = followSymlinks;
+        this.beneath = followSymlinks ? null : OpenDirectory.open(this.root);
     }
 
     Path root() {
         return root;
+    }
+
+    /** Closes the root held open; a resolve after this is a 500. */
+    void close() {
+        try {
+            if (beneath != null) {
+                beneath.close();
+            }
+        } catch (IOException ignored) {
+            // closing a directory we only read: nothing else to do
+        }
     }
 
     /** Resolves and opens; the caller owns the channel of a found resolution. */
@@ -166,7 +183,7 @@ final class TargetResolver {
      */
     private OpenFile open(List<String> segments) throws IOException {
         if (!followSymlinks) {
-            return OpenFile.openBeneath(root, segments);
+            return beneath.openBeneath(segments);
         }
         Path path = root;
         for (String segment : segments) {

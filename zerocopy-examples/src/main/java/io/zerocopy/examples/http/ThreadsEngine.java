@@ -203,6 +203,7 @@ final class ThreadsEngine implements HttpServer {
             Thread.currentThread().interrupt();
         } finally {
             reaper.shutdownNow();
+            planner.close();
             synchronized (this) {
                 closed = true;
                 notifyAll();

@@ -1,0 +1,120 @@
+package io.zerocopy;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A directory held open, beneath which files are opened without ever leaving it, however what is
+ * beneath is renamed or replaced meanwhile: what a server keeps for its root, so that each request
+ * opens only the steps below it ({@link OpenFile#openBeneath(Path, List)} opens the directory each
+ * time).
+ *
+ * <pre>{@code
+ * try (OpenDirectory root = OpenDirectory.open(Path.of("/srv/www"));
+ *         OpenFile file = root.openBeneath(List.of("docs", "index.html"))) {
+ *     long size = file.attributes().size();
+ * }
+ * }</pre>
+ *
+ * <p><b>How.</b> Where the file system gives a {@link SecureDirectoryStream} (Linux and the other
+ * Unixes, on every JDK 17+; {@link #isRaceFree()}), the directory is held by one, each segment but
+ * the last is opened as a directory relative to the one before ({@code openat} with
+ * {@code O_NOFOLLOW}) and the last relative to its directory the same way, so a symbolic link at any
+ * step is refused even if it was put there a moment before. Each step's attributes are looked up by
+ * name relative to its open directory ({@code fstatat}, not following links) just before it is opened,
+ * so that a link, a FIFO or a device is refused before an open that would follow or block. What remains
+ * is a window inside one directory beneath this one: an entry swapped between the look and the open
+ * may pair the attributes with another file of that directory, or make the open wait on a FIFO put
+ * there; it can never lead outside. Where no secure directory stream is offered, each step is looked at
+ * by path and the whole path is then opened by {@link OpenFile#open}: a writer racing that open can lead
+ * it through a link. Every directory opened on the way is closed before {@link #openBeneath} returns or
+ * throws. This is nginx's {@code disable_symlinks on}; to follow links wherever they point,
+ * {@link OpenFile#open} the joined path.
+ *
+ * <p><b>Who owns what.</b> The caller owns this object and closes it (one descriptor); a file opened
+ * beneath it is the caller's too and stays open after this closes. Thread-safe: opens may run
+ * concurrently; one that runs into {@link #close()} fails with an {@link IOException}.
+ */
+public final class OpenDirectory implements Closeable {
+    private final Path path;
+    private final SecureDirectoryStream<Path> stream;
+
+    private OpenDirectory(Path path, SecureDirectoryStream<Path> stream) {
+        this.path = path;
+        this.stream = stream;
+    }
+
+    /**
+     * Opens the directory at {@code directory}, following links in that path (the caller trusts it).
+     *
+     * @throws NotDirectoryException if it is not a directory
+     * @throws NoSuchFileException if it does not exist
+     * @throws IOException if it cannot be opened
+     */
+    public static OpenDirectory open(Path directory) throws IOException {
+        DirectoryStream<Path> stream = Files.newDirectoryStream(Objects.requireNonNull(directory, "directory"));
+        if (stream instanceof SecureDirectoryStream) {
+            return new OpenDirectory(directory, (SecureDirectoryStream<Path>) stream);
+        }
+        stream.close();
+        return new OpenDirectory(directory, null);
+    }
+
+    /**
+     * Opens the file at {@code segments} beneath this directory for reading, and reads its
+     * attributes, refusing a symbolic link at every step (see the class description). It opens what
+     * {@link OpenFile#open} opens: a regular file, or a directory (as the last segment; no segments
+     * open this directory itself); anything else is refused with a {@link FileSystemException} whose
+     * reason is {@code "not a regular file or directory"}. The file's {@link OpenFile#path()} is
+     * {@link #path()} joined with the segments; its channel is the JDK's.
+     *
+     * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},
+     *     none holding {@code /} (or another separator of its file system) or NUL
+     * @throws IllegalArgumentException if a segment is not one plain name
+     * @throws SymbolicLinkException if a segment is a symbolic link
+     * @throws NotDirectoryException if a segment before the last is not a directory
+     * @throws NoSuchFileException if a segment is missing
+     * @throws java.nio.file.AccessDeniedException if a step may not be searched or the file read
+     * @throws FileSystemException if the file is neither a regular file nor a directory
+     * @throws java.nio.channels.ClosedChannelException if this directory was closed
+     * @throws IOException if it cannot be opened or its attributes cannot be read
+     */
+    public OpenFile openBeneath(List<String> segments) throws IOException {
+        return BeneathOpener.open(stream, path, segments);
+    }
+
+    /** The path this directory was opened at. */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Whether opens beneath it go relative to open directories, so that no writer racing them can
+     * lead them outside; false where the file system offers no {@link SecureDirectoryStream}.
+     */
+    public boolean isRaceFree() {
+        return stream != null;
+    }
+
+    /** Closes the directory; files opened beneath it stay open. Closing again does nothing. */
+    @Override
+    public void close() throws IOException {
+        if (stream != null) {
+            stream.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OpenDirectory{" + path + (isRaceFree() ? "" : ", by path") + "}";
+    }
+}
