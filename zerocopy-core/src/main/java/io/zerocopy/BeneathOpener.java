@@ -189,7 +189,7 @@ final class BeneathOpener {
     }
 
     /** The JDK's failure of a relative step, naming the whole path instead of the segment. */
-    private static IOException named(IOException e, Path at) {
+    static IOException named(IOException e, Path at) {
         IOException named;
         if (e instanceof NoSuchFileException) {
             named = new NoSuchFileException(at.toString());
@@ -197,6 +197,8 @@ final class BeneathOpener {
             named = new AccessDeniedException(at.toString());
         } else if (e instanceof NotDirectoryException) {
             named = new NotDirectoryException(at.toString());
+        } else if (e.getClass() == FileSystemException.class) {
+            named = new FileSystemException(at.toString(), null, ((FileSystemException) e).getReason());
         } else {
             return e;
         }
@@ -223,7 +225,7 @@ final class BeneathOpener {
         return OpenFile.open(path, NOFOLLOW);
     }
 
-    private static void closeAfter(AutoCloseable opened, Throwable failure) {
+    static void closeAfter(AutoCloseable opened, Throwable failure) {
         try {
             opened.close();
         } catch (Exception e) {

@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.FileSystemException;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A directory held open, beneath which files are opened without ever leaving it, however what is
@@ -25,8 +28,13 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p><b>How.</b> Where the file system gives a {@link SecureDirectoryStream} (Linux and the other
- * Unixes, on every JDK 17+; {@link #isRaceFree()}), the directory is held by one, each segment but
+ * <p><b>How.</b> On Java 22 or later on Linux with native access (as {@link OpenFile#open}), the
+ * directory is opened with {@code openat} and each step opens {@code /proc/self/fd/N/segment} with
+ * {@code O_NOFOLLOW | O_NONBLOCK}, {@code N} being the directory the step before opened: the kernel
+ * looks the segment up in that open directory alone, a link there fails the open, and each step's
+ * attributes come from its own open ({@code fstat}), so no window remains; the file's channel is then
+ * the library's own, as {@link OpenFile#open} gives it. Elsewhere, where the file system gives a
+ * {@link SecureDirectoryStream} (Linux and the other Unixes, on every JDK 17+), the directory is held by one, each segment but
  * the last is opened as a directory relative to the one before ({@code openat} with
  * {@code O_NOFOLLOW}) and the last relative to its directory the same way, so a symbolic link at any
  * step is refused even if it was put there a moment before. Each step's attributes are looked up by
@@ -47,10 +55,16 @@ import java.util.Objects;
 public final class OpenDirectory implements Closeable {
     private final Path path;
     private final SecureDirectoryStream<Path> stream;
+    /** The directory opened natively, walked through {@code /proc/self/fd}; null where {@link #stream} serves. */
+    private final NativeFile opened;
+    /** Shared by opens beneath, taken alone by {@link #close()}: no open walks from a closed, reused descriptor. */
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean closed;
 
-    private OpenDirectory(Path path, SecureDirectoryStream<Path> stream) {
+    private OpenDirectory(Path path, SecureDirectoryStream<Path> stream, NativeFile opened) {
         this.path = path;
         this.stream = stream;
+        this.opened = opened;
     }
 
     /**
@@ -61,12 +75,23 @@ public final class OpenDirectory implements Closeable {
      * @throws IOException if it cannot be opened
      */
     public static OpenDirectory open(Path directory) throws IOException {
-        DirectoryStream<Path> stream = Files.newDirectoryStream(Objects.requireNonNull(directory, "directory"));
+        Objects.requireNonNull(directory, "directory");
+        NativeFile opened = Transfers.opensNatively() && Files.isDirectory(ProcFdOpener.FDS)
+                ? NativeFiles.open(directory, true)
+                : null;
+        if (opened != null) {
+            if (!opened.attributes().isDirectory()) {
+                opened.close();
+                throw new NotDirectoryException(directory.toString());
+            }
+            return new OpenDirectory(directory, null, opened);
+        }
+        DirectoryStream<Path> stream = Files.newDirectoryStream(directory);
         if (stream instanceof SecureDirectoryStream) {
-            return new OpenDirectory(directory, (SecureDirectoryStream<Path>) stream);
+            return new OpenDirectory(directory, (SecureDirectoryStream<Path>) stream, null);
         }
         stream.close();
-        return new OpenDirectory(directory, null);
+        return new OpenDirectory(directory, null, null);
     }
 
     /**
@@ -75,7 +100,7 @@ public final class OpenDirectory implements Closeable {
      * {@link OpenFile#open} opens: a regular file, or a directory (as the last segment; no segments
      * open this directory itself); anything else is refused with a {@link FileSystemException} whose
      * reason is {@code "not a regular file or directory"}. The file's {@link OpenFile#path()} is
-     * {@link #path()} joined with the segments; its channel is the JDK's.
+     * {@link #path()} joined with the segments.
      *
      * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},
      *     none holding {@code /} (or another separator of its file system) or NUL
@@ -89,7 +114,17 @@ public final class OpenDirectory implements Closeable {
      * @throws IOException if it cannot be opened or its attributes cannot be read
      */
     public OpenFile openBeneath(List<String> segments) throws IOException {
-        return BeneathOpener.open(stream, path, segments);
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new ClosedChannelException();
+            }
+            return opened != null
+                    ? ProcFdOpener.open(opened, path, segments)
+                    : BeneathOpener.open(stream, path, segments);
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** The path this directory was opened at. */
@@ -102,19 +137,30 @@ public final class OpenDirectory implements Closeable {
      * lead them outside; false where the file system offers no {@link SecureDirectoryStream}.
      */
     public boolean isRaceFree() {
-        return stream != null;
+        return stream != null || opened != null;
     }
 
-    /** Closes the directory; files opened beneath it stay open. Closing again does nothing. */
+    /** Closes the directory once the opens beneath it in progress end; files opened beneath it stay open. Closing again does nothing. */
     @Override
     public void close() throws IOException {
-        if (stream != null) {
-            stream.close();
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (stream != null) {
+                stream.close();
+            } else if (opened != null) {
+                opened.close();
+            }
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 
     @Override
     public String toString() {
-        return "OpenDirectory{" + path + (isRaceFree() ? "" : ", by path") + "}";
+        return "OpenDirectory{" + path + (opened != null ? ", opened natively" : isRaceFree() ? "" : ", by path") + "}";
     }
 }
