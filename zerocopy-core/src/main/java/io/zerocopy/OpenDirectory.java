@@ -22,9 +22,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * time).
  *
  * <pre>{@code
+ * long size;
  * try (OpenDirectory root = OpenDirectory.open(Path.of("/srv/www"));
  *         OpenFile file = root.openBeneath(List.of("docs", "index.html"))) {
- *     long size = file.attributes().size();
+ *     size = file.attributes().size(); // then send file.channel(), as OpenFile shows
  * }
  * }</pre>
  *

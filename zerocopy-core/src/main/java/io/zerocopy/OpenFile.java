@@ -118,10 +118,6 @@ public final class OpenFile implements Closeable {
      * {@link OpenDirectory} instead. To follow links wherever they point, {@link #open} the joined
      * path.
      *
-     * <pre>{@code
-     * try (OpenFile file = OpenFile.openBeneath(root, List.of("docs", "index.html"))) { ... }
-     * }</pre>
-     *
      * @param directory where the walk starts, opened following links in its own path (the caller
      *     trusts it)
      * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},

@@ -84,6 +84,7 @@ class JavadocExampleTest {
                 .as("Javadoc examples; each needs a test below that runs it")
                 .containsExactlyInAnyOrder(
                         "FileRegion.java#0",
+                        "OpenDirectory.java#0",
                         "OpenFile.java#0",
                         "Transfer.java#0",
                         "TransferOptions.java#0",
@@ -146,6 +147,15 @@ class JavadocExampleTest {
                             .put(content)
                             .array());
         }
+    }
+
+    /** {@code OpenDirectory}: a file opened beneath a held root, its size from that open. */
+    @Test
+    void openDirectory_opensBeneathTheRoot() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("www"));
+        Files.writeString(Files.createDirectories(root.resolve("docs")).resolve("index.html"), "<h1>docs</h1>\n");
+        String example = example("OpenDirectory.java#0").replace("\"/srv/www\"", javaString(root.toString()));
+        assertThat(run(example, "", "return size;")).isEqualTo(14L);
     }
 
     /** {@code FileRegion}: an HTTP head and the whole file as one stream. */
