@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import java.nio.file.FileSystemException;
+import java.util.Objects;
 
 /**
  * A symbolic link was found where a verb that stays beneath a directory refuses one
@@ -18,6 +19,6 @@ public class SymbolicLinkException extends FileSystemException {
 
     /** @param file the path of the link, as the caller spelled it */
     public SymbolicLinkException(String file) {
-        super(file, null, REASON);
+        super(Objects.requireNonNull(file, "file"), null, REASON);
     }
 }

@@ -115,6 +115,16 @@ class NullPointerTest {
                 throw new UncheckedIOException(e);
             }
         });
+        m.put(OpenDirectory.class, () -> {
+            try {
+                OpenDirectory d = OpenDirectory.open(dir);
+                opened.add(d);
+                return d;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        m.put(SymbolicLinkException.class, () -> new SymbolicLinkException("link"));
         m.put(TransferOptions.class, TransferOptions::defaults);
         m.put(TransferOptions.Builder.class, TransferOptions::builder);
         m.put(
