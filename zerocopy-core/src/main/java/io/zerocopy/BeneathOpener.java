@@ -69,11 +69,13 @@ final class BeneathOpener {
                     && segment.indexOf('\0') < 0;
             if (plain) {
                 Path name = fs.getPath(segment); // one name on this file system too ('\' on Windows)
-                plain = !name.isAbsolute() && name.getNameCount() == 1 && name.toString().equals(segment);
+                plain = !name.isAbsolute()
+                        && name.getNameCount() == 1
+                        && name.toString().equals(segment);
             }
             if (!plain) {
-                throw new IllegalArgumentException("segments: " + segments
-                        + " (expected: names without '/' or NUL, none empty, '.' or '..')");
+                throw new IllegalArgumentException(
+                        "segments: " + segments + " (expected: names without '/' or NUL, none empty, '.' or '..')");
             }
         }
     }

@@ -4,8 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -60,6 +60,7 @@ public final class OpenDirectory implements Closeable {
     private final NativeFile opened;
     /** Shared by opens beneath, taken alone by {@link #close()}: no open walks from a closed, reused descriptor. */
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
     private boolean closed;
 
     private OpenDirectory(Path path, SecureDirectoryStream<Path> stream, NativeFile opened) {

@@ -131,7 +131,8 @@ public final class OpenFile implements Closeable {
      * @throws IOException if it cannot be opened or its attributes cannot be read
      */
     public static OpenFile openBeneath(Path directory, List<String> segments) throws IOException {
-        BeneathOpener.checkSegments(Objects.requireNonNull(directory, "directory").getFileSystem(), segments);
+        BeneathOpener.checkSegments(
+                Objects.requireNonNull(directory, "directory").getFileSystem(), segments);
         try (OpenDirectory opened = OpenDirectory.open(directory)) {
             return opened.openBeneath(segments);
         }

@@ -64,7 +64,8 @@ class OpenBeneathTest {
             assertThat(file.attributes().isRegularFile()).isTrue();
             assertThat(file.attributes().size()).isEqualTo(INSIDE.length());
             assertThat(file.attributes().fileKey())
-                    .isEqualTo(Files.readAttributes(root.resolve("a/b/c.txt"), "basic:fileKey").get("fileKey"));
+                    .isEqualTo(Files.readAttributes(root.resolve("a/b/c.txt"), "basic:fileKey")
+                            .get("fileKey"));
         }
     }
 
@@ -96,7 +97,9 @@ class OpenBeneathTest {
             if (held.isRaceFree()) {
                 Path renamed = Files.move(root, dir.resolve("renamed"));
                 try (OpenFile moved = held.openBeneath(List.of("d", "f.txt"))) {
-                    assertThat(read(moved)).as("the directory held, wherever it is now").isEqualTo(INSIDE);
+                    assertThat(read(moved))
+                            .as("the directory held, wherever it is now")
+                            .isEqualTo(INSIDE);
                 } finally {
                     Files.move(renamed, root);
                 }
@@ -105,7 +108,9 @@ class OpenBeneathTest {
         try (file) {
             assertThat(read(file)).isEqualTo(INSIDE);
         }
-        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+        assertThat(openBeneathDir())
+                .as("descriptors under the temporary directory")
+                .isEqualTo(before);
         assertThatThrownBy(() -> held.openBeneath(List.of("plain.txt")))
                 .isInstanceOf(java.nio.channels.ClosedChannelException.class);
     }
@@ -152,7 +157,9 @@ class OpenBeneathTest {
                     .isExactlyInstanceOf(SymbolicLinkException.class)
                     .hasMessageContaining(root.resolve(segments.get(0)).toString());
         }
-        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+        assertThat(openBeneathDir())
+                .as("descriptors under the temporary directory")
+                .isEqualTo(before);
     }
 
     @Test
@@ -223,7 +230,9 @@ class OpenBeneathTest {
                         .isInstanceOf(IOException.class);
             }
         }
-        assertThat(openBeneathDir()).as("descriptors under the temporary directory").isEqualTo(before);
+        assertThat(openBeneathDir())
+                .as("descriptors under the temporary directory")
+                .isEqualTo(before);
     }
 
     /**
@@ -257,9 +266,12 @@ class OpenBeneathTest {
             done.set(true);
         }
         int swaps = writer.get(30, TimeUnit.SECONDS);
-        assertThat(inside).as("opens that read the inside file (%d refused, %d swaps)", refused, swaps)
+        assertThat(inside)
+                .as("opens that read the inside file (%d refused, %d swaps)", refused, swaps)
                 .isPositive();
-        assertThat(refused).as("opens that met the link or no entry (%d swaps)", swaps).isPositive();
+        assertThat(refused)
+                .as("opens that met the link or no entry (%d swaps)", swaps)
+                .isPositive();
     }
 
     /** Swaps {@code d} for a link to {@code outside} and back until {@code done}; returns the swaps made. */
