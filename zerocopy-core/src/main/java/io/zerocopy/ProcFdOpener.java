@@ -84,6 +84,11 @@ final class ProcFdOpener {
         } catch (NoSuchFileException | java.nio.file.AccessDeniedException e) {
             throw BeneathOpener.named(e, at);
         } catch (IOException e) {
+            if (!followLinks && e.getClass() == IOException.class) {
+                // what NativeFiles.open, as FileChannel.open, throws for O_NOFOLLOW's ELOOP: a link
+                // then, even if another one has been swapped back in by now
+                throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
+            }
             IOException now;
             try {
                 BasicFileAttributes attributes =
