@@ -47,4 +47,14 @@ final class NativeFiles {
     static NativeFile open(Path path, boolean followLinks) throws IOException {
         return null;
     }
+
+    /** Whether names can be opened beneath a directory opened natively: never here. */
+    static boolean opensBeneath() {
+        return false;
+    }
+
+    /** The entry {@code name} of a directory opened natively: none here. */
+    static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
+        return null;
+    }
 }

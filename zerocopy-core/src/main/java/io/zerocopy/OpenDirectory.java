@@ -30,9 +30,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * }</pre>
  *
  * <p><b>How.</b> On Java 22 or later on Linux with native access (as {@link OpenFile#open}), the
- * directory is opened with {@code openat} and each step opens {@code /proc/self/fd/N/segment} with
- * {@code O_NOFOLLOW | O_NONBLOCK}, {@code N} being the directory the step before opened: the kernel
- * looks the segment up in that open directory alone, a link there fails the open, and each step's
+ * directory is opened with {@code openat} and each step with {@code openat} relative to the
+ * directory the step before opened, with {@code O_NOFOLLOW | O_NONBLOCK}: the kernel looks the
+ * segment up in that open directory alone, a link there fails the open, and each step's
  * attributes come from its own open ({@code fstat}), so no window remains; the file's channel is then
  * the library's own, as {@link OpenFile#open} gives it. Elsewhere, where the file system gives a
  * {@link SecureDirectoryStream} (Linux and the other Unixes, on every JDK 17+), the directory is held by one, each segment but
@@ -78,9 +78,8 @@ public final class OpenDirectory implements Closeable {
      */
     public static OpenDirectory open(Path directory) throws IOException {
         Objects.requireNonNull(directory, "directory");
-        NativeFile opened = Transfers.opensNatively() && Files.isDirectory(ProcFdOpener.FDS)
-                ? NativeFiles.open(directory, true)
-                : null;
+        NativeFile opened =
+                Transfers.opensNatively() && NativeFiles.opensBeneath() ? NativeFiles.open(directory, true) : null;
         if (opened != null) {
             if (!opened.attributes().isDirectory()) {
                 opened.close();
@@ -122,7 +121,7 @@ public final class OpenDirectory implements Closeable {
                 throw new ClosedChannelException();
             }
             return opened != null
-                    ? ProcFdOpener.open(opened, path, segments)
+                    ? NativeBeneathOpener.open(opened, path, segments)
                     : BeneathOpener.open(stream, path, segments);
         } finally {
             lock.readLock().unlock();

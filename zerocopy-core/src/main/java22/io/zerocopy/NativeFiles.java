@@ -110,18 +110,52 @@ final class NativeFiles {
         }
         try (Scratch s = scratch()) {
             MemorySegment name = s.name(path);
-            return name == null ? null : open(path, name, followLinks, s);
+            return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, s);
         }
     }
 
-    private static NativeFile open(Path path, MemorySegment name, boolean followLinks, Scratch s) throws IOException {
+    /** Whether {@link #openAt} can open names beneath a directory in this JVM. */
+    static boolean opensBeneath() {
+        return UNAVAILABLE == null && NAMES != null;
+    }
+
+    /**
+     * The entry {@code name} of {@code directory} (a directory opened here), opened as {@link #open}
+     * opens a path but with {@code openat} relative to that directory's descriptor, so that only
+     * the directory itself is searched; a link at that step is refused with a
+     * {@link SymbolicLinkException} unless {@code followLinks}. {@code path} names the file, in its
+     * failures too. Null where {@link #opensBeneath} says no.
+     */
+    static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
+        if (!opensBeneath()) {
+            return null;
+        }
+        try (Scratch s = scratch()) {
+            MemorySegment bytes = s.name(name);
+            LinuxFile dir = (LinuxFile) directory;
+            int dirFd = dir.hold();
+            try {
+                return open(dirFd, path, bytes, followLinks, s);
+            } catch (IOException e) {
+                if (!followLinks && e.getClass() == IOException.class) {
+                    throw (SymbolicLinkException) new SymbolicLinkException(path.toString()).initCause(e);
+                }
+                throw e;
+            } finally {
+                dir.release();
+            }
+        }
+    }
+
+    private static NativeFile open(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
+            throws IOException {
         int flags = LinuxCalls.O_RDONLY
                 | LinuxCalls.O_NONBLOCK
                 | LinuxCalls.O_CLOEXEC
                 | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
         int fd;
         do {
-            fd = LinuxCalls.openat(s.callState, LinuxCalls.AT_FDCWD, name, flags);
+            fd = LinuxCalls.openat(s.callState, dirFd, name, flags);
         } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
         if (fd < 0) {
             int errno = LinuxCalls.errno(s.callState);
@@ -260,9 +294,18 @@ final class NativeFiles {
             Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
             String text = resolved.toString();
             byte[] bytes = text.isEmpty() ? DOT : exactBytes(text);
-            if (bytes == null) {
-                return null;
-            }
+            return bytes == null ? null : terminated(bytes);
+        }
+
+        /**
+         * One name beneath a directory, NUL-terminated, encoded as the JDK encodes the name of a new
+         * path ({@code fs.getPath(name)}, which refused any character it cannot encode before this).
+         */
+        MemorySegment name(String entry) {
+            return terminated(entry.getBytes(NAMES));
+        }
+
+        private MemorySegment terminated(byte[] bytes) {
             if (bytes.length + 1 > name.byteSize()) {
                 name = arena.allocate(Math.max(bytes.length + 1, 2 * name.byteSize()));
             }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link OpenDirectory} on its native walk (Java 22+ on Linux with native access; this module's
- * native-access run): each step through {@code /proc/self/fd/N/segment}, the file the library's own
+ * native-access run): each step an {@code openat} relative to the directory before, the file the library's own
  * channel. Every refusal by type, a FIFO without blocking, a racing writer, no descriptor left open.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -1,0 +1,67 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Opens a file beneath a natively opened directory (Java 22+ on Linux with native access; see
+ * {@link NativeFiles}) one segment at a time: each step is an {@code openat} relative to the
+ * descriptor of the directory the step before opened, with {@code O_NOFOLLOW}, so a segment is
+ * looked up in that open directory alone and a link there is refused ({@code ELOOP}). Each step's
+ * attributes come from its own open ({@code fstat}), and a FIFO does not block it
+ * ({@code O_NONBLOCK}), so no window remains between a look and an open.
+ */
+final class NativeBeneathOpener {
+    private NativeBeneathOpener() {}
+
+    /** Opens {@code segments} beneath {@code directory}, open at {@code path}; never closes {@code directory}. */
+    static OpenFile open(NativeFile directory, Path path, List<String> segments) throws IOException {
+        BeneathOpener.checkSegments(path.getFileSystem(), segments);
+        if (segments.isEmpty()) {
+            return opened(path, step(directory, ".", path, true));
+        }
+        NativeFile current = directory;
+        try {
+            Path at = path;
+            for (int i = 0; i < segments.size(); i++) {
+                at = at.resolve(segments.get(i));
+                NativeFile previous = current;
+                current = step(previous, segments.get(i), at, false);
+                if (previous != directory) {
+                    previous.close();
+                }
+                if (i < segments.size() - 1 && !current.attributes().isDirectory()) {
+                    throw new NotDirectoryException(at.toString());
+                }
+            }
+            OpenFile result = opened(at, current);
+            current = directory;
+            return result;
+        } catch (IOException | RuntimeException e) {
+            if (current != directory) {
+                BeneathOpener.closeAfter(current, e);
+            }
+            throw e;
+        }
+    }
+
+    /** The file opened last, refused without being read if it is a FIFO, a device or a socket. */
+    private static OpenFile opened(Path path, NativeFile file) throws IOException {
+        if (file.attributes().isOther()) {
+            file.close();
+            throw OpenFile.notAFile(path);
+        }
+        return new OpenFile(path, file, file.attributes());
+    }
+
+    /** One step: {@code name} in {@code directory}, which must be able to open natively (see {@link OpenDirectory#open}). */
+    private static NativeFile step(NativeFile directory, String name, Path at, boolean followLinks) throws IOException {
+        NativeFile file = NativeFiles.openAt(directory, name, at, followLinks);
+        if (file == null) {
+            throw new IOException("cannot open natively: " + NativeFiles.unavailable());
+        }
+        return file;
+    }
+}
