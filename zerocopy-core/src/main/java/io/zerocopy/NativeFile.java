@@ -9,6 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -52,13 +53,26 @@ abstract class NativeFile extends FileChannel {
     /**
      * A JDK channel over the same file, opened on first use through {@code /proc/self/fd} (so a
      * rename or a new file at the path changes nothing) and closed with this one.
+     *
+     * @throws FileSystemException naming {@link #path()}, if that reopen fails ({@code /proc} not
+     *     mounted, or the file's permissions changed since the open)
      */
     final synchronized FileChannel jdkChannel() throws IOException {
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
         if (jdkChannel == null) {
-            jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
+            try {
+                jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
+            } catch (IOException e) {
+                // no /proc, or the file's permissions changed since the open: name what the user gave
+                throw (IOException) new FileSystemException(
+                                path.toString(),
+                                null,
+                                "needs a JDK channel over the file opened natively, and its reopen through"
+                                        + " /proc/self/fd failed (" + e + ")")
+                        .initCause(e);
+            }
         }
         return jdkChannel;
     }

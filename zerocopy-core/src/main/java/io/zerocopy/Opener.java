@@ -137,10 +137,19 @@ final class Opener {
 
     /**
      * A file opened natively as the source of {@code count} bytes: itself up to {@code limit}
-     * ({@link Selection#nativeLimit}), else the JDK channel over the same open.
+     * ({@link Selection#nativeLimit}), else the JDK channel over the same open; where that reopen
+     * fails (no {@code /proc}, permissions changed since the open), itself after all, read with
+     * {@code pread} at any size.
      */
-    private static SourceFile natively(NativeFile file, long count, long limit) throws IOException {
-        return count <= limit ? SourceFile.callers(file) : SourceFile.opened(file.jdkChannel());
+    private static SourceFile natively(NativeFile file, long count, long limit) {
+        if (count <= limit) {
+            return SourceFile.callers(file);
+        }
+        try {
+            return SourceFile.opened(file.jdkChannel());
+        } catch (IOException e) {
+            return SourceFile.callers(file);
+        }
     }
 
     /** The whole of a file the library opened for reading, whose path said it is no directory. */
