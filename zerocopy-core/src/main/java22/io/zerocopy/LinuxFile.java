@@ -3,6 +3,7 @@ package io.zerocopy;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
@@ -10,10 +11,12 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A file {@link NativeFiles} opened: read with {@code pread} straight into a direct buffer, sized
- * with {@code fstat}. Each call holds the descriptor, so a close from another thread releases it
+ * with {@code fstat}. One that is never closed is closed when it becomes unreachable, with a warning
+ * that names it ({@link #CLEANER}). Each call holds the descriptor, so a close from another thread releases it
  * only once the last call in flight returns, and no read can land on a number the kernel has
  * handed out again.
  */
@@ -23,10 +26,54 @@ final class LinuxFile extends NativeFile {
     /** 1 for the open file, plus one per call in flight; 0 once the descriptor is closed. */
     private final AtomicInteger holds = new AtomicInteger(1);
 
+    /**
+     * Closes the descriptor of a file that was never closed once it is unreachable, as the JDK's
+     * channels do, with a thread of its own: the JDK's shared cleaner is where a server's
+     * {@code FileChannel}s and direct buffers queue already.
+     */
+    private static final Cleaner CLEANER = Cleaner.create(r -> {
+        Thread t = new Thread(r, "zerocopy-native-files-cleaner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final Unreachable onRelease;
+    private final Cleaner.Cleanable cleanable;
+
     LinuxFile(Path path, int fd, BasicFileAttributes attributes) {
         super(path);
         this.fd = fd;
         this.attributes = attributes;
+        this.onRelease = new Unreachable(path, fd, holds);
+        this.cleanable = CLEANER.register(this, onRelease);
+    }
+
+    /** The cleaner's action: releases the open file's hold; on its own, for a file never closed, it says so. */
+    private static final class Unreachable implements Runnable {
+        private final Path path;
+        private final int fd;
+        private final AtomicInteger holds;
+        /** Set by {@link #closeDescriptor()} before it runs this: a close, not a leak. */
+        volatile boolean closed;
+
+        Unreachable(Path path, int fd, AtomicInteger holds) {
+            this.path = path;
+            this.fd = fd;
+            this.holds = holds;
+        }
+
+        @Override
+        public void run() {
+            if (!closed) {
+                LoggerFactory.getLogger(LinuxFile.class)
+                        .warn(
+                                "a file opened natively was never closed; its descriptor {} is closed now that it is"
+                                        + " unreachable: {}",
+                                fd,
+                                path);
+            }
+            release(holds, fd);
+        }
     }
 
     @Override
@@ -113,18 +160,23 @@ final class LinuxFile extends NativeFile {
         }
     }
 
-    private void hold() throws ClosedChannelException {
+    /** Holds the descriptor for a call, returning it; {@link #release()} after the call. */
+    int hold() throws ClosedChannelException {
         for (int h = holds.get(); ; h = holds.get()) {
             if (h == 0 || !isOpen()) {
                 throw new ClosedChannelException();
             }
             if (holds.compareAndSet(h, h + 1)) {
-                return;
+                return fd;
             }
         }
     }
 
-    private void release() {
+    void release() {
+        release(holds, fd);
+    }
+
+    private static void release(AtomicInteger holds, int fd) {
         if (holds.decrementAndGet() == 0) {
             try (NativeFiles.Scratch s = NativeFiles.scratch()) {
                 LinuxCalls.close(s.callState, fd); // Linux releases it even when close fails
@@ -134,7 +186,8 @@ final class LinuxFile extends NativeFile {
 
     @Override
     void closeDescriptor() {
-        release();
+        onRelease.closed = true;
+        cleanable.clean(); // the open hold's release, once
     }
 
     /** Where {@code struct stat} keeps what the attributes need, on this architecture ({@link LinuxAbi}). */

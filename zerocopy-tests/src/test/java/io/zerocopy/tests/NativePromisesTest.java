@@ -157,6 +157,39 @@ class NativePromisesTest {
         assertThat(listener.result().reason()).contains(size <= 8192 ? "pread" : "sendfile");
     }
 
+    /** A natively opened file that is never closed gives its descriptor back once it is unreachable. */
+    @Test
+    void aFileNeverClosed_isReleasedWhenUnreachable() throws Exception {
+        Path file = TestFiles.write(dir.resolve("forgotten"), new byte[100]);
+        openAndForget(file);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (openDescriptorsOf(file) > 0) {
+            assertThat(System.nanoTime()).as("released within 30 s of GCs").isLessThan(deadline);
+            System.gc();
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void openAndForget(Path file) throws Exception {
+        OpenFile opened = OpenFile.open(file);
+        assertThat(opened.openedNatively()).isTrue();
+        assertThat(openDescriptorsOf(file)).isEqualTo(1);
+    }
+
+    private static long openDescriptorsOf(Path file) throws Exception {
+        Path real = file.toRealPath();
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                        try {
+                            return Files.readSymbolicLink(fd).equals(real);
+                        } catch (Exception e) {
+                            return false; // closed meanwhile, or not a link
+                        }
+                    })
+                    .count();
+        }
+    }
+
     private CompletableFuture<Throwable> copyOnAPlatformThread(
             Path file, SocketChannel channel, TransferOptions options) {
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
