@@ -31,6 +31,8 @@ final class TransferFacts {
     private final boolean targetStream;
     private final boolean sourceNonBlocking;
     private final boolean targetNonBlocking;
+    /** For the reason's words alone: no step decides by it (see the class description). */
+    private final boolean openedOnVirtualThread;
     /** The kernel path {@code transferTo} takes from a file to this target, or null. */
     private final String directPath;
     /** The file whose size tells a truncation (the source, or the file behind a slice view), or null. */
@@ -65,6 +67,7 @@ final class TransferFacts {
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
         this.targetNonBlocking = request.targetNonBlocking();
+        this.openedOnVirtualThread = TransferFacts.currentThreadIsVirtual();
         this.directPath = request.sourceKind() == ChannelKind.FILE
                 ? platform.directTransferPath(request.targetKind(), targetNonBlocking)
                         .orElse(null)
@@ -190,6 +193,14 @@ final class TransferFacts {
     /** The kernel path {@code transferTo} takes from this FILE source to this target, or null for none. */
     String directPath() {
         return directPath;
+    }
+
+    /**
+     * Whether the transfer was opened on a virtual thread: what its reason describes. A step never
+     * decides by it; it reads the thread that advances it.
+     */
+    boolean openedOnVirtualThread() {
+        return openedOnVirtualThread;
     }
 
     /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */

@@ -57,9 +57,9 @@ final class TransferToStrategy extends BuiltInStrategy {
         String how = facts.directPath() != null
                 ? facts.directPath() + " from a file to a " + facts.targetKind()
                 : "the JDK's user-space copy (no kernel path to a " + facts.targetKind() + " here)";
-        return parkable(facts)
-                ? how + "; advanced on a virtual thread, a full socket is waited for by writing the next "
-                        + ParkingBridge.BYTES + " bytes through the socket's own write, which parks the thread"
+        return parkable(facts) && facts.openedOnVirtualThread()
+                ? how + "; on a virtual thread a full socket is waited for by writing the next " + ParkingBridge.BYTES
+                        + " bytes through the socket's own write, which parks the thread"
                 : how;
     }
 

@@ -72,8 +72,10 @@ final class SpliceStrategy extends BuiltInStrategy {
     String how(TransferFacts facts, ByteBuffer pooled) {
         String how = "splice(2) through a pipe from a socket to a "
                 + (facts.targetKind() == ChannelKind.FILE ? "file" : "socket") + ", no copy in user space";
-        return how + "; advanced on a virtual thread, a blocking socket that is not ready is waited for by moving"
-                + " the next " + ParkingBridge.BYTES + " bytes through its own read or write, which parks the thread";
+        return facts.openedOnVirtualThread()
+                ? how + "; on a virtual thread a blocking socket that is not ready is waited for by moving the next "
+                        + ParkingBridge.BYTES + " bytes through its own read or write, which parks the thread"
+                : how;
     }
 
     /** What the JVM's flags lack for this pair, in words with the flag to add, or null. */
