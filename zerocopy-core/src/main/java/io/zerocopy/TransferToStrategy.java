@@ -138,7 +138,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public void close() {
-            if (log.isDebugEnabled()) {
+            if (switched && log.isDebugEnabled()) { // a virtual thread advanced it: how it waited
                 log.debug("{}: {} bytes by {}, {}", this, sentfile, NAME, bridge);
             }
         }
