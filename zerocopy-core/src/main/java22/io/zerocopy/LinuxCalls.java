@@ -137,7 +137,11 @@ final class LinuxCalls {
         State() {
             // Freed by the GC: a few dozen bytes, and no thread confinement for a step that an event
             // loop may drive from more than one thread.
-            Arena arena = Arena.ofAuto();
+            this(Arena.ofAuto());
+        }
+
+        /** The memory in {@code arena}, freed with it. */
+        State(Arena arena) {
             this.callState = arena.allocate(CALL_STATE);
             this.pipeFds = arena.allocate(JAVA_INT, 2);
             this.offset = arena.allocate(JAVA_LONG);

@@ -266,6 +266,9 @@ final class NativeFiles {
         private final Arena arena = Arena.ofAuto();
         final MemorySegment callState = LinuxCalls.callState(arena);
         final MemorySegment stat = arena.allocate(LinuxFile.Stat.BYTES, 8);
+        /** For a step's calls on this thread ({@code sendfile}, {@code poll}, a socket's counters). */
+        final LinuxCalls.State calls = new LinuxCalls.State(arena);
+
         private MemorySegment name = arena.allocate(256);
         private MemorySegment bounce;
 

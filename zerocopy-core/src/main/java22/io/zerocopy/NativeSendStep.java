@@ -41,8 +41,9 @@ final class NativeSendStep implements TransferStep {
     private final long start;
     private final boolean blockingTarget;
 
-    private final LinuxCalls.State state = new LinuxCalls.State();
-    private final SocketWaits waits = new SocketWaits();
+    /** Made on the first wait for room: most steps never wait. */
+    private SocketWaits waits;
+
     private final ParkingBridge bridge = new ParkingBridge(true);
     private final int socket;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
@@ -56,13 +57,15 @@ final class NativeSendStep implements TransferStep {
         this.start = facts.truncatableEnd() - facts.request().count();
         this.blockingTarget = !facts.targetNonBlocking();
         int copy;
-        try {
-            copy = LinuxCalls.fcntl(state, Descriptors.of(target), LinuxCalls.F_DUPFD_CLOEXEC, 0);
-        } catch (RuntimeException e) {
-            throw new IOException("sendfile could not read the socket's descriptor: " + e.getMessage(), e);
-        }
-        if (copy < 0) {
-            throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", state.errno());
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            try {
+                copy = LinuxCalls.fcntl(s.calls, Descriptors.of(target), LinuxCalls.F_DUPFD_CLOEXEC, 0);
+            } catch (RuntimeException e) {
+                throw new IOException("sendfile could not read the socket's descriptor: " + e.getMessage(), e);
+            }
+            if (copy < 0) {
+                throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", s.calls.errno());
+            }
         }
         this.socket = copy;
     }
@@ -88,19 +91,17 @@ final class NativeSendStep implements TransferStep {
             switched = true;
         }
         long position = start + transferred;
-        long count = Math.min(maxBytes, MAX_CALL_BYTES);
-        if (blockingTarget && !parks) {
-            try {
-                count = Math.min(count, waits.room(socket));
-            } catch (ClosedByInterruptException e) {
-                closeTarget(e);
-                throw e;
+        long n;
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            long count = Math.min(maxBytes, MAX_CALL_BYTES);
+            if (blockingTarget && !parks) {
+                count = Math.min(count, room(s.calls));
+                if (count == 0) {
+                    return 0;
+                }
             }
-            if (count == 0) {
-                return 0;
-            }
+            n = send(s.calls, position, count);
         }
-        long n = send(position, count);
         if (n == WOULD_BLOCK && parks) {
             ByteBuffer b = bridge.toFill(maxBytes);
             file.read(b, position);
@@ -120,8 +121,21 @@ final class NativeSendStep implements TransferStep {
         return n;
     }
 
+    /** What the blocking socket takes now ({@link SocketWaits#room}); an interrupt during a wait closes it. */
+    private long room(LinuxCalls.State state) throws IOException {
+        if (waits == null) {
+            waits = new SocketWaits();
+        }
+        try {
+            return waits.room(state, socket);
+        } catch (ClosedByInterruptException e) {
+            closeTarget(e);
+            throw e;
+        }
+    }
+
     /** One {@code sendfile} from {@code position}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
-    private long send(long position, long count) throws IOException {
+    private long send(LinuxCalls.State state, long position, long count) throws IOException {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
         long n = file.sendfile(state.callState, socket, state.offset, count);
         if (n >= 0) {
@@ -150,7 +164,9 @@ final class NativeSendStep implements TransferStep {
 
     @Override
     public void close() {
-        LinuxCalls.close(state, socket); // Linux releases the descriptor even when close fails
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            LinuxCalls.close(s.calls, socket); // Linux releases the descriptor even when close fails
+        }
     }
 
     @Override

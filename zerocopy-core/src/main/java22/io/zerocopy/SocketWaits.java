@@ -10,8 +10,9 @@ import java.nio.channels.ClosedByInterruptException;
  * close. Instead a write asks for no more than the socket takes now ({@link #room}), a read is
  * made only when bytes wait ({@link #readable}), and the waits between are {@code poll} calls of
  * at most {@link #WAIT_MILLIS}, which an interrupt ends by shutting the socket down ({@link Wake}).
- * Between waits the engine looks for a close by another thread and for the stall timeout. One per
- * step; not thread-safe.
+ * Between waits the engine looks for a close by another thread and for the stall timeout. The
+ * calls' memory is the caller's ({@code state}); the interrupt guard is made on the first wait. One
+ * per step; not thread-safe.
  */
 final class SocketWaits {
     /**
@@ -20,8 +21,7 @@ final class SocketWaits {
      */
     static final int WAIT_MILLIS = 100;
 
-    private final LinuxCalls.State state = new LinuxCalls.State();
-    private final Wake wake = new Wake();
+    private Wake wake;
 
     /**
      * How much one call may write into blocking socket {@code fd} without waiting in the kernel:
@@ -31,11 +31,11 @@ final class SocketWaits {
      *
      * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
      */
-    long room(int fd) throws IOException {
-        long room = sendRoom(fd);
+    long room(LinuxCalls.State state, int fd) throws IOException {
+        long room = sendRoom(state, fd);
         if (room * 3 < LinuxCalls.sendBuffer(state)) {
-            await(fd, LinuxCalls.POLLOUT);
-            room = sendRoom(fd);
+            await(state, fd, LinuxCalls.POLLOUT);
+            room = sendRoom(state, fd);
             if (room * 3 < LinuxCalls.sendBuffer(state)) {
                 return 0;
             }
@@ -49,11 +49,11 @@ final class SocketWaits {
      *
      * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
      */
-    boolean readable(int fd) throws IOException {
-        return await(fd, LinuxCalls.POLLIN) > 0;
+    boolean readable(LinuxCalls.State state, int fd) throws IOException {
+        return await(state, fd, LinuxCalls.POLLIN) > 0;
     }
 
-    private long sendRoom(int fd) throws IOException {
+    private static long sendRoom(LinuxCalls.State state, int fd) throws IOException {
         long room = LinuxCalls.sendRoom(state, fd);
         if (room < 0) {
             throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
@@ -61,7 +61,10 @@ final class SocketWaits {
         return room;
     }
 
-    private long await(int fd, short events) throws IOException {
+    private long await(LinuxCalls.State state, int fd, short events) throws IOException {
+        if (wake == null) {
+            wake = new Wake();
+        }
         if (!wake.isOpen()) {
             throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and shut the socket down
         }

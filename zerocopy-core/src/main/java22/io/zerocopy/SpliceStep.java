@@ -226,7 +226,7 @@ final class SpliceStep implements TransferStep {
     /** Whether the blocking source has bytes, after a bounded wait; an interrupt closes it. */
     private boolean readable() throws IOException {
         try {
-            return waits.readable(fds[0]);
+            return waits.readable(state, fds[0]);
         } catch (ClosedByInterruptException e) {
             closeOnInterrupt(source, e);
             throw e;
@@ -236,7 +236,7 @@ final class SpliceStep implements TransferStep {
     /** What the blocking target takes now, after a bounded wait if it is near full; an interrupt closes it. */
     private long room() throws IOException {
         try {
-            return waits.room(fds[1]);
+            return waits.room(state, fds[1]);
         } catch (ClosedByInterruptException e) {
             closeOnInterrupt(target, e);
             throw e;

@@ -16,7 +16,6 @@ final class Wake extends AbstractInterruptibleChannel {
         long run() throws IOException;
     }
 
-    private final LinuxCalls.State shutdownState = new LinuxCalls.State();
     private volatile int socket = -1;
     /** Set when an interrupt ended a call that had moved bytes: they count, and the caller closes the channel. */
     boolean cutShort;
@@ -51,7 +50,7 @@ final class Wake extends AbstractInterruptibleChannel {
     protected void implCloseChannel() {
         int fd = socket;
         if (fd >= 0) {
-            LinuxCalls.shutdown(shutdownState, fd, LinuxCalls.SHUT_RDWR);
+            LinuxCalls.shutdown(new LinuxCalls.State(), fd, LinuxCalls.SHUT_RDWR); // once, on an interrupt
         }
     }
 }
