@@ -31,6 +31,7 @@ final class LinuxAbi {
             Map.entry("EINTR", 4L),
             Map.entry("EAGAIN", 11L),
             Map.entry("ENOMEM", 12L),
+            Map.entry("ENOTDIR", 20L),
             Map.entry("EACCES", 13L),
             Map.entry("ENFILE", 23L),
             Map.entry("EMFILE", 24L),

@@ -1,17 +1,17 @@
 package io.zerocopy;
 
 import java.io.IOException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * Opens a file beneath a natively opened directory (Java 22+ on Linux with native access; see
- * {@link NativeFiles}) one segment at a time: each step is an {@code openat} relative to the
- * descriptor of the directory the step before opened, with {@code O_NOFOLLOW}, so a segment is
- * looked up in that open directory alone and a link there is refused ({@code ELOOP}). Each step's
- * attributes come from its own open ({@code fstat}), and a FIFO does not block it
- * ({@code O_NONBLOCK}), so no window remains between a look and an open.
+ * {@link NativeFiles#openBeneath}) one segment at a time: each step is an {@code openat} relative
+ * to the descriptor of the directory the step before opened, with {@code O_NOFOLLOW}, so a segment
+ * is looked up in that open directory alone and a link there is refused ({@code ELOOP}); a step on
+ * the way opens only as a directory ({@code O_DIRECTORY}). The file's attributes come from its own
+ * open ({@code fstat}), and a FIFO does not block it ({@code O_NONBLOCK}), so no window remains
+ * between a look and an open.
  */
 final class NativeBeneathOpener {
     private NativeBeneathOpener() {}
@@ -22,29 +22,15 @@ final class NativeBeneathOpener {
         if (segments.isEmpty()) {
             return opened(path, step(directory, ".", path, true));
         }
-        NativeFile current = directory;
-        try {
-            Path at = path;
-            for (int i = 0; i < segments.size(); i++) {
-                at = at.resolve(segments.get(i));
-                NativeFile previous = current;
-                current = step(previous, segments.get(i), at, false);
-                if (previous != directory) {
-                    previous.close();
-                }
-                if (i < segments.size() - 1 && !current.attributes().isDirectory()) {
-                    throw new NotDirectoryException(at.toString());
-                }
-            }
-            OpenFile result = opened(at, current);
-            current = directory;
-            return result;
-        } catch (IOException | RuntimeException e) {
-            if (current != directory) {
-                BeneathOpener.closeAfter(current, e);
-            }
-            throw e;
+        Path file = path;
+        for (String segment : segments) {
+            file = file.resolve(segment);
         }
+        NativeFile opened = NativeFiles.openBeneath(directory, path, segments);
+        if (opened == null) {
+            throw new IOException("cannot open natively: " + NativeFiles.unavailable());
+        }
+        return opened(file, opened);
     }
 
     /** The file opened last, refused without being read if it is a FIFO, a device or a socket. */

@@ -53,6 +53,12 @@ final class NativeFiles {
         return false;
     }
 
+    /** The file at {@code segments} beneath a directory opened natively: none here. */
+    static NativeFile openBeneath(NativeFile directory, Path directoryPath, java.util.List<String> segments)
+            throws IOException {
+        return null;
+    }
+
     /** The entry {@code name} of a directory opened natively: none here. */
     static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
         return null;

@@ -47,6 +47,7 @@ final class LinuxCalls {
     static final int O_RDONLY = ABI.getInt("O_RDONLY");
     static final int O_NONBLOCK = ABI.getInt("O_NONBLOCK");
     static final int O_NOFOLLOW = ABI.getInt("O_NOFOLLOW");
+    static final int O_DIRECTORY = ABI.getInt("O_DIRECTORY");
     static final int AT_FDCWD = ABI.getInt("AT_FDCWD");
     static final short POLLIN = (short) ABI.getInt("POLLIN");
     static final short POLLOUT = (short) ABI.getInt("POLLOUT");
@@ -57,6 +58,7 @@ final class LinuxCalls {
     static final int EACCES = ABI.getInt("EACCES");
     static final int EPERM = ABI.getInt("EPERM");
     static final int ELOOP = ABI.getInt("ELOOP");
+    static final int ENOTDIR = ABI.getInt("ENOTDIR");
     static final int EMFILE = ABI.getInt("EMFILE");
     static final int ENFILE = ABI.getInt("ENFILE");
     static final int ENOMEM = ABI.getInt("ENOMEM");

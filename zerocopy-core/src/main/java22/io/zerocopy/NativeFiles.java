@@ -14,7 +14,9 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
@@ -147,16 +149,108 @@ final class NativeFiles {
         }
     }
 
+    /**
+     * The file at {@code segments} (at least one) beneath {@code directory} (a directory opened
+     * here, at {@code directoryPath}): each segment but the last opened relative to the one before
+     * as a directory alone ({@code openat} with {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat},
+     * no object, closed after the next step), the last as {@link #openAt} opens it. A link on the way
+     * is a {@link SymbolicLinkException}, a file on the way a {@code NotDirectoryException}, each
+     * naming the path up to it. Null where {@link #opensBeneath} says no.
+     */
+    static NativeFile openBeneath(NativeFile directory, Path directoryPath, List<String> segments) throws IOException {
+        if (!opensBeneath()) {
+            return null;
+        }
+        LinuxFile top = (LinuxFile) directory;
+        int dirFd = top.hold();
+        int owned = -1; // a directory opened on the way, not the caller's
+        try (Scratch s = scratch()) {
+            Path at = directoryPath;
+            int last = segments.size() - 1;
+            for (int i = 0; i < last; i++) {
+                at = at.resolve(segments.get(i));
+                int fd = openRetrying(
+                        s,
+                        dirFd,
+                        s.name(segments.get(i)),
+                        LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                if (fd < 0) {
+                    throw stepFailure(s, dirFd, at, LinuxCalls.errno(s.callState));
+                }
+                if (owned >= 0) {
+                    LinuxCalls.close(s.callState, owned);
+                }
+                owned = fd;
+                dirFd = fd;
+            }
+            at = at.resolve(segments.get(last));
+            try {
+                return open(dirFd, at, s.name(segments.get(last)), false, s);
+            } catch (IOException e) {
+                if (e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
+                    throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
+                }
+                throw e;
+            }
+        } finally {
+            if (owned >= 0) {
+                try (Scratch s = scratch()) {
+                    LinuxCalls.close(s.callState, owned);
+                }
+            }
+            top.release();
+        }
+    }
+
+    /**
+     * A directory step's failure, named by the path up to it. {@code O_DIRECTORY} refuses a link
+     * and a file alike ({@code ENOTDIR}), so that refusal is told apart by opening the entry once
+     * more without it: a link then fails with {@code ELOOP}, a file opens. An entry that is a
+     * directory by then was swapped meanwhile, and is refused as a link; either answer refuses it.
+     */
+    private static IOException stepFailure(Scratch s, int dirFd, Path at, int errno) {
+        if (errno == LinuxCalls.ENOTDIR) {
+            int fd = openRetrying(
+                    s,
+                    dirFd,
+                    s.name(at.getFileName().toString()),
+                    LinuxCalls.O_RDONLY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_NONBLOCK | LinuxCalls.O_CLOEXEC);
+            if (fd < 0) {
+                int again = LinuxCalls.errno(s.callState);
+                return again == LinuxCalls.ELOOP
+                        ? new SymbolicLinkException(at.toString())
+                        : again == LinuxCalls.ENOENT
+                                ? new NoSuchFileException(at.toString()) // taken away meanwhile
+                                : new NotDirectoryException(at.toString());
+            }
+            // a directory again: what O_DIRECTORY met a moment before was put there by someone
+            // racing the walk (a link, as the refusal says for a link either way)
+            boolean directoryNow = LinuxCalls.fstat(s.callState, fd, s.stat) == 0
+                    && LinuxFile.Stat.attributes(s.stat).isDirectory();
+            LinuxCalls.close(s.callState, fd);
+            return directoryNow ? new SymbolicLinkException(at.toString()) : new NotDirectoryException(at.toString());
+        }
+        if (errno == LinuxCalls.ELOOP) {
+            return new SymbolicLinkException(at.toString());
+        }
+        return failure(at, errno);
+    }
+
+    private static int openRetrying(Scratch s, int dirFd, MemorySegment name, int flags) {
+        int fd;
+        do {
+            fd = LinuxCalls.openat(s.callState, dirFd, name, flags);
+        } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+        return fd;
+    }
+
     private static NativeFile open(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
             throws IOException {
         int flags = LinuxCalls.O_RDONLY
                 | LinuxCalls.O_NONBLOCK
                 | LinuxCalls.O_CLOEXEC
                 | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
-        int fd;
-        do {
-            fd = LinuxCalls.openat(s.callState, dirFd, name, flags);
-        } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+        int fd = openRetrying(s, dirFd, name, flags);
         if (fd < 0) {
             int errno = LinuxCalls.errno(s.callState);
             if (errno == LinuxCalls.ELOOP && !followLinks) {
