@@ -7,12 +7,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -39,40 +36,7 @@ final class NativeFiles {
      */
     private static final Slots<Scratch> LENDABLE = new Slots<>();
 
-    /**
-     * How the JDK encodes file names for the kernel, where this class can spell a name as the JDK
-     * does: UTF-8, ISO-8859-1 or ASCII; null for any other, whose files the JDK opens.
-     */
-    private static final Charset NAMES = namesCharset(System.getProperty("sun.jnu.encoding", ""));
-
-    /**
-     * Whether the JDK resolves a relative path against {@code user.dir} before the kernel sees it:
-     * when {@code user.dir} is not the process's working directory. Read once, as the JDK does.
-     */
-    private static final boolean RESOLVES_RELATIVE = !userDirIsWorkingDirectory();
-
     private NativeFiles() {}
-
-    private static Charset namesCharset(String name) {
-        try {
-            Charset charset = Charset.forName(name);
-            return charset.equals(StandardCharsets.UTF_8)
-                            || charset.equals(StandardCharsets.ISO_8859_1)
-                            || charset.equals(StandardCharsets.US_ASCII)
-                    ? charset
-                    : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static boolean userDirIsWorkingDirectory() {
-        try {
-            return Files.isSameFile(Path.of("").toAbsolutePath(), Path.of("/proc/self/cwd"));
-        } catch (IOException | RuntimeException e) {
-            return false; // resolving against user.dir is then right either way
-        }
-    }
 
     /** Why files cannot be opened natively in this JVM, or null when they can. */
     static String unavailable() {
@@ -118,7 +82,7 @@ final class NativeFiles {
 
     /** Whether {@link #openAt} can open names beneath a directory in this JVM. */
     static boolean opensBeneath() {
-        return UNAVAILABLE == null && NAMES != null;
+        return UNAVAILABLE == null && KernelNames.canSpellNames();
     }
 
     /**
@@ -327,29 +291,6 @@ final class NativeFiles {
                 errno == LinuxCalls.ELOOP ? message + " or unable to access attributes of symbolic link" : message);
     }
 
-    private static final byte[] DOT = {'.'};
-
-    /**
-     * The bytes the JDK gave the kernel for a name it shows as {@code text}, or null where they
-     * cannot be told from the text: another charset than the three that decode without loss of
-     * what they can encode, a character the charset cannot encode, or U+FFFD, which stands for bytes
-     * that did not decode (a Latin-1 name under a UTF-8 locale, any non-ASCII byte under
-     * {@code LC_ALL=C}).
-     */
-    static byte[] exactBytes(String text) {
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
-            if (text.charAt(i) >= 0x80) {
-                return NAMES == null
-                                || text.indexOf('\uFFFD', i) >= 0
-                                || !NAMES.newEncoder().canEncode(text)
-                        ? null
-                        : text.getBytes(NAMES);
-            }
-        }
-        return NAMES == null ? null : text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
-    }
-
     /**
      * Memory for the calls: a platform thread's, freed by the GC with the thread, or one that
      * virtual threads borrow in turn. Made once rather than per file, since each allocation of
@@ -381,16 +322,9 @@ final class NativeFiles {
             }
         }
 
-        /**
-         * {@code path} as the JDK hands it to the kernel, NUL-terminated: resolved against
-         * {@code user.dir} when the JDK does so, the empty path as the current directory. Null where
-         * the name's bytes cannot be known for sure from its text: the JDK spells a byte it cannot
-         * decode as U+FFFD, and re-encoding that would name another file.
-         */
+        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames#of}). */
         MemorySegment name(Path path) {
-            Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
-            String text = resolved.toString();
-            byte[] bytes = text.isEmpty() ? DOT : exactBytes(text);
+            byte[] bytes = KernelNames.of(path);
             return bytes == null ? null : terminated(bytes);
         }
 
@@ -399,7 +333,7 @@ final class NativeFiles {
          * path ({@code fs.getPath(name)}, which refused any character it cannot encode before this).
          */
         MemorySegment name(String entry) {
-            return terminated(entry.getBytes(NAMES));
+            return terminated(KernelNames.ofEntry(entry));
         }
 
         private MemorySegment terminated(byte[] bytes) {

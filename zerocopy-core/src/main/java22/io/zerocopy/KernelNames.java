@@ -1,0 +1,96 @@
+package io.zerocopy;
+
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The bytes the JDK hands the kernel for a {@code Path}, so that a native open names the very file
+ * the JDK would: a relative path resolved against {@code user.dir} where the JDK does so, and the
+ * path's own bytes, which its text gives back exactly only in some charsets and only without
+ * U+FFFD. Where they cannot be told for sure, null: the JDK opens that path. Read once per JVM, as
+ * the JDK reads its settings once. Thread-safe.
+ */
+final class KernelNames {
+    /**
+     * How the JDK encodes file names for the kernel, where a name can be spelled as the JDK
+     * does: UTF-8, ISO-8859-1 or ASCII; null for any other, whose files the JDK opens.
+     */
+    private static final Charset NAMES = namesCharset(System.getProperty("sun.jnu.encoding", ""));
+
+    /**
+     * Whether the JDK resolves a relative path against {@code user.dir} before the kernel sees it:
+     * when {@code user.dir} is not the process's working directory. Read once, as the JDK does.
+     */
+    private static final boolean RESOLVES_RELATIVE = !userDirIsWorkingDirectory();
+
+    private KernelNames() {}
+
+    /** Whether names can be spelled as the JDK spells them in this JVM's charset at all. */
+    static boolean canSpellNames() {
+        return NAMES != null;
+    }
+
+    /**
+     * {@code path} as the JDK hands it to the kernel, without the terminating NUL: resolved
+     * against {@code user.dir} when the JDK does so, the empty path as the current directory. Null
+     * where the name's bytes cannot be known for sure from its text: the JDK spells a byte it
+     * cannot decode as U+FFFD, and re-encoding that would name another file.
+     */
+    static byte[] of(Path path) {
+        Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
+        String text = resolved.toString();
+        return text.isEmpty() ? DOT.clone() : exactBytes(text);
+    }
+
+    /** One name beneath a directory, which {@code fs.getPath(entry)} accepted, in the charset the JDK encodes it with. */
+    static byte[] ofEntry(String entry) {
+        return entry.getBytes(NAMES);
+    }
+
+    private static Charset namesCharset(String name) {
+        try {
+            Charset charset = Charset.forName(name);
+            return charset.equals(StandardCharsets.UTF_8)
+                            || charset.equals(StandardCharsets.ISO_8859_1)
+                            || charset.equals(StandardCharsets.US_ASCII)
+                    ? charset
+                    : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static boolean userDirIsWorkingDirectory() {
+        try {
+            return Files.isSameFile(Path.of("").toAbsolutePath(), Path.of("/proc/self/cwd"));
+        } catch (IOException | RuntimeException e) {
+            return false; // resolving against user.dir is then right either way
+        }
+    }
+
+    private static final byte[] DOT = {'.'};
+
+    /**
+     * The bytes the JDK gave the kernel for a name it shows as {@code text}, or null where they
+     * cannot be told from the text: another charset than the three that decode without loss of
+     * what they can encode, a character the charset cannot encode, or U+FFFD, which stands for bytes
+     * that did not decode (a Latin-1 name under a UTF-8 locale, any non-ASCII byte under
+     * {@code LC_ALL=C}).
+     */
+    static byte[] exactBytes(String text) {
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            if (text.charAt(i) >= 0x80) {
+                return NAMES == null
+                                || text.indexOf('\uFFFD', i) >= 0
+                                || !NAMES.newEncoder().canEncode(text)
+                        ? null
+                        : text.getBytes(NAMES);
+            }
+        }
+        return NAMES == null ? null : text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
+    }
+}
