@@ -1,5 +1,6 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,7 +11,7 @@ import java.nio.ByteBuffer;
  * transfer, {@code close} after it, and between them either one {@code pread} into a pooled direct
  * buffer and the target's own {@code write} (with a prefix, one gathering write of both), or
  * {@code sendfile(2)} into a JDK socket's descriptor (the Java 22 part's {@code NativeSendStep}):
- * which one, the same rule as for a JDK file decides ({@link Selection#nativeByRead}). No
+ * which one, the same rule as for a JDK file decides ({@link #byRead}). No
  * {@code FileChannel}, no stat by path, no failed {@code copy_file_range}. The {@code pread} step is
  * the buffered strategy's over the native file, so a full non-blocking target, a virtual thread
  * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.
@@ -25,6 +26,31 @@ final class NativeStrategy extends BuiltInStrategy {
     static final String NAME = "native";
 
     private NativeStrategy() {}
+
+    /**
+     * The most bytes of a file opened natively that go by one {@code pread} and one write into a
+     * target of {@code kind}, rather than by {@code sendfile}: into a socket the rows a JDK file
+     * follows, {@link Selection#LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
+     * host, whose network card reads the page cache; into anything else {@link Selection#NATIVE_MAX_BYTES}.
+     */
+    static long readMax(ChannelKind kind, boolean peerOnThisHost) {
+        if (kind != ChannelKind.SOCKET) {
+            return Selection.NATIVE_MAX_BYTES;
+        }
+        return peerOnThisHost ? Selection.LOCAL_READ_MAX_BYTES : 0;
+    }
+
+    /**
+     * Whether the {@code native} strategy sends these facts' file by one {@code pread} and one write
+     * (with a prefix, a gathering one) rather than by {@code sendfile}: a whole body that goes with its
+     * prefix, or a file within {@link #readMax}. The one place that decides it: the strategy's
+     * step, its reason and the small send all ask here.
+     */
+    static boolean byRead(TransferFacts facts) {
+        long count = facts.request().count();
+        return facts.prefixBytes() > 0 && facts.prefixChunk() == 0 && PrefixWrite.goesWhole(count)
+                || count <= readMax(facts.targetKind(), facts.peerOnThisHost());
+    }
 
     @Override
     public String name() {

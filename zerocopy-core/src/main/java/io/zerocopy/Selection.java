@@ -224,37 +224,12 @@ final class Selection {
     }
 
     /**
-     * The most bytes of a file opened natively that go by one {@code pread} and one write into a
-     * target of {@code kind}, rather than by {@code sendfile}: into a socket the rows a JDK file
-     * follows, {@link #LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
-     * host, whose network card reads the page cache; into anything else {@link #NATIVE_MAX_BYTES}.
-     */
-    static long nativeReadMax(ChannelKind kind, boolean peerOnThisHost) {
-        if (kind != ChannelKind.SOCKET) {
-            return NATIVE_MAX_BYTES;
-        }
-        return peerOnThisHost ? LOCAL_READ_MAX_BYTES : 0;
-    }
-
-    /**
-     * Whether the {@code native} strategy sends these facts' file by one {@code pread} and one write
-     * (with a prefix, a gathering one) rather than by {@code sendfile}: a whole body that goes with its
-     * prefix, or a file within {@link #nativeReadMax}. The one place that decides it: the strategy's
-     * step, its reason and the small send all ask here.
-     */
-    static boolean nativeByRead(TransferFacts facts) {
-        long count = facts.request().count();
-        return facts.prefixBytes() > 0 && facts.prefixChunk() == 0 && PrefixWrite.goesWhole(count)
-                || count <= nativeReadMax(facts.targetKind(), facts.peerOnThisHost());
-    }
-
-    /**
      * The most bytes of a file opened natively ({@link NativeFiles}) that go by the {@code native}
      * strategy into {@code target}, for one call with these options and the system properties read
      * now: -1 where no file may be opened natively (the JVM cannot, a registered strategy is asked
      * first, native is excluded or another strategy forced, or nothing would go natively); any
      * count where native is forced or the file can go by {@code sendfile} into {@code target}
-     * ({@link NativeFiles#canSendTo}); else what goes by one read ({@link #nativeReadMax}, or for a
+     * ({@link NativeFiles#canSendTo}); else what goes by one read ({@link NativeStrategy#readMax}, or for a
      * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}). A larger file
      * goes through a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
@@ -276,7 +251,7 @@ final class Selection {
         }
         long byRead = target == null
                 ? NATIVE_MAX_BYTES
-                : nativeReadMax(ChannelKinds.of(target), Peers.of(target, Platform.current()).onThisHost);
+                : NativeStrategy.readMax(ChannelKinds.of(target), Peers.of(target, Platform.current()).onThisHost);
         long limit = withPrefix ? Math.max(byRead, PrefixWrite.WHOLE_BODY_BYTES) : byRead;
         return limit > 0 ? limit : -1;
     }

@@ -46,7 +46,7 @@ final class SmallSend {
     /**
      * The largest body a small send takes into {@code target}: what may go natively
      * ({@code nativeLimit}, from {@link Selection#nativeLimit}), at most what the table sends by one
-     * read into this socket ({@link Selection#nativeReadMax}, with a prefix {@link PrefixWrite#WHOLE_BODY_BYTES}) in
+     * read into this socket ({@link NativeStrategy#readMax}, with a prefix {@link PrefixWrite#WHOLE_BODY_BYTES}) in
      * one of the pool's usual buffers; 0 where it takes none: the target is not a JDK socket (for a
      * blocking verb, a blocking one), or something watches the transfer.
      *
@@ -64,7 +64,7 @@ final class SmallSend {
         }
         long oneRead = withPrefix
                 ? PrefixWrite.WHOLE_BODY_BYTES
-                : Selection.nativeReadMax(ChannelKind.SOCKET, Peers.of(target, platform).onThisHost);
+                : NativeStrategy.readMax(ChannelKind.SOCKET, Peers.of(target, platform).onThisHost);
         return Math.min(Math.min(nativeLimit, oneRead), options.bufferSize());
     }
 

@@ -247,12 +247,12 @@ final class NativeFiles {
 
     /**
      * Whether the {@code native} step for these facts is {@code sendfile}: a file opened here, into
-     * a socket it can reach, that the table does not send by one read ({@link Selection#nativeByRead}).
+     * a socket it can reach, that the table does not send by one read ({@link NativeStrategy#byRead}).
      */
     static boolean sendsByKernel(TransferFacts facts) {
         return facts.truncatableFile() instanceof LinuxFile
                 && sendsToKind(facts.targetKind())
-                && !Selection.nativeByRead(facts);
+                && !NativeStrategy.byRead(facts);
     }
 
     /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */
