@@ -24,14 +24,12 @@ final class Opener {
     private final TransferOptions options;
     private final Platform platform;
     private final Selection selection;
-    private final SmallSend smallSend;
 
     Opener(TransferOptions options, Platform platform) {
         this.options = options;
         this.platform = platform;
         this.selection =
                 new Selection(Strategies.registered(), options.strategy().orElse(null), options.excluded());
-        this.smallSend = new SmallSend(options, platform, selection);
     }
 
     /**
@@ -45,49 +43,9 @@ final class Opener {
      * says so before it starts; an empty one is looked at by path.
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
-        long nativeLimit = selection.nativeLimit(false, target);
-        return wholeFile(source, nativeLimit >= 0 ? NativeFiles.open(source, true) : null, nativeLimit, target);
-    }
-
-    /**
-     * Copies the whole file at {@code source} on this thread, for the blocking verbs; returns the
-     * bytes moved. A small file opened natively goes by {@link SmallSend} where it may; any other
-     * as {@link #wholeFile(Path, WritableByteChannel)} starts it.
-     */
-    long copy(Path source, WritableByteChannel target) throws IOException {
-        long nativeLimit = selection.nativeLimit(false, target);
+        Peers.Peer peer = Peers.of(target, platform);
+        long nativeLimit = selection.nativeLimit(false, target, peer);
         NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
-        long sent = opened == null ? SmallSend.DECLINED : smallSend.copy(opened, source, nativeLimit, target);
-        return sent != SmallSend.DECLINED ? sent : run(wholeFile(source, opened, nativeLimit, target));
-    }
-
-    /** As {@link #copy(Path, WritableByteChannel)}, for the caller to drive: {@code Transfers.open}. */
-    Transfer open(Path source, WritableByteChannel target) throws IOException {
-        long nativeLimit = selection.nativeLimit(false, target);
-        NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
-        Transfer small = opened == null ? null : smallSend.open(opened, source, nativeLimit, target);
-        return small != null ? small : wholeFile(source, opened, nativeLimit, target);
-    }
-
-    /**
-     * Copies a file region, its prefix first, on this thread, for the blocking verbs; returns the
-     * bytes moved, the prefix's included. A small body of a file opened natively goes by
-     * {@link SmallSend} where it may; any other as {@link #region} starts it.
-     */
-    long copy(FileRegion region, WritableByteChannel target) throws IOException {
-        long sent = smallSend.copy(region, target);
-        return sent != SmallSend.DECLINED ? sent : run(region(region, target));
-    }
-
-    /** As {@link #copy(FileRegion, WritableByteChannel)}, for the caller to drive: {@code Transfers.open}. */
-    Transfer open(FileRegion region, WritableByteChannel target) throws IOException {
-        Transfer small = smallSend.open(region, target);
-        return small != null ? small : region(region, target);
-    }
-
-    /** As {@link #wholeFile(Path, WritableByteChannel)}, the file opened natively already ({@code opened}; null if not). */
-    private RealTransfer wholeFile(Path source, NativeFile opened, long nativeLimit, WritableByteChannel target)
-            throws IOException {
         FileChannel owned = opened;
         try {
             FileChannel file;
@@ -99,7 +57,7 @@ final class Opener {
                             fileSource(natively(opened, size, nativeLimit), 0, size),
                             false,
                             target,
-                            Peers.of(target, platform),
+                            peer,
                             new OpenedFile(source, opened));
                 }
                 file = opened.jdkChannel();
@@ -131,7 +89,8 @@ final class Opener {
     private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix, WritableByteChannel target)
             throws IOException {
         return file instanceof NativeFile
-                ? natively((NativeFile) file, count, selection.nativeLimit(withPrefix, target))
+                ? natively(
+                        (NativeFile) file, count, selection.nativeLimit(withPrefix, target, Peers.of(target, platform)))
                 : SourceFile.callers(file);
     }
 
@@ -384,7 +343,7 @@ final class Opener {
 
     /** Whether a file may be opened natively with these options ({@link Selection#nativeLimit}). */
     boolean opensNatively() {
-        return selection.nativeLimit(false, null) >= 0;
+        return selection.nativeLimit(false, null, Peers.Peer.ELSEWHERE) >= 0;
     }
 
     /** Runs a transfer to its end on the calling thread; returns the bytes moved. */

@@ -79,18 +79,6 @@ final class RealTransfer implements Transfer {
     }
 
     /**
-     * Whether a transfer with {@code options} would tell no one anything as it runs: no listener,
-     * no rate limit, no recording that wants its event, no debug log of its choice. Only then may a
-     * blocking verb send a small file without one ({@link SmallSend}).
-     */
-    static boolean unobserved(TransferOptions options) {
-        return options.listener() == TransferListener.NONE
-                && options.rateLimit() == 0
-                && !TransferEvents.wanted()
-                && !log.isDebugEnabled();
-    }
-
-    /**
      * Starts a transfer: the listener hears {@code onStart}, and the chosen strategy's step opens
      * with what the choice took for it; a transfer of 0 bytes is done at once.
      *

@@ -230,10 +230,11 @@ final class Selection {
      * first, native is excluded or another strategy forced, or nothing would go natively); any
      * count where native is forced or the file can go by {@code sendfile} into {@code target}
      * ({@link NativeFiles#canSendTo}); else what goes by one read ({@link NativeStrategy#readMax}, or for a
-     * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}). A larger file
+     * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}), {@code peer} being
+     * where {@code target}'s peer is ({@link Peers#of}). A larger file
      * goes through a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
-    long nativeLimit(boolean withPrefix, WritableByteChannel target) {
+    long nativeLimit(boolean withPrefix, WritableByteChannel target, Peers.Peer peer) {
         if (NativeFiles.unavailable() != null
                 || !registered.isEmpty()
                 || exclusions
@@ -249,9 +250,8 @@ final class Selection {
         if (NativeFiles.canSendTo(target)) {
             return Long.MAX_VALUE;
         }
-        long byRead = target == null
-                ? NATIVE_MAX_BYTES
-                : NativeStrategy.readMax(ChannelKinds.of(target), Peers.of(target, Platform.current()).onThisHost);
+        long byRead =
+                target == null ? NATIVE_MAX_BYTES : NativeStrategy.readMax(ChannelKinds.of(target), peer.onThisHost);
         long limit = withPrefix ? Math.max(byRead, PrefixWrite.WHOLE_BODY_BYTES) : byRead;
         return limit > 0 ? limit : -1;
     }

@@ -108,7 +108,7 @@ public final class Transfers {
 
     private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.copy(source, target);
+        return opener.run(opener.wholeFile(source, target));
     }
 
     /**
@@ -200,12 +200,13 @@ public final class Transfers {
      * @throws IllegalArgumentException if the region reaches past the end of the file
      */
     public static long copy(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.copy(source, target);
+        return DEFAULT.run(DEFAULT.region(source, target));
     }
 
     /** As {@link #copy(FileRegion, WritableByteChannel)}, with {@code options}. */
     public static long copy(FileRegion source, WritableByteChannel target, TransferOptions options) throws IOException {
-        return opener(options).copy(source, target);
+        Opener opener = opener(options);
+        return opener.run(opener.region(source, target));
     }
 
     /**
@@ -291,13 +292,13 @@ public final class Transfers {
      * the prefix.
      */
     public static Transfer open(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.open(source, target);
+        return DEFAULT.region(source, target);
     }
 
     /** As {@link #open(FileRegion, WritableByteChannel)}, with {@code options}. */
     public static Transfer open(FileRegion source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return opener(options).open(source, target);
+        return opener(options).region(source, target);
     }
 
     /**
@@ -316,7 +317,7 @@ public final class Transfers {
 
     private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.open(source, target);
+        return opener.wholeFile(source, target);
     }
 
     /**

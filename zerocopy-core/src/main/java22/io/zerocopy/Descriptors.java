@@ -22,6 +22,9 @@ final class Descriptors {
     private static final String PACKAGE = "sun.nio.ch";
     private static final Module SELF = Descriptors.class.getModule();
 
+    /** Set once the export is seen: a module's exports only grow, and the look costs more than a call here. */
+    private static volatile boolean socketsReadable;
+
     private Descriptors() {}
 
     /** The module the flags must name: {@code io.zerocopy}, or {@code ALL-UNNAMED} on the class path. */
@@ -31,7 +34,12 @@ final class Descriptors {
 
     /** Whether socket descriptors can be read: {@code --add-exports java.base/sun.nio.ch} to this module. */
     static boolean canReadSockets() {
-        return Object.class.getModule().isExported(PACKAGE, SELF);
+        if (socketsReadable) {
+            return true;
+        }
+        boolean readable = Object.class.getModule().isExported(PACKAGE, SELF);
+        socketsReadable = readable;
+        return readable;
     }
 
     /** Whether file descriptors can be read: {@code --add-opens java.base/sun.nio.ch} to this module. */

@@ -251,8 +251,8 @@ final class NativeFiles {
      */
     static boolean sendsByKernel(TransferFacts facts) {
         return facts.truncatableFile() instanceof LinuxFile
-                && sendsToKind(facts.targetKind())
-                && !NativeStrategy.byRead(facts);
+                && !NativeStrategy.byRead(facts)
+                && sendsToKind(facts.targetKind());
     }
 
     /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */

@@ -2,6 +2,8 @@ package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.FileRegion;
 import io.zerocopy.Transfer;
+import io.zerocopy.TransferListener;
+import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import io.zerocopy.benchmarks.RawLoops;
 import io.zerocopy.benchmarks.uring.IoUring;
@@ -26,6 +28,13 @@ enum FixedCostContenders {
         @Override
         long send(Ends ends) throws IOException {
             return Transfers.copy(ends.path, ends.socket);
+        }
+    },
+    /** {@code copyPath} with a listener that counts progress: what watching a transfer costs. */
+    COPY_PATH_WATCHED("copyPathWatched") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return Transfers.copy(ends.path, ends.socket, WATCHED);
         }
     },
     /** Open the file, {@code Transfers.copy(fc, 0, size, socket)}, close it. */
@@ -61,6 +70,13 @@ enum FixedCostContenders {
         @Override
         long send(Ends ends) throws IOException {
             return driven(Transfers.open(ends.path, ends.socket));
+        }
+    },
+    /** {@code openPath} with the listener of {@code copyPathWatched}. */
+    OPEN_PATH_WATCHED("openPathWatched") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return driven(Transfers.open(ends.path, ends.socket, WATCHED));
         }
     },
     /** Open, {@code transferTo} until everything is sent, close: the raw kernel path. */
@@ -138,6 +154,18 @@ enum FixedCostContenders {
             return IoUring.plainRefusal();
         }
     };
+
+    /** Options whose listener does the least a listener does: it counts what it hears. */
+    private static final TransferOptions WATCHED = TransferOptions.builder()
+            .listener(new TransferListener() {
+                private long heard;
+
+                @Override
+                public void onProgress(long bytesTransferred) {
+                    heard += bytesTransferred;
+                }
+            })
+            .build();
 
     final String label;
 
