@@ -15,7 +15,7 @@ import java.nio.channels.WritableByteChannel;
  * buffer into a temporary direct one on every call) and a heap array when either end is a stream
  * (streams take arrays). Direct buffers come from, and go back to, the {@link DirectBuffers} pool;
  * when its budget is spent the step reads through a small heap buffer instead (see
- * {@link #HEAP_FALLBACK_BYTES}). A heap buffer is never larger than the transfer. A source opened for
+ * {@link DirectBuffers#HEAP_FALLBACK_BYTES}). A heap buffer is never larger than the transfer. A source opened for
  * direct I/O is declined: its reads would have to be block-aligned. Stateless; one shared instance.
  *
  * <p>The buffer is taken from the pool when the strategy is chosen and handed to the step (see
@@ -33,11 +33,14 @@ final class BufferedStrategy extends BuiltInStrategy {
     static final String NAME = "buffered";
 
     /**
-     * The heap buffer used between channels when the direct memory budget is spent: 16 KiB. A JDK
-     * channel copies a heap buffer through a temporary direct buffer of the same size that it keeps
-     * per platform thread, so this is also what each such thread then holds outside the budget.
+     * Largest file to a socket on this host that goes by a read and a write instead of
+     * {@code sendfile}: 8 KiB, two pages. The read takes the whole file before the transfer starts
+     * and is also the check that it can be read, so the transfer makes a read and a write where
+     * {@code sendfile} makes the check, the JDK's size call and the send, and from JDK 20 a failing
+     * {@code copy_file_range} try before it; on JDK 17 and 25 alike it cost less (docs/fixed-cost.md).
+     * At 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
      */
-    static final int HEAP_FALLBACK_BYTES = 16 * 1024;
+    static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
     /** Buffer sizes up to 4 MiB are asked for whole, so that they serve later transfers; larger ones are rare. */
     static final int SHARED_SIZE_LIMIT = 4 << 20;
@@ -77,7 +80,8 @@ final class BufferedStrategy extends BuiltInStrategy {
         int writeSize = writeSize(facts);
         int size = bufferSize(facts, writeSize);
         if (!usesHeap(facts) && pooled == null) {
-            return "a heap buffer of " + Math.min(size, HEAP_FALLBACK_BYTES) + " bytes: the direct memory budget ("
+            return "a heap buffer of " + Math.min(size, DirectBuffers.HEAP_FALLBACK_BYTES)
+                    + " bytes: the direct memory budget ("
                     + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY
                     + ") is spent";
         }
@@ -176,7 +180,8 @@ final class BufferedStrategy extends BuiltInStrategy {
             this.start = request.position();
             this.target = request.target();
             int wanted = bufferSize(facts, writeSize(facts));
-            this.size = usesHeap(facts) || pooled != null ? wanted : Math.min(wanted, HEAP_FALLBACK_BYTES);
+            this.size =
+                    usesHeap(facts) || pooled != null ? wanted : Math.min(wanted, DirectBuffers.HEAP_FALLBACK_BYTES);
             this.buffer = pooled != null ? pooled : ByteBuffer.allocate(size);
             if (!firstBytesRead) {
                 buffer.limit(0);

@@ -12,17 +12,32 @@ import java.nio.ByteBuffer;
  * {@link #release} it if no step will run.
  */
 final class Choice {
+    /** How a transfer's slice is checked before it starts (see {@code Opener}). */
+    enum Check {
+        /** A one-byte read of the slice's last byte. */
+        LAST_BYTE,
+        /** The step's read of the whole slice into its buffer, when the buffer holds it: that read is the check. */
+        READ_AHEAD,
+        /**
+         * The read of a region's whole body, which goes out with its prefix in one gathering write
+         * ({@link PrefixWrite}); no step runs after it, and that read is the check.
+         */
+        WITH_PREFIX
+    }
+
+    /** Puts the reason into words from the strategy's own account of how it serves the transfer. */
+    interface Words {
+        String of(String how);
+    }
+
     final TransferStrategy strategy;
     private final TransferFacts facts;
-    /** The situation the choice was made in, its reason's words come from it; null for a registered strategy. */
-    private final Situation situation;
-
     private final ByteBuffer pooled;
-    private final Selection.Reason why;
+    private final Words words;
     /** A registered strategy's own answer, which says how it serves the transfer; else null. */
     private final Support support;
 
-    private final Selection.Check check;
+    private final Check check;
     private String reason;
     private boolean pooledPassedOn;
     private boolean firstBytesRead;
@@ -30,37 +45,34 @@ final class Choice {
     private Choice(
             TransferStrategy strategy,
             TransferFacts facts,
-            Situation situation,
             ByteBuffer pooled,
-            Selection.Reason why,
+            Words words,
             Support support,
-            Selection.Check check) {
+            Check check) {
         this.strategy = strategy;
         this.facts = facts;
-        this.situation = situation;
         this.pooled = pooled;
-        this.why = why;
+        this.words = words;
         this.support = support;
         this.check = check;
     }
 
-    /** A built-in strategy chosen in {@code situation}, taking what its step (or its prefix) needs now. */
-    static Choice ofRow(BuiltInStrategy strategy, Situation situation, Selection.Reason why, Selection.Check check) {
-        return new Choice(strategy, situation.facts, situation, situation.bufferFor(strategy, check), why, null, check);
+    /** A built-in strategy, with what it took for its step (or its prefix): {@code pooled}, or null. */
+    static Choice ofBuiltIn(
+            BuiltInStrategy strategy, TransferFacts facts, ByteBuffer pooled, Words words, Check check) {
+        return new Choice(strategy, facts, pooled, words, null, check);
     }
 
     /** A registered strategy that said it supports the transfer. */
-    static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Selection.Reason why) {
-        return new Choice(strategy, facts, null, null, why, support, Selection.Check.LAST_BYTE);
+    static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Words words) {
+        return new Choice(strategy, facts, null, words, support, Check.LAST_BYTE);
     }
 
     /** Why this strategy runs, in words; worked out on first use. */
     String reason() {
         if (reason == null) {
-            String how = support != null
-                    ? support.reason()
-                    : situation != null ? ((BuiltInStrategy) strategy).how(facts, pooled) : null;
-            reason = why.words(situation, how);
+            String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
+            reason = words.of(how);
         }
         return reason;
     }
@@ -70,7 +82,7 @@ final class Choice {
      * {@link #passToPrefix()}'s buffer: then no step runs, and that read is the check.
      */
     boolean goesWithPrefix() {
-        return check == Selection.Check.WITH_PREFIX;
+        return check == Check.WITH_PREFIX;
     }
 
     /** For {@link #goesWithPrefix()}: the pooled buffer the choice took for the body, or null; the prefix owns it now. */
@@ -81,7 +93,7 @@ final class Choice {
 
     /** Whether the transfer's slice is checked by reading it whole into what the choice took ({@link #readAhead}). */
     boolean readsAhead() {
-        return check == Selection.Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, pooled);
+        return check == Check.READ_AHEAD && ((BuiltInStrategy) strategy).canReadAhead(facts, pooled);
     }
 
     /**

@@ -36,6 +36,13 @@ final class DirectBuffers {
      */
     static final long DEFAULT_BUDGET_CAP = 64L << 20;
 
+    /**
+     * The heap buffer used between channels when the direct memory budget is spent: 16 KiB. A JDK
+     * channel copies a heap buffer through a temporary direct buffer of the same size that it keeps
+     * per platform thread, so this is also what each such thread then holds outside the budget.
+     */
+    static final int HEAP_FALLBACK_BYTES = 16 * 1024;
+
     /** The pool every transfer shares. */
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 

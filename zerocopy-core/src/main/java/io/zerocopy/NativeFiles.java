@@ -1,7 +1,8 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.TransferStep;
+import io.zerocopy.spi.ChannelKind;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 
@@ -27,14 +28,9 @@ final class NativeFiles {
         return false;
     }
 
-    /** Whether the {@code native} step for these facts is {@code sendfile}: never here. */
-    static boolean sendsByKernel(TransferFacts facts) {
+    /** Whether {@code file} can be sent into a target of {@code kind} with {@code sendfile}: never here. */
+    static boolean canSendfile(FileChannel file, ChannelKind kind) {
         return false;
-    }
-
-    /** The {@code sendfile} step: none here. */
-    static TransferStep sendStep(TransferFacts facts) {
-        throw new UnsupportedOperationException(unavailable());
     }
 
     /**

@@ -25,31 +25,46 @@ final class NativeStrategy extends BuiltInStrategy {
 
     static final String NAME = "native";
 
+    /**
+     * Largest file opened natively that goes by one {@code pread} and one write into anything but a
+     * socket, where {@code sendfile} from it does not reach: 64 KiB. A larger one goes through a JDK
+     * channel over the same open, and so by the rows for JDK files.
+     */
+    static final long NATIVE_MAX_BYTES = 64 * 1024;
+
     private NativeStrategy() {}
 
     /**
      * The most bytes of a file opened natively that go by one {@code pread} and one write into a
      * target of {@code kind}, rather than by {@code sendfile}: into a socket the rows a JDK file
-     * follows, {@link Selection#LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
-     * host, whose network card reads the page cache; into anything else {@link Selection#NATIVE_MAX_BYTES}.
+     * follows, {@link BufferedStrategy#LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
+     * host, whose network card reads the page cache; into anything else {@link #NATIVE_MAX_BYTES}.
      */
     static long readMax(ChannelKind kind, boolean peerOnThisHost) {
         if (kind != ChannelKind.SOCKET) {
-            return Selection.NATIVE_MAX_BYTES;
+            return NATIVE_MAX_BYTES;
         }
-        return peerOnThisHost ? Selection.LOCAL_READ_MAX_BYTES : 0;
+        return peerOnThisHost ? BufferedStrategy.LOCAL_READ_MAX_BYTES : 0;
     }
 
     /**
      * Whether the {@code native} strategy sends these facts' file by one {@code pread} and one write
      * (with a prefix, a gathering one) rather than by {@code sendfile}: a whole body that goes with its
      * prefix, or a file within {@link #readMax}. The one place that decides it: the strategy's
-     * step, its reason and the small send all ask here.
+     * step and its reason ask here.
      */
     static boolean byRead(TransferFacts facts) {
         long count = facts.request().count();
         return facts.prefixBytes() > 0 && facts.prefixChunk() == 0 && PrefixWrite.goesWhole(count)
                 || count <= readMax(facts.targetKind(), facts.peerOnThisHost());
+    }
+
+    /**
+     * Whether the {@code native} step for these facts is {@code sendfile}: a file the platform can
+     * send into this target ({@link NativeFiles#canSendfile}) that does not go by one read.
+     */
+    static boolean sendsByKernel(TransferFacts facts) {
+        return !byRead(facts) && NativeFiles.canSendfile(facts.truncatableFile(), facts.targetKind());
     }
 
     @Override
@@ -70,12 +85,12 @@ final class NativeStrategy extends BuiltInStrategy {
     /** The buffered step's buffer, unless the file goes by {@code sendfile}, which needs none. */
     @Override
     ByteBuffer takeFromPool(TransferFacts facts) {
-        return NativeFiles.sendsByKernel(facts) ? null : BufferedStrategy.INSTANCE.takeFromPool(facts);
+        return sendsByKernel(facts) ? null : BufferedStrategy.INSTANCE.takeFromPool(facts);
     }
 
     @Override
     String how(TransferFacts facts, ByteBuffer pooled) {
-        return NativeFiles.sendsByKernel(facts)
+        return sendsByKernel(facts)
                 ? "the file opened with openat and sized with fstat, sent with sendfile(2) into the socket's"
                         + " descriptor, no FileChannel and no copy in the sender"
                 : "the file opened with openat and sized with fstat, read with pread into "
@@ -84,8 +99,6 @@ final class NativeStrategy extends BuiltInStrategy {
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        return NativeFiles.sendsByKernel(facts)
-                ? NativeFiles.sendStep(facts)
-                : BufferedStrategy.INSTANCE.open(facts, pooled);
+        return sendsByKernel(facts) ? NativeSendStep.open(facts) : BufferedStrategy.INSTANCE.open(facts, pooled);
     }
 }

@@ -7,7 +7,6 @@ import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one transfer state machine of the library: runs a strategy's steps (after a prefix write,
@@ -17,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * between its calls in {@link Engine}, an event loop in its selector.
  */
 final class RealTransfer implements Transfer {
-    private static final Logger log = LoggerFactory.getLogger(Transfers.class);
+    private static final Logger log = Logs.TRANSFERS;
 
     /**
      * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress

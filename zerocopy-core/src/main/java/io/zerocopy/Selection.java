@@ -1,5 +1,6 @@
 package io.zerocopy;
 
+import io.zerocopy.Choice.Check;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferStrategy;
@@ -26,36 +27,6 @@ final class Selection {
      * save does (docs/defaults.md).
      */
     static final long MMAP_MIN_BYTES = 4L * 1024 * 1024;
-
-    /**
-     * Largest file to a socket on this host that goes by a read and a write instead of
-     * {@code sendfile}: 8 KiB, two pages. The read takes the whole file before the transfer starts
-     * and is also the check that it can be read, so the transfer makes a read and a write where
-     * {@code sendfile} makes the check, the JDK's size call and the send, and from JDK 20 a failing
-     * {@code copy_file_range} try before it; on JDK 17 and 25 alike it cost less (docs/fixed-cost.md).
-     * At 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
-     */
-    static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
-
-    /**
-     * Largest file opened natively that goes by one {@code pread} and one write into anything but a
-     * socket, where {@code sendfile} from it does not reach: 64 KiB. A larger one goes through a JDK
-     * channel over the same open, and so by the rows for JDK files.
-     */
-    static final long NATIVE_MAX_BYTES = 64 * 1024;
-
-    /** How a transfer's slice is checked before it starts (see {@code Opener}). */
-    enum Check {
-        /** A one-byte read of the slice's last byte. */
-        LAST_BYTE,
-        /** The step's read of the whole slice into its buffer, when the buffer holds it: that read is the check. */
-        READ_AHEAD,
-        /**
-         * The read of a region's whole body, which goes out with its prefix in one gathering write
-         * ({@link PrefixWrite}); no step runs after it, and that read is the check.
-         */
-        WITH_PREFIX
-    }
 
     /**
      * One row of the default policy: {@code strategy} serves a transfer when {@code when} holds,
@@ -148,10 +119,11 @@ final class Selection {
                     BufferedStrategy.INSTANCE,
                     s -> s.facts.fileToSocketOnLinux()
                             && s.facts.peerOnThisHost()
-                            && s.facts.request().count() <= LOCAL_READ_MAX_BYTES
+                            && s.facts.request().count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
                             && s.hasPooledBuffer(),
                     Check.READ_AHEAD,
-                    (s, how) -> "a file of at most " + LOCAL_READ_MAX_BYTES + " bytes to a peer on this host: one"
+                    (s, how) -> "a file of at most " + BufferedStrategy.LOCAL_READ_MAX_BYTES
+                            + " bytes to a peer on this host: one"
                             + " read, which is also the check, and one write, where transferTo makes a check read,"
                             + " a size call and its sendfile; " + how),
             new Row(
@@ -250,8 +222,9 @@ final class Selection {
         if (NativeFiles.canSendTo(target)) {
             return Long.MAX_VALUE;
         }
-        long byRead =
-                target == null ? NATIVE_MAX_BYTES : NativeStrategy.readMax(ChannelKinds.of(target), peer.onThisHost);
+        long byRead = target == null
+                ? NativeStrategy.NATIVE_MAX_BYTES
+                : NativeStrategy.readMax(ChannelKinds.of(target), peer.onThisHost);
         long limit = withPrefix ? Math.max(byRead, PrefixWrite.WHOLE_BODY_BYTES) : byRead;
         return limit > 0 ? limit : -1;
     }
@@ -316,7 +289,12 @@ final class Selection {
             if (!situation.excludes(row.strategy.name())
                     && row.when.test(situation)
                     && row.strategy.refusal(facts) == null) {
-                return Choice.ofRow(row.strategy, situation, row.reason, row.check);
+                return Choice.ofBuiltIn(
+                        row.strategy,
+                        facts,
+                        situation.bufferFor(row.strategy, row.check),
+                        how -> row.reason.words(situation, how),
+                        row.check);
             }
         }
         situation.givePooledBufferBack();
@@ -343,10 +321,11 @@ final class Selection {
                     break;
                 }
             }
-            return Choice.ofRow(builtIn, situation, reason, check);
+            return Choice.ofBuiltIn(
+                    builtIn, facts, situation.bufferFor(builtIn, check), how -> reason.words(situation, how), check);
         }
         Support support = s.supports(facts.request());
-        return support.supported() ? Choice.ofRegistered(s, facts, support, reason) : null;
+        return support.supported() ? Choice.ofRegistered(s, facts, support, how -> reason.words(null, how)) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {

@@ -37,8 +37,8 @@ final class Situation {
      * with its prefix, a pooled buffer that holds it, if one does; the pool's buffer for the
      * buffered step; else nothing.
      */
-    ByteBuffer bufferFor(BuiltInStrategy strategy, Selection.Check check) {
-        if (check == Selection.Check.WITH_PREFIX) {
+    ByteBuffer bufferFor(BuiltInStrategy strategy, Choice.Check check) {
+        if (check == Choice.Check.WITH_PREFIX) {
             givePooledBufferBack();
             long body = facts.request().count();
             return body == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, (int) body);

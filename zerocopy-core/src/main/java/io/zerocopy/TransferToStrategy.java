@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code FileChannel.transferTo}: the kernel copies from the page cache ({@code sendfile(2)} or
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
 
-    private static final Logger log = LoggerFactory.getLogger(Transfers.class);
+    private static final Logger log = Logs.TRANSFERS;
 
     static final String NAME = "transferTo";
 

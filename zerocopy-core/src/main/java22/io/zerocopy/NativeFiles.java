@@ -1,11 +1,11 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -245,19 +245,9 @@ final class NativeFiles {
         return kind == ChannelKind.SOCKET && Descriptors.canReadSockets();
     }
 
-    /**
-     * Whether the {@code native} step for these facts is {@code sendfile}: a file opened here, into
-     * a socket it can reach, that the table does not send by one read ({@link NativeStrategy#byRead}).
-     */
-    static boolean sendsByKernel(TransferFacts facts) {
-        return facts.truncatableFile() instanceof LinuxFile
-                && !NativeStrategy.byRead(facts)
-                && sendsToKind(facts.targetKind());
-    }
-
-    /** The {@code sendfile} step, for facts {@link #sendsByKernel} said yes to. */
-    static TransferStep sendStep(TransferFacts facts) throws IOException {
-        return NativeSendStep.open(facts);
+    /** Whether {@code file} can be sent into a target of {@code kind} with {@code sendfile}: a file opened here. */
+    static boolean canSendfile(FileChannel file, ChannelKind kind) {
+        return file instanceof LinuxFile && sendsToKind(kind);
     }
 
     /**
@@ -348,7 +338,7 @@ final class NativeFiles {
         /** Native memory for a read into a heap buffer: {@code bytes}, or less. */
         MemorySegment bounce(int bytes) {
             if (bounce == null) {
-                bounce = arena.allocate(BufferedStrategy.HEAP_FALLBACK_BYTES);
+                bounce = arena.allocate(DirectBuffers.HEAP_FALLBACK_BYTES);
             }
             return bounce.asSlice(0, Math.min(bytes, bounce.byteSize()));
         }

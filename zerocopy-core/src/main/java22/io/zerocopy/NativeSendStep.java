@@ -70,8 +70,8 @@ final class NativeSendStep implements TransferStep {
         this.socket = copy;
     }
 
-    /** The step for a transfer {@link NativeFiles#sendsByKernel} said yes to. */
-    static NativeSendStep open(TransferFacts facts) throws IOException {
+    /** The step for a transfer {@link NativeStrategy#sendsByKernel} said yes to. */
+    static TransferStep open(TransferFacts facts) throws IOException {
         return new NativeSendStep(facts, (LinuxFile) facts.truncatableFile(), (SocketChannel)
                 facts.request().target());
     }

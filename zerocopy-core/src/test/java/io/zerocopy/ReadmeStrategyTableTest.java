@@ -70,7 +70,7 @@ class ReadmeStrategyTableTest {
                         "socket → socket",
                         "anything else",
                         NATIVE_ROW);
-        long small = Selection.LOCAL_READ_MAX_BYTES;
+        long small = BufferedStrategy.LOCAL_READ_MAX_BYTES;
         for (Platform linux : LINUX) {
             assertNames(
                     rows,
@@ -98,7 +98,7 @@ class ReadmeStrategyTableTest {
         }
         assertThat(rows.get(NATIVE_ROW))
                 .as("the native rule, in the table's own thresholds")
-                .contains("up to " + Selection.LOCAL_READ_MAX_BYTES / 1024 + " KiB to a peer on this host ("
+                .contains("up to " + BufferedStrategy.LOCAL_READ_MAX_BYTES / 1024 + " KiB to a peer on this host ("
                         + PrefixWrite.WHOLE_BODY_BYTES / 1024 + " KiB with a prefix)");
         assertThat(rows.get("file → socket, peer on this host"))
                 .as("the small-file rule, in the table's own threshold and on every JDK")

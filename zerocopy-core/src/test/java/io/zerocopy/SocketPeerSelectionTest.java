@@ -82,7 +82,7 @@ class SocketPeerSelectionTest {
      * for one byte with the socket non-blocking.
      */
     private List<Choice> smallestBothModes(Platform platform) throws IOException {
-        Choice blocking = choose(platform, false, Selection.LOCAL_READ_MAX_BYTES);
+        Choice blocking = choose(platform, false, BufferedStrategy.LOCAL_READ_MAX_BYTES);
         client.configureBlocking(false);
         return List.of(blocking, choose(platform, false, 1));
     }
@@ -103,7 +103,7 @@ class SocketPeerSelectionTest {
 
     @Test
     void choose_loopbackPeerOverTheReadAheadSize_isSendfileBlockingOrNot() throws IOException {
-        Choice blocking = choose(false, Selection.LOCAL_READ_MAX_BYTES + 1);
+        Choice blocking = choose(false, BufferedStrategy.LOCAL_READ_MAX_BYTES + 1);
         client.configureBlocking(false);
         Choice nonBlocking = choose(false, LARGE);
 
@@ -151,7 +151,7 @@ class SocketPeerSelectionTest {
     }
 
     @ParameterizedTest(name = "{0} bytes")
-    @ValueSource(longs = {1, Selection.LOCAL_READ_MAX_BYTES, 64 * 1024, LARGE})
+    @ValueSource(longs = {1, BufferedStrategy.LOCAL_READ_MAX_BYTES, 64 * 1024, LARGE})
     void choose_peerOnAnotherHostWithoutTransferTo_saysAnotherHost(long count) {
         assumeTrue(
                 Pools.canLend(DirectBuffers.SHARED, TransferOptions.DEFAULT_BUFFER_SIZE), "the shared budget has room");
