@@ -65,7 +65,6 @@ final class Engine {
     /** Runs the transfer to its end; returns the bytes moved. */
     long run() throws IOException {
         try {
-            Stall stall = transfer.stall();
             while (!transfer.isDone()) {
                 if (cancelled) {
                     throw transfer.fail(new TransferException(
@@ -80,7 +79,8 @@ final class Engine {
                 long delay = transfer.delayNanos();
                 if (delay > 0) {
                     LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
-                } else if (n == 0 && stall.idleSteps() > 0) {
+                } else if (n == 0 && transfer.stall().idleSteps() > 0) {
+                    Stall stall = transfer.stall();
                     // the last step moved nothing (not a pause of the rate limit that just ended)
                     long waited = Math.max(0, stall.stalledFor(lookedAt));
                     if (waited >= stallNanos) {

@@ -42,8 +42,10 @@ final class RealTransfer implements Transfer {
     private final long prefixSize;
     private final long count;
     private final Closeable owned;
-    private final TransferFailures failures;
-    private final Stall stall;
+    /** Made on first need, as {@link #stall}: a transfer that neither fails nor waits never needs them. */
+    private TransferFailures failures;
+
+    private Stall stall;
 
     private State state = State.RUNNING;
     private TransferStep step;
@@ -72,9 +74,17 @@ final class RealTransfer implements Transfer {
                 ? -1
                 : facts.prefixBytes() + facts.prefixChunk() + facts.request().count();
         this.owned = owned;
-        this.failures = new TransferFailures(
-                facts, choice.strategy.name(), count, owned instanceof OpenedFile ? ((OpenedFile) owned).path : null);
-        this.stall = new Stall(facts, failures);
+    }
+
+    private TransferFailures failures() {
+        if (failures == null) {
+            failures = new TransferFailures(
+                    facts,
+                    choice.strategy.name(),
+                    count,
+                    owned instanceof OpenedFile ? ((OpenedFile) owned).path : null);
+        }
+        return failures;
     }
 
     /**
@@ -140,13 +150,13 @@ final class RealTransfer implements Transfer {
         while (state == State.RUNNING) {
             if (pacer != null && pacer.ahead(moved)) {
                 interestOps = 0;
-                stall.progressed(); // paced, not stalled
+                progressed(); // paced, not stalled
                 break;
             }
             long n;
             try {
                 if (Thread.currentThread().isInterrupted()) {
-                    throw failures.interrupted(moved);
+                    throw failures().interrupted(moved);
                 }
                 n = step();
             } catch (IOException | RuntimeException | Error e) {
@@ -154,7 +164,7 @@ final class RealTransfer implements Transfer {
             }
             if (n > 0) {
                 moved += n;
-                stall.progressed();
+                progressed();
                 interestOps = SelectionKey.OP_WRITE;
                 listener.onProgress(moved);
                 if (moved == count) {
@@ -164,13 +174,14 @@ final class RealTransfer implements Transfer {
                 }
             } else if (n < 0) {
                 if (count >= 0) {
-                    throw fail(failures.endedEarly(null, moved));
+                    throw fail(failures().endedEarly(null, moved));
                 }
                 complete();
             } else {
                 try {
-                    stall.zeroStep(
-                            moved, moved < prefixSize ? -1 : facts.request().position() + moved - prefixSize);
+                    stall().zeroStep(
+                                    moved,
+                                    moved < prefixSize ? -1 : facts.request().position() + moved - prefixSize);
                 } catch (IOException | RuntimeException e) {
                     throw fail(e);
                 }
@@ -221,9 +232,9 @@ final class RealTransfer implements Transfer {
             if (cause instanceof Error) {
                 throw (Error) cause;
             }
-            return failure != null ? failure : failures.of(cause, moved);
+            return failure != null ? failure : failures().of(cause, moved);
         }
-        TransferException e = failures.of(cause, moved);
+        TransferException e = failures().of(cause, moved);
         state = State.FAILED;
         interestOps = 0;
         failure = e;
@@ -281,7 +292,17 @@ final class RealTransfer implements Transfer {
 
     /** How long and how often the transfer has moved nothing: the engine's clock for waits and the stall timeout. */
     Stall stall() {
+        if (stall == null) {
+            stall = new Stall(facts, failures());
+        }
         return stall;
+    }
+
+    /** Bytes moved, or a pause of the rate limit: a stall, if one began, is over. */
+    private void progressed() {
+        if (stall != null) {
+            stall.progressed();
+        }
     }
 
     @Override
@@ -333,7 +354,8 @@ final class RealTransfer implements Transfer {
     /** Ends the transfer's flight recorder event, if a recording wanted one. */
     private void record(String outcome, long now) {
         if (event != null) {
-            TransferEvents.end(event, facts, choice, moved, count, stall.stalledInAll(now), outcome);
+            TransferEvents.end(
+                    event, facts, choice, moved, count, stall == null ? 0 : stall.stalledInAll(now), outcome);
             event = null;
         }
     }

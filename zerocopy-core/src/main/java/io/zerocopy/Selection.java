@@ -76,99 +76,99 @@ final class Selection {
      * only with many connections. On a virtual thread it parks in the sockets' own read and write
      * when one is not ready (see {@code SpliceStep}, docs/virtual-threads.md).
      */
-    private static final List<Row> TABLE = List.of(
-            new Row(
-                    MappedStrategy.INSTANCE,
-                    s -> s.facts.sourceDirectIo(),
-                    Check.LAST_BYTE,
-                    (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
-            new Row(
-                    NativeStrategy.INSTANCE,
-                    s -> s.facts.nativeSource()
-                            && s.facts.prefixBytes() > 0
-                            && s.facts.prefixChunk() == 0
-                            && PrefixWrite.goesWhole(s.facts.request().count()),
-                    Check.WITH_PREFIX,
-                    (s, how) -> "a file the library opened natively (openat, fstat), its whole body of "
-                            + s.facts.request().count()
-                            + " bytes with the prefix: one pread and one gathering write, no FileChannel"),
-            new Row(
-                    NativeStrategy.INSTANCE,
-                    s -> s.facts.nativeSource(),
-                    Check.LAST_BYTE,
-                    (s, how) ->
-                            "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
-            new Row(
-                    BufferedStrategy.INSTANCE,
-                    s -> s.facts.prefixBytes() > 0
-                            && s.facts.prefixChunk() == 0
-                            && !s.facts.sourceDirectIo()
-                            && PrefixWrite.goesWhole(s.facts.request().count()),
-                    Check.WITH_PREFIX,
-                    (s, how) -> s.facts.request().count() == 0
-                            ? "an empty body: the prefix alone"
-                            : "the whole body, " + s.facts.request().count() + " bytes, goes with the prefix: one"
-                                    + " read and one gathering write, no segment with the prefix alone"),
-            new Row(
-                    TransferToStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
-                    Check.LAST_BYTE,
-                    (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
-                            + " the sender copies nothing"),
-            new Row(
-                    BufferedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux()
-                            && s.facts.peerOnThisHost()
-                            && s.facts.request().count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
-                            && s.hasPooledBuffer(),
-                    Check.READ_AHEAD,
-                    (s, how) -> "a file of at most " + BufferedStrategy.LOCAL_READ_MAX_BYTES
-                            + " bytes to a peer on this host: one"
-                            + " read, which is also the check, and one write, where transferTo makes a check read,"
-                            + " a size call and its sendfile; " + how),
-            new Row(
-                    TransferToStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
-                    Check.LAST_BYTE,
-                    (s, how) -> how + ", to a peer on this host: no copy and no buffer in the sender, the least"
-                            + " sender CPU per byte, which a loaded server runs short of first"),
-            new Row(
-                    BufferedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux() && notBySendfile(s) && s.hasPooledBuffer(),
-                    Check.LAST_BYTE,
-                    (s, how) -> notBySendfileReason(s) + "; " + how),
-            new Row(
-                    MappedStrategy.INSTANCE,
-                    s -> s.facts.fileToSocketOnLinux()
-                            && notBySendfile(s)
-                            && (s.excludes(BufferedStrategy.NAME) || !s.hasPooledBuffer()),
-                    Check.LAST_BYTE,
-                    (s, how) -> notBySendfileReason(s)
-                            + (s.excludes(BufferedStrategy.NAME)
-                                    ? "; buffered is excluded, and mapped windows need no buffer"
-                                    : "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
-                                            + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
-                                            + " need no buffer")),
-            new Row(
-                    TransferToStrategy.INSTANCE,
-                    s -> s.facts.sourceKind() == ChannelKind.FILE && s.facts.directPath() != null,
-                    Check.LAST_BYTE,
-                    (s, how) -> s.facts.directPath() + " from a file to a " + s.facts.targetKind()),
-            new Row(
-                    MappedStrategy.INSTANCE,
-                    s -> s.facts.sourceKind() == ChannelKind.FILE
-                            && kernelReadsTarget(s.facts.targetKind())
-                            && s.facts.request().count() >= MMAP_MIN_BYTES
-                            && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
-                    Check.LAST_BYTE,
-                    (s, how) -> noKernelPath(s) + "; mapped windows save a copy at "
-                            + s.facts.request().count() + " bytes"),
-            new Row(
-                    BufferedStrategy.INSTANCE,
-                    s -> true,
-                    Check.LAST_BYTE,
-                    // the buffer it took, which says when the direct memory budget is spent
-                    (s, how) -> bufferedReason(s) + "; " + how));
+    private static final Row[] TABLE = {
+        new Row(
+                MappedStrategy.INSTANCE,
+                s -> s.facts.sourceDirectIo(),
+                Check.LAST_BYTE,
+                (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
+        new Row(
+                NativeStrategy.INSTANCE,
+                s -> s.facts.nativeSource()
+                        && s.facts.prefixBytes() > 0
+                        && s.facts.prefixChunk() == 0
+                        && PrefixWrite.goesWhole(s.facts.request().count()),
+                Check.WITH_PREFIX,
+                (s, how) -> "a file the library opened natively (openat, fstat), its whole body of "
+                        + s.facts.request().count()
+                        + " bytes with the prefix: one pread and one gathering write, no FileChannel"),
+        new Row(
+                NativeStrategy.INSTANCE,
+                s -> s.facts.nativeSource(),
+                Check.LAST_BYTE,
+                (s, how) -> "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
+        new Row(
+                BufferedStrategy.INSTANCE,
+                s -> s.facts.prefixBytes() > 0
+                        && s.facts.prefixChunk() == 0
+                        && !s.facts.sourceDirectIo()
+                        && PrefixWrite.goesWhole(s.facts.request().count()),
+                Check.WITH_PREFIX,
+                (s, how) -> s.facts.request().count() == 0
+                        ? "an empty body: the prefix alone"
+                        : "the whole body, " + s.facts.request().count() + " bytes, goes with the prefix: one"
+                                + " read and one gathering write, no segment with the prefix alone"),
+        new Row(
+                TransferToStrategy.INSTANCE,
+                s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
+                Check.LAST_BYTE,
+                (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
+                        + " the sender copies nothing"),
+        new Row(
+                BufferedStrategy.INSTANCE,
+                s -> s.facts.fileToSocketOnLinux()
+                        && s.facts.peerOnThisHost()
+                        && s.facts.request().count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
+                        && s.hasPooledBuffer(),
+                Check.READ_AHEAD,
+                (s, how) -> "a file of at most " + BufferedStrategy.LOCAL_READ_MAX_BYTES
+                        + " bytes to a peer on this host: one"
+                        + " read, which is also the check, and one write, where transferTo makes a check read,"
+                        + " a size call and its sendfile; " + how),
+        new Row(
+                TransferToStrategy.INSTANCE,
+                s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
+                Check.LAST_BYTE,
+                (s, how) -> how + ", to a peer on this host: no copy and no buffer in the sender, the least"
+                        + " sender CPU per byte, which a loaded server runs short of first"),
+        new Row(
+                BufferedStrategy.INSTANCE,
+                s -> s.facts.fileToSocketOnLinux() && notBySendfile(s) && s.hasPooledBuffer(),
+                Check.LAST_BYTE,
+                (s, how) -> notBySendfileReason(s) + "; " + how),
+        new Row(
+                MappedStrategy.INSTANCE,
+                s -> s.facts.fileToSocketOnLinux()
+                        && notBySendfile(s)
+                        && (s.excludes(BufferedStrategy.NAME) || !s.hasPooledBuffer()),
+                Check.LAST_BYTE,
+                (s, how) -> notBySendfileReason(s)
+                        + (s.excludes(BufferedStrategy.NAME)
+                                ? "; buffered is excluded, and mapped windows need no buffer"
+                                : "; the direct memory budget (" + DirectBuffers.SHARED.budget() + " bytes, "
+                                        + TransferOptions.DIRECT_MEMORY_PROPERTY + ") is spent, and mapped windows"
+                                        + " need no buffer")),
+        new Row(
+                TransferToStrategy.INSTANCE,
+                s -> s.facts.sourceKind() == ChannelKind.FILE && s.facts.directPath() != null,
+                Check.LAST_BYTE,
+                (s, how) -> s.facts.directPath() + " from a file to a " + s.facts.targetKind()),
+        new Row(
+                MappedStrategy.INSTANCE,
+                s -> s.facts.sourceKind() == ChannelKind.FILE
+                        && kernelReadsTarget(s.facts.targetKind())
+                        && s.facts.request().count() >= MMAP_MIN_BYTES
+                        && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
+                Check.LAST_BYTE,
+                (s, how) -> noKernelPath(s) + "; mapped windows save a copy at "
+                        + s.facts.request().count() + " bytes"),
+        new Row(
+                BufferedStrategy.INSTANCE,
+                s -> true,
+                Check.LAST_BYTE,
+                // the buffer it took, which says when the direct memory budget is spent
+                (s, how) -> bufferedReason(s) + "; " + how)
+    };
 
     /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */
     private static boolean notBySendfile(Situation s) {
@@ -293,7 +293,7 @@ final class Selection {
                         row.strategy,
                         facts,
                         situation.bufferFor(row.strategy, row.check),
-                        how -> row.reason.words(situation, how),
+                        situation.wordedBy(row.reason),
                         row.check);
             }
         }
@@ -322,7 +322,7 @@ final class Selection {
                 }
             }
             return Choice.ofBuiltIn(
-                    builtIn, facts, situation.bufferFor(builtIn, check), how -> reason.words(situation, how), check);
+                    builtIn, facts, situation.bufferFor(builtIn, check), situation.wordedBy(reason), check);
         }
         Support support = s.supports(facts.request());
         return support.supported() ? Choice.ofRegistered(s, facts, support, how -> reason.words(null, how)) : null;

@@ -6,17 +6,30 @@ import java.util.Set;
 /**
  * One choice in the making: the transfer's facts, the strategies excluded, and the pool's
  * buffer once a row asked for it. The buffer goes to the choice if its strategy is the buffered
- * one, and back to the pool otherwise. Not thread-safe; one per choice.
+ * one, and back to the pool otherwise. Once chosen, it puts the choice's reason into words. Not
+ * thread-safe; one per choice.
  */
-final class Situation {
+final class Situation implements Choice.Words {
     final TransferFacts facts;
     private final Set<String> excluded;
     private boolean askedPool;
     private ByteBuffer pooledBuffer;
+    private Selection.Reason reason;
 
     Situation(TransferFacts facts, Set<String> excluded) {
         this.facts = facts;
         this.excluded = excluded;
+    }
+
+    /** This situation as the words of a choice made in it for {@code reason}. */
+    Situation wordedBy(Selection.Reason reason) {
+        this.reason = reason;
+        return this;
+    }
+
+    @Override
+    public String of(String how) {
+        return reason.words(this, how);
     }
 
     boolean excludes(String strategy) {
