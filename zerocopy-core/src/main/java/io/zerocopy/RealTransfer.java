@@ -131,7 +131,9 @@ final class RealTransfer implements Transfer {
                 return 0;
             }
             if (state != State.RUNNING) {
-                throw over(state == State.FAILED, moved, failure);
+                throw new IllegalStateException(
+                        "transfer is " + (state == State.FAILED ? "failed" : "closed") + " after " + moved + " bytes",
+                        failure);
             }
             long before = moved;
             run();
@@ -333,7 +335,7 @@ final class RealTransfer implements Transfer {
     @Override
     public TransferResult result() {
         if (state != State.DONE) {
-            throw notDone(moved, count);
+            throw new IllegalStateException("transfer is not done: " + moved + " of " + countWords() + " bytes moved");
         }
         if (result == null) {
             result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
@@ -365,7 +367,8 @@ final class RealTransfer implements Transfer {
         if (state != State.RUNNING) {
             return;
         }
-        TransferException abandoned = abandoned(moved, count);
+        TransferException abandoned = new TransferException(
+                "transfer closed after " + moved + " of " + countWords() + " bytes, before it was done", moved, null);
         state = State.CLOSED;
         interestOps = 0;
         failure = abandoned;
@@ -374,31 +377,13 @@ final class RealTransfer implements Transfer {
         listener.onFailure(abandoned);
     }
 
-    /** What {@code advance()} throws once a transfer has failed or was closed. */
-    static IllegalStateException over(boolean failed, long moved, TransferException failure) {
-        return new IllegalStateException(
-                "transfer is " + (failed ? "failed" : "closed") + " after " + moved + " bytes", failure);
-    }
-
-    /** What {@code result()} throws before a transfer is done. */
-    static IllegalStateException notDone(long moved, long count) {
-        return new IllegalStateException("transfer is not done: " + moved + " of "
-                + (count < 0 ? "all" : Long.toString(count)) + " bytes moved");
-    }
-
-    /** The failure of a transfer closed before it was done. */
-    static TransferException abandoned(long moved, long count) {
-        return new TransferException(
-                "transfer closed after " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
-                        + " bytes, before it was done",
-                moved,
-                null);
-    }
-
     @Override
     public String toString() {
         return "Transfer{" + facts.request() + (prefix == null ? "" : " after a " + prefix) + " via "
-                + choice.strategy.name() + ", " + moved + " of " + (count < 0 ? "all" : Long.toString(count))
-                + " bytes, " + state + "}";
+                + choice.strategy.name() + ", " + moved + " of " + countWords() + " bytes, " + state + "}";
+    }
+
+    private String countWords() {
+        return count < 0 ? "all" : Long.toString(count);
     }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@link Transfer} opened on one kind of thread and advanced on the other, into a blocking socket
@@ -84,6 +85,49 @@ class ThreadKindCrossingTest {
             assertThat(advancing.isAlive()).isFalse();
             receiver.openGate();
         }
+    }
+
+    /**
+     * With one carrier thread and no spare, a virtual thread that waits for room in the socket must
+     * leave the carrier to another virtual thread, and an interrupt must end it: opened on a platform
+     * thread, advanced on a virtual one, in a child JVM started with this JVM's native flags.
+     */
+    @ParameterizedTest(name = "strategy ''{0}''")
+    @ValueSource(strings = {"", "transferTo", "buffered", "native"})
+    void advancedOnAVirtualThread_withOneCarrier_leavesItToAnother(String strategy) throws Exception {
+        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
+        assumeTrue(!strategy.equals("native") || opensNatively(dir), "no native path here");
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        java.util.List<String> flags =
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        for (int i = 0; i < flags.size(); i++) {
+            if (flags.get(i).startsWith("--enable-native-access")) {
+                command.add(flags.get(i));
+            } else if (flags.get(i).startsWith("--add-exports")) {
+                command.add(flags.get(i));
+                if (flags.get(i).equals("--add-exports") && i + 1 < flags.size()) {
+                    command.add(flags.get(++i));
+                }
+            }
+        }
+        command.addAll(java.util.List.of(
+                "-Djdk.virtualThreadScheduler.parallelism=1",
+                "-Djdk.virtualThreadScheduler.maxPoolSize=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                SingleCarrierMain.class.getName(),
+                strategy));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String printed;
+        try {
+            printed = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).as(printed).isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        assertThat(printed).contains("other ran").contains("ended");
+        assertThat(child.exitValue()).as(printed).isZero();
     }
 
     /**
