@@ -44,6 +44,11 @@ final class NativeFiles {
         return null;
     }
 
+    /** As {@link #open}, for a file the caller closes before it returns: none here. */
+    static NativeFile openForCall(Path path) throws IOException {
+        return null;
+    }
+
     /** Whether names can be opened beneath a directory opened natively: never here. */
     static boolean opensBeneath() {
         return false;

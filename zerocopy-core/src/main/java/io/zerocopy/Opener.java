@@ -41,11 +41,16 @@ final class Opener {
      * FIFO's writer never finds it without a reader. Linux lets a channel open a directory, which
      * fails only when read: the transfer's check of its slice (a read, see {@link #checkedStart})
      * says so before it starts; an empty one is looked at by path.
+     *
+     * @param handedOut whether the transfer goes to the caller ({@code Transfers.open}), who may
+     *     never end it; a blocking verb's transfer always ends before the verb returns, and a file
+     *     opened natively for it is left unwatched by the cleaner ({@link NativeFiles#openForCall})
      */
-    RealTransfer wholeFile(Path source, WritableByteChannel target) throws IOException {
+    RealTransfer wholeFile(Path source, WritableByteChannel target, boolean handedOut) throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
         long nativeLimit = selection.nativeLimit(false, target, peer);
-        NativeFile opened = nativeLimit >= 0 ? NativeFiles.open(source, true) : null;
+        NativeFile opened =
+                nativeLimit < 0 ? null : handedOut ? NativeFiles.open(source, true) : NativeFiles.openForCall(source);
         FileChannel owned = opened;
         try {
             FileChannel file;

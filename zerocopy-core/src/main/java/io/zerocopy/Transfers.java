@@ -108,7 +108,7 @@ public final class Transfers {
 
     private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.run(opener.wholeFile(source, target));
+        return opener.run(opener.wholeFile(source, target, false));
     }
 
     /**
@@ -128,7 +128,7 @@ public final class Transfers {
 
     private static long copyWith(Opener opener, Path source, OutputStream target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(target)));
+        return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(target), false));
     }
 
     /**
@@ -317,7 +317,7 @@ public final class Transfers {
 
     private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
         Preflight.checkEnds(source, target);
-        return opener.wholeFile(source, target);
+        return opener.wholeFile(source, target, true);
     }
 
     /**
@@ -346,7 +346,7 @@ public final class Transfers {
         Objects.requireNonNull(executor, "executor");
         return AsyncCopies.start(
                 handle -> {
-                    RealTransfer transfer = opener.wholeFile(source, target);
+                    RealTransfer transfer = opener.wholeFile(source, target, true);
                     Engine engine = opener.engine(transfer);
                     handle.attach(engine);
                     engine.run();

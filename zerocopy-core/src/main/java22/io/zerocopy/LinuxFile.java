@@ -37,15 +37,18 @@ final class LinuxFile extends NativeFile {
         return t;
     });
 
+    /** The cleaner's action and registration, or null for a file its opener always closes. */
     private final Unreachable onRelease;
+
     private final Cleaner.Cleanable cleanable;
 
-    LinuxFile(Path path, int fd, BasicFileAttributes attributes) {
+    /** {@code watched}: the cleaner closes the file if it becomes unreachable unclosed. */
+    LinuxFile(Path path, int fd, BasicFileAttributes attributes, boolean watched) {
         super(path);
         this.fd = fd;
         this.attributes = attributes;
-        this.onRelease = new Unreachable(path, fd, holds);
-        this.cleanable = CLEANER.register(this, onRelease);
+        this.onRelease = watched ? new Unreachable(path, fd, holds) : null;
+        this.cleanable = watched ? CLEANER.register(this, onRelease) : null;
     }
 
     /** The cleaner's action: releases the open file's hold; on its own, for a file never closed, it says so. */
@@ -186,6 +189,10 @@ final class LinuxFile extends NativeFile {
 
     @Override
     void closeDescriptor() {
+        if (cleanable == null) {
+            release(); // the open hold's; NativeFile closes once
+            return;
+        }
         onRelease.closed = true;
         cleanable.clean(); // the open hold's release, once
     }

@@ -71,12 +71,24 @@ final class NativeFiles {
      *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...)
      */
     static NativeFile open(Path path, boolean followLinks) throws IOException {
+        return open(path, followLinks, true);
+    }
+
+    /**
+     * As {@link #open(Path, boolean)}, following links, for a file that the caller closes before it
+     * returns, whatever happens (a blocking verb's): no cleaner watches it for a close it could miss.
+     */
+    static NativeFile openForCall(Path path) throws IOException {
+        return open(path, true, false);
+    }
+
+    private static NativeFile open(Path path, boolean followLinks, boolean watched) throws IOException {
         if (UNAVAILABLE != null || path.getFileSystem() != FileSystems.getDefault()) {
             return null;
         }
         try (Scratch s = scratch()) {
             MemorySegment name = s.name(path);
-            return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, s);
+            return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, watched, s);
         }
     }
 
@@ -210,6 +222,13 @@ final class NativeFiles {
 
     private static NativeFile open(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
             throws IOException {
+        return open(dirFd, path, name, followLinks, true, s);
+    }
+
+    /** {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile}). */
+    private static NativeFile open(
+            int dirFd, Path path, MemorySegment name, boolean followLinks, boolean watched, Scratch s)
+            throws IOException {
         int flags = LinuxCalls.O_RDONLY
                 | LinuxCalls.O_NONBLOCK
                 | LinuxCalls.O_CLOEXEC
@@ -228,7 +247,7 @@ final class NativeFiles {
             LinuxCalls.close(s.callState, fd);
             throw failure(path, errno);
         }
-        return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat));
+        return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat), watched);
     }
 
     /**
