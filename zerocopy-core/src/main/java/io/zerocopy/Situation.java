@@ -33,7 +33,7 @@ final class Situation implements Choice.Words {
     }
 
     boolean excludes(String strategy) {
-        return excluded.contains(strategy);
+        return !excluded.isEmpty() && excluded.contains(strategy);
     }
 
     /** Whether the pool has a direct buffer for the buffered step: false once its budget is spent. */
