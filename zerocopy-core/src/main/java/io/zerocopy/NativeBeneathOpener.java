@@ -11,9 +11,16 @@ import java.util.List;
  * is looked up in that open directory alone and a link there is refused ({@code ELOOP}); a step on
  * the way opens only as a directory ({@code O_DIRECTORY}). The file's attributes come from its own
  * open ({@code fstat}), and a FIFO does not block it ({@code O_NONBLOCK}), so no window remains
- * between a look and an open.
+ * between a look and an open. Where the kernel has {@code openat2} (Linux 5.6+) the whole path is
+ * one call instead, with {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS}, and the same outcomes.
  */
 final class NativeBeneathOpener {
+    /** System property, read once: {@code false} keeps the walk where {@code openat2} could serve (to compare them). */
+    static final String OPENAT2_PROPERTY = "zerocopy.openat2";
+
+    /** Whether to try {@code openat2} before the walk; tests set it to run the walk alone. */
+    static volatile boolean inOneCall = !"false".equals(System.getProperty(OPENAT2_PROPERTY));
+
     private NativeBeneathOpener() {}
 
     /** Opens {@code segments} beneath {@code directory}, open at {@code path}; never closes {@code directory}. */
@@ -26,7 +33,7 @@ final class NativeBeneathOpener {
         for (String segment : segments) {
             file = file.resolve(segment);
         }
-        NativeFile opened = NativeFiles.openBeneath(directory, path, segments);
+        NativeFile opened = NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
         if (opened == null) {
             throw new IOException("cannot open natively: " + NativeFiles.unavailable());
         }

@@ -55,7 +55,8 @@ final class NativeFiles {
     }
 
     /** The file at {@code segments} beneath a directory opened natively: none here. */
-    static NativeFile openBeneath(NativeFile directory, Path directoryPath, java.util.List<String> segments)
+    static NativeFile openBeneath(
+            NativeFile directory, Path directoryPath, Path file, java.util.List<String> segments, boolean inOneCall)
             throws IOException {
         return null;
     }

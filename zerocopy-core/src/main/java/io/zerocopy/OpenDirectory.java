@@ -30,7 +30,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * }</pre>
  *
  * <p><b>How.</b> On Java 22 or later on Linux with native access (as {@link OpenFile#open}), the
- * directory is opened with {@code openat} and each step with {@code openat} relative to the
+ * directory is opened with {@code openat}, and the file beneath it with one {@code openat2} with
+ * {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS} where the kernel has it (Linux 5.6+; the system
+ * property {@code zerocopy.openat2=false}, read once, keeps the walk), else each step with
+ * {@code openat} relative to the
  * directory the step before opened, with {@code O_NOFOLLOW | O_NONBLOCK}: the kernel looks the
  * segment up in that open directory alone, a link there fails the open, and each step's
  * attributes come from its own open ({@code fstat}), so no window remains; the file's channel is then

@@ -62,6 +62,18 @@ final class LinuxCalls {
     static final int EMFILE = ABI.getInt("EMFILE");
     static final int ENFILE = ABI.getInt("ENFILE");
     static final int ENOMEM = ABI.getInt("ENOMEM");
+    static final int ENOSYS = ABI.getInt("ENOSYS");
+    static final int EINVAL = ABI.getInt("EINVAL");
+    static final int E2BIG = ABI.getInt("E2BIG");
+    static final int EXDEV = ABI.getInt("EXDEV");
+
+    static final long RESOLVE_BENEATH = ABI.get("RESOLVE_BENEATH");
+    static final long RESOLVE_NO_SYMLINKS = ABI.get("RESOLVE_NO_SYMLINKS");
+    static final long RESOLVE_NO_MAGICLINKS = ABI.get("RESOLVE_NO_MAGICLINKS");
+    static final long OPEN_HOW_BYTES = ABI.get("sizeof(struct open_how)");
+    static final long OPEN_HOW_FLAGS = ABI.get("offsetof(struct open_how, flags)");
+    static final long OPEN_HOW_MODE = ABI.get("offsetof(struct open_how, mode)");
+    static final long OPEN_HOW_RESOLVE = ABI.get("offsetof(struct open_how, resolve)");
 
     private static final int SOL_SOCKET = ABI.getInt("SOL_SOCKET");
     private static final int SO_MEMINFO = ABI.getInt("SO_MEMINFO");
@@ -98,6 +110,15 @@ final class LinuxCalls {
                     Linker.Option.firstVariadicArg(1)),
             1,
             ABI.get("__NR_fstat"));
+
+    /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
+    private static final MethodHandle OPENAT2 = MethodHandles.insertArguments(
+            bind(
+                    "syscall",
+                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG),
+                    Linker.Option.firstVariadicArg(1)),
+            1,
+            ABI.get("__NR_openat2"));
 
     private static final MethodHandle SENDFILE =
             bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -202,6 +223,15 @@ final class LinuxCalls {
     static int fstat(MemorySegment callState, int fd, MemorySegment stat) {
         try {
             return (int) (long) FSTAT.invokeExact(callState, fd, stat);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** {@code openat2(2)} of a NUL-terminated path, as {@code how} (a {@code struct open_how}) says. */
+    static int openat2(MemorySegment callState, int dirFd, MemorySegment path, MemorySegment how) {
+        try {
+            return (int) (long) OPENAT2.invokeExact(callState, dirFd, path, how, how.byteSize());
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -127,20 +127,44 @@ final class NativeFiles {
 
     /**
      * The file at {@code segments} (at least one) beneath {@code directory} (a directory opened
-     * here, at {@code directoryPath}): each segment but the last opened relative to the one before
-     * as a directory alone ({@code openat} with {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat},
-     * no object, closed after the next step), the last as {@link #openAt} opens it. A link on the way
-     * is a {@link SymbolicLinkException}, a file on the way a {@code NotDirectoryException}, each
-     * naming the path up to it. Null where {@link #opensBeneath} says no.
+     * here, at {@code directoryPath}; the file's path is {@code file}): where {@code inOneCall}, in one {@code openat2} where the
+     * kernel has it ({@link Openat2Beneath}); else, or where that leaves it to the walk, each segment
+     * but the last opened relative to the one before as a directory alone ({@code openat} with
+     * {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat}, no object, closed after the next step), the
+     * last as {@link #openAt} opens it. A link on the way is a {@link SymbolicLinkException}, a file
+     * on the way a {@code NotDirectoryException}, each naming the path up to it. Null where
+     * {@link #opensBeneath} says no.
      */
-    static NativeFile openBeneath(NativeFile directory, Path directoryPath, List<String> segments) throws IOException {
+    static NativeFile openBeneath(
+            NativeFile directory, Path directoryPath, Path file, List<String> segments, boolean inOneCall)
+            throws IOException {
         if (!opensBeneath()) {
             return null;
         }
         LinuxFile top = (LinuxFile) directory;
         int dirFd = top.hold();
-        int owned = -1; // a directory opened on the way, not the caller's
         try (Scratch s = scratch()) {
+            int fd = Openat2Beneath.NOT_TRIED;
+            if (inOneCall) {
+                fd = Openat2Beneath.open(s, dirFd, file, segments);
+                if (fd >= 0) {
+                    return opened(fd, file, s);
+                }
+            }
+            NativeFile walked = walk(s, dirFd, directoryPath, segments);
+            if (fd != Openat2Beneath.NOT_TRIED) {
+                Openat2Beneath.walkOpened(-fd);
+            }
+            return walked;
+        } finally {
+            top.release();
+        }
+    }
+
+    /** {@link #openBeneath}'s walk from {@code dirFd}, which it never closes. */
+    private static NativeFile walk(Scratch s, int dirFd, Path directoryPath, List<String> segments) throws IOException {
+        int owned = -1; // a directory opened on the way, not the caller's
+        try {
             Path at = directoryPath;
             int last = segments.size() - 1;
             for (int i = 0; i < last; i++) {
@@ -170,11 +194,8 @@ final class NativeFiles {
             }
         } finally {
             if (owned >= 0) {
-                try (Scratch s = scratch()) {
-                    LinuxCalls.close(s.callState, owned);
-                }
+                LinuxCalls.close(s.callState, owned);
             }
-            top.release();
         }
     }
 
@@ -242,6 +263,11 @@ final class NativeFiles {
             }
             throw failure(path, errno);
         }
+        return opened(fd, path, s);
+    }
+
+    /** The file just opened at {@code fd}, with its attributes ({@code fstat}); closes {@code fd} if that fails. */
+    private static NativeFile opened(int fd, Path path, Scratch s) throws IOException {
         if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
             int errno = LinuxCalls.errno(s.callState);
             LinuxCalls.close(s.callState, fd);
@@ -314,6 +340,9 @@ final class NativeFiles {
         final LinuxCalls.State calls = new LinuxCalls.State(arena);
 
         private MemorySegment name = arena.allocate(256);
+        /** A {@code struct open_how} for {@code openat2}. */
+        final MemorySegment openHow = arena.allocate(LinuxCalls.OPEN_HOW_BYTES, 8);
+
         private MemorySegment bounce;
 
         private Scratch(boolean lendable) {
@@ -345,7 +374,8 @@ final class NativeFiles {
             return terminated(KernelNames.ofEntry(entry));
         }
 
-        private MemorySegment terminated(byte[] bytes) {
+        /** {@code bytes}, NUL-terminated, in memory reused by the next name. */
+        MemorySegment terminated(byte[] bytes) {
             if (bytes.length + 1 > name.byteSize()) {
                 name = arena.allocate(Math.max(bytes.length + 1, 2 * name.byteSize()));
             }
