@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.zerocopy.OpenBeneathPaths;
 import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
 import io.zerocopy.SymbolicLinkException;
@@ -21,21 +22,33 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link OpenDirectory} on its native walk (Java 22+ on Linux with native access; this module's
  * native-access run): each step an {@code openat} relative to the directory before, the file the library's own
- * channel. Every refusal by type, a FIFO without blocking, a racing writer, no descriptor left open.
+ * channel. Every refusal by type, a FIFO without blocking, a racing writer, no descriptor left open;
+ * each on both paths: one {@code openat2} where the kernel has it, and the walk alone.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = {"openat2", "walk"})
 class NativeOpenBeneathTest {
     private static final String INSIDE = "inside\n";
     private static final String OUTSIDE = "outside: must never be read\n";
+
+    /** {@code openat2}, or {@code walk}: the walk alone. */
+    @Parameter
+    String path;
 
     @TempDir
     Path dir;
@@ -47,7 +60,8 @@ class NativeOpenBeneathTest {
     Path outside;
 
     @BeforeEach
-    void layout() throws IOException {
+    void layout() throws Exception {
+        OpenBeneathPaths.inOneCall(path.equals("openat2"));
         root = Files.createDirectories(dir.resolve("root"));
         outside = Files.createDirectories(dir.resolve("outside"));
         Files.writeString(Files.createDirectories(root.resolve("a/b")).resolve("c.txt"), INSIDE);
@@ -56,7 +70,94 @@ class NativeOpenBeneathTest {
         try (OpenDirectory held = OpenDirectory.open(root)) {
             // excluded from the run without native access; skips, rather than fails, if named there
             assumeTrue(held.toString().contains("opened natively"), "native access (this module's native run)");
+            held.openBeneath(List.of("a", "b", "c.txt")).close();
         }
+        if (path.equals("openat2")) {
+            assumeTrue(OpenBeneathPaths.openat2InUse(), "a kernel with openat2 (Linux 5.6+)");
+        }
+    }
+
+    @AfterEach
+    void onePathForOtherTests() {
+        OpenBeneathPaths.inOneCall(true);
+    }
+
+    /** A link at each step, leading outside or staying inside, is refused by type, named by its first step. */
+    @Test
+    void openBeneath_native_linkAtEachStep_symbolicLinkException() throws Exception {
+        Files.createSymbolicLink(root.resolve("out"), outside);
+        Files.createSymbolicLink(root.resolve("in"), root.resolve("a"));
+        Files.createSymbolicLink(root.resolve("a/b/last.txt"), root.resolve("d/f.txt"));
+        Files.createSymbolicLink(root.resolve("a/mid"), root.resolve("a/b"));
+        Files.createSymbolicLink(root.resolve("dangling"), dir.resolve("nowhere"));
+        try (OpenDirectory held = OpenDirectory.open(root)) {
+            for (List<String> segments : List.of(
+                    List.of("out", "f.txt"),
+                    List.of("in", "b", "c.txt"),
+                    List.of("a", "mid", "c.txt"),
+                    List.of("a", "b", "last.txt"),
+                    List.of("out"),
+                    List.of("dangling"),
+                    List.of("dangling", "x"))) {
+                Path first = root;
+                for (String segment : segments) {
+                    first = first.resolve(segment);
+                    if (Files.isSymbolicLink(first)) {
+                        break;
+                    }
+                }
+                assertThatThrownBy(() -> held.openBeneath(segments).close())
+                        .as("%s", segments)
+                        .isExactlyInstanceOf(SymbolicLinkException.class)
+                        .extracting(e -> ((FileSystemException) e).getFile())
+                        .isEqualTo(first.toString());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"..", ".", "", "a/b", "/", "/etc", "x\0y"})
+    void openBeneath_native_segmentNotOneName_illegalArgument(String segment) throws IOException {
+        try (OpenDirectory held = OpenDirectory.open(root)) {
+            assertThatThrownBy(() -> held.openBeneath(List.of("a", segment)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("segments: ");
+        }
+    }
+
+    /** On {@code openat2}: a link last or in the middle refused, a missing file or step named as the walk names it. */
+    @Test
+    void openBeneath_openat2_refusesLinks_namesWhatIsMissing() throws Exception {
+        assumeTrue(path.equals("openat2"), "the openat2 path");
+        Files.createSymbolicLink(root.resolve("a/b/last.txt"), root.resolve("a/b/c.txt"));
+        Files.createSymbolicLink(root.resolve("a/mid"), root.resolve("a/b"));
+        Files.createSymbolicLink(root.resolve("top.txt"), root.resolve("d/f.txt"));
+        try (OpenDirectory held = OpenDirectory.open(root)) {
+            assertThatThrownBy(() -> held.openBeneath(List.of("a", "b", "last.txt")))
+                    .isExactlyInstanceOf(SymbolicLinkException.class)
+                    .extracting(e -> ((FileSystemException) e).getFile())
+                    .isEqualTo(root.resolve("a/b/last.txt").toString());
+            assertThatThrownBy(() -> held.openBeneath(List.of("a", "mid", "c.txt")))
+                    .isExactlyInstanceOf(SymbolicLinkException.class)
+                    .extracting(e -> ((FileSystemException) e).getFile())
+                    .isEqualTo(root.resolve("a/mid").toString());
+            assertThatThrownBy(() -> held.openBeneath(List.of("top.txt")))
+                    .isExactlyInstanceOf(SymbolicLinkException.class)
+                    .extracting(e -> ((FileSystemException) e).getFile())
+                    .isEqualTo(root.resolve("top.txt").toString());
+            assertThatThrownBy(() -> held.openBeneath(List.of("a", "b", "nope.txt")))
+                    .isExactlyInstanceOf(NoSuchFileException.class)
+                    .hasMessage(root.resolve("a/b/nope.txt").toString());
+            assertThatThrownBy(() -> held.openBeneath(List.of("nope.txt")))
+                    .isExactlyInstanceOf(NoSuchFileException.class)
+                    .hasMessage(root.resolve("nope.txt").toString());
+            try (OpenFile file = held.openBeneath(List.of("d", "f.txt"))) {
+                assertThat(read(file)).isEqualTo(INSIDE);
+            }
+        }
+        assertThat(OpenBeneathPaths.openat2InUse())
+                .as("openat2 still in use: no refusal made this JVM give it up")
+                .isTrue();
     }
 
     @Test
