@@ -127,11 +127,11 @@ final class NativeFiles {
 
     /**
      * The file at {@code segments} (at least one) beneath {@code directory} (a directory opened
-     * here, at {@code directoryPath}; the file's path is {@code file}): where {@code inOneCall}, in one {@code openat2} where the
-     * kernel has it ({@link Openat2Beneath}); else, or where that leaves it to the walk, each segment
-     * but the last opened relative to the one before as a directory alone ({@code openat} with
-     * {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat}, no object, closed after the next step), the
-     * last as {@link #openAt} opens it. A link on the way is a {@link SymbolicLinkException}, a file
+     * here, at {@code directoryPath}; the file is at {@code file}): where {@code inOneCall}, in one
+     * {@code openat2} where the kernel has it ({@link Openat2Beneath}); else, or where that leaves it
+     * to the walk, each segment but the last opened relative to the one before as a directory alone
+     * ({@code openat} with {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat}, no object, closed
+     * after the next step), the last as {@link #openAt} opens it. A link on the way is a {@link SymbolicLinkException}, a file
      * on the way a {@code NotDirectoryException}, each naming the path up to it. Null where
      * {@link #opensBeneath} says no.
      */

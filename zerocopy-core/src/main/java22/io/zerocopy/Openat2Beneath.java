@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * flags of the walk's last step ({@code O_RDONLY | O_NONBLOCK | O_CLOEXEC}) and
  * {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS}: the kernel refuses a link
  * at any step and never leaves the directory, as {@link NativeFiles#openBeneath}'s walk does one
- * {@code openat} at a time. Where it gives no answer of its own the walk runs instead: a kernel
+ * {@code openat} at a time. Where the call cannot serve, the walk runs instead: a kernel
  * without it ({@code ENOSYS}), a seccomp filter that denies it ({@code EPERM}) or a kernel that
  * knows neither these flags nor this struct ({@code EINVAL}, {@code E2BIG}); after the first
  * {@code ENOSYS}, or the first of the others where the walk then opened the file, it is not tried
