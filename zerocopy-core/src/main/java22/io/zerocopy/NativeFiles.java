@@ -148,7 +148,7 @@ final class NativeFiles {
             if (inOneCall) {
                 fd = Openat2Beneath.open(s, dirFd, file, segments);
                 if (fd >= 0) {
-                    return opened(fd, file, s);
+                    return opened(fd, file, true, s);
                 }
             }
             NativeFile walked = walk(s, dirFd, directoryPath, segments);
@@ -263,11 +263,11 @@ final class NativeFiles {
             }
             throw failure(path, errno);
         }
-        return opened(fd, path, s);
+        return opened(fd, path, watched, s);
     }
 
     /** The file just opened at {@code fd}, with its attributes ({@code fstat}); closes {@code fd} if that fails. */
-    private static NativeFile opened(int fd, Path path, Scratch s) throws IOException {
+    private static NativeFile opened(int fd, Path path, boolean watched, Scratch s) throws IOException {
         if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
             int errno = LinuxCalls.errno(s.callState);
             LinuxCalls.close(s.callState, fd);
