@@ -61,7 +61,7 @@ abstract class NativeFile extends FileChannel {
         if (!isOpen()) {
             throw new ClosedChannelException();
         }
-        if (jdkChannel == null) {
+        if (jdkChannel == null || !jdkChannel.isOpen()) { // closed by an interrupt in its transferTo: again
             try {
                 jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
             } catch (IOException e) {

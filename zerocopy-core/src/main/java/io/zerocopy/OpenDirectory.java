@@ -64,7 +64,8 @@ public final class OpenDirectory implements Closeable {
     /** Shared by opens beneath, taken alone by {@link #close()}: no open walks from a closed, reused descriptor. */
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
-    private boolean closed;
+    /** Written under the write lock; read without it by {@link #isOpen()}. */
+    private volatile boolean closed;
 
     private OpenDirectory(Path path, SecureDirectoryStream<Path> stream, NativeFile opened) {
         this.path = path;
@@ -129,6 +130,11 @@ public final class OpenDirectory implements Closeable {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** Whether {@link #close()} has not been called: an {@link OpenFileCache} serves nothing beneath a closed one. */
+    boolean isOpen() {
+        return !closed;
     }
 
     /** The path this directory was opened at. */

@@ -51,7 +51,9 @@ import java.util.Objects;
  *
  * <p><b>Who owns what.</b> The caller owns this object and closes it; that closes the channel. The
  * channel's size is the file's size now; the attributes are as they were at the open, so a file
- * that shrinks after it is still a {@link TruncatedSourceException} when sent. Thread-safe.
+ * that shrinks after it is still a {@link TruncatedSourceException} when sent. Thread-safe. A file
+ * from an {@link OpenFileCache} shares its channel with the cache's other holders: its close gives
+ * the file back, and its channel is read at positions only (see there).
  */
 public final class OpenFile implements Closeable {
     /** The reason of the {@link FileSystemException} for a file of another kind. */
@@ -60,11 +62,19 @@ public final class OpenFile implements Closeable {
     private final Path path;
     private final FileChannel channel;
     private final BasicFileAttributes attributes;
+    /** What {@link #close()} closes: the channel, or an {@link OpenFileCache}'s lease on it. */
+    private final Closeable owner;
 
     OpenFile(Path path, FileChannel channel, BasicFileAttributes attributes) {
+        this(path, channel, attributes, channel);
+    }
+
+    /** A file whose {@link #close()} closes {@code owner} rather than the channel: a cache's lease. */
+    OpenFile(Path path, FileChannel channel, BasicFileAttributes attributes, Closeable owner) {
         this.path = path;
         this.channel = channel;
         this.attributes = attributes;
+        this.owner = owner;
     }
 
     /**
@@ -170,14 +180,18 @@ public final class OpenFile implements Closeable {
         return channel instanceof NativeFile;
     }
 
-    /** Closes the channel; closing again does nothing. */
+    /**
+     * Closes the channel; closing again does nothing. A file from an {@link OpenFileCache} gives its
+     * lease back instead: the channel stays open for the cache and its other holders.
+     */
     @Override
     public void close() throws IOException {
-        channel.close();
+        owner.close();
     }
 
     @Override
     public String toString() {
-        return "OpenFile{" + path + (openedNatively() ? ", opened natively" : "") + "}";
+        return "OpenFile{" + path + (openedNatively() ? ", opened natively" : "")
+                + (owner != channel ? ", from a cache" : "") + "}";
     }
 }

@@ -1,0 +1,130 @@
+package io.zerocopy;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One file an {@link OpenFileCache} holds open, and the leases on it. The descriptor is closed
+ * when the last hold goes: the cache's own (dropped when the entry is evicted, replaced or the cache
+ * closes) or a lease's; so a holder's call never lands on a number the kernel gave out again.
+ * Thread-safe, without locks.
+ */
+final class CachedFile {
+    /** Recency is written at most this often, so that many threads' hits on a hot file do not all write it. */
+    private static final long TOUCH_NANOS = 1_000_000;
+
+    final OpenFileCache.Key key;
+    final OpenFile file;
+    private final OpenFileCache cache;
+    /** The cache's hold (until {@link #dropCacheHold}) plus one per lease; 0 once the file is closed. */
+    private final AtomicInteger holds = new AtomicInteger(1);
+
+    private final AtomicBoolean cacheHoldDropped = new AtomicBoolean();
+    /** {@link System#nanoTime()} before the last open or look that found the file as it is. */
+    private volatile long checkedAt;
+    /** {@link System#nanoTime()} of a recent lease, within {@link #TOUCH_NANOS}: what eviction goes by. */
+    private volatile long lastUsed;
+
+    CachedFile(OpenFileCache.Key key, OpenFile file, long now, OpenFileCache cache) {
+        this.key = key;
+        this.file = file;
+        this.cache = cache;
+        this.checkedAt = now;
+        this.lastUsed = now;
+    }
+
+    /** Whether the file was looked at less than {@code validNanos} before {@code now}. */
+    boolean isValid(long now, long validNanos) {
+        return now - checkedAt < validNanos;
+    }
+
+    /** A look that began at {@code now} found the file as it is. */
+    void checked(long now) {
+        if (now - checkedAt > 0) {
+            checkedAt = now;
+        }
+    }
+
+    long lastUsed() {
+        return lastUsed;
+    }
+
+    /** Whether the file's channel is still open: a holder that closed it (or an interrupt) ends it for all. */
+    boolean isUsable() {
+        return file.channel().isOpen();
+    }
+
+    /**
+     * Whether {@code now} (attributes read from a fresh open of the same name) describe this file as
+     * it was opened: the same file key (inode), size and modification time. Then the cached
+     * descriptor reads exactly what the fresh one would.
+     */
+    boolean sameFile(BasicFileAttributes now) {
+        BasicFileAttributes then = file.attributes();
+        return Objects.equals(then.fileKey(), now.fileKey())
+                && then.size() == now.size()
+                && then.lastModifiedTime().equals(now.lastModifiedTime())
+                && now.isRegularFile();
+    }
+
+    /** A lease on the file, used at {@code now}; null if the file was closed meanwhile (its last hold went). */
+    OpenFile lease(long now) {
+        for (int h = holds.get(); ; h = holds.get()) {
+            if (h == 0) {
+                return null;
+            }
+            if (holds.compareAndSet(h, h + 1)) {
+                break;
+            }
+        }
+        if (now - lastUsed > TOUCH_NANOS) {
+            lastUsed = now;
+        }
+        cache.leased(1);
+        return new OpenFile(file.path(), file.channel(), file.attributes(), new Lease());
+    }
+
+    /** Drops the cache's own hold, once: the file closes now if no lease holds it, else with the last lease. */
+    void dropCacheHold() {
+        if (cacheHoldDropped.compareAndSet(false, true)) {
+            release();
+        }
+    }
+
+    private void release() {
+        if (holds.decrementAndGet() == 0) {
+            try {
+                file.close();
+            } catch (IOException ignored) {
+                // opened for reading only: nothing was written that a failed close could lose
+            } finally {
+                cache.closedOne();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return file.path() + " (" + holds.get() + " holds)";
+    }
+
+    /** What a lease's {@link OpenFile#close()} closes: gives its hold back, once. */
+    private final class Lease implements Closeable {
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                if (!isUsable()) {
+                    cache.retire(CachedFile.this); // its holder closed the channel: the next open opens afresh
+                }
+                cache.leased(-1);
+                release();
+            }
+        }
+    }
+}
