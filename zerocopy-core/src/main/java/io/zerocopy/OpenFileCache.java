@@ -21,11 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link OpenFile#close() close} gives it back.
  *
  * <pre>{@code
+ * long size = 0;
  * try (OpenFileCache cache = OpenFileCache.create(1000, Duration.ofSeconds(2));
  *         OpenDirectory root = OpenDirectory.open(Path.of("/srv/www"))) {
- *     // per request:
- *     try (OpenFile file = cache.openBeneath(root, List.of("docs", "index.html"))) {
- *         long size = file.attributes().size(); // then send file.channel() from position 0, as OpenFile shows
+ *     for (int request = 0; request < 3; request++) { // the second and third cost no open
+ *         try (OpenFile file = cache.openBeneath(root, List.of("docs", "index.html"))) {
+ *             size += file.attributes().size(); // then send file.channel() at positions, as OpenFile shows
+ *         }
  *     }
  * }
  * }</pre>
@@ -47,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * close closes it); a FIFO, a device or a socket is refused as {@link OpenFile#open} refuses it. At
  * most {@code maxOpenFiles} files stay open for the cache; when an open would hold more, the least
  * recently used go. An evicted or replaced file closes when its last lease is closed, so at most
- * {@code maxOpenFiles} plus the leases not yet closed are open at any time.
+ * {@code maxOpenFiles} files are open for it, plus one per lease not yet closed or open under way.
  *
  * <p><b>Who owns what.</b> The caller owns each {@link OpenFile} it gets and closes it, once it
  * no longer reads it; the channel belongs to the cache and is shared by every holder of the file.

@@ -86,6 +86,7 @@ class JavadocExampleTest {
                         "FileRegion.java#0",
                         "OpenDirectory.java#0",
                         "OpenFile.java#0",
+                        "OpenFileCache.java#0",
                         "Transfer.java#0",
                         "TransferOptions.java#0",
                         "Transfers.java#0");
@@ -156,6 +157,15 @@ class JavadocExampleTest {
         Files.writeString(Files.createDirectories(root.resolve("docs")).resolve("index.html"), "<h1>docs</h1>\n");
         String example = example("OpenDirectory.java#0").replace("\"/srv/www\"", javaString(root.toString()));
         assertThat(run(example, "", "return size;")).isEqualTo(14L);
+    }
+
+    /** {@code OpenFileCache}: the same file three times, opened once. */
+    @Test
+    void openFileCache_opensAHotFileOnce() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("www"));
+        Files.writeString(Files.createDirectories(root.resolve("docs")).resolve("index.html"), "<h1>docs</h1>\n");
+        String example = example("OpenFileCache.java#0").replace("\"/srv/www\"", javaString(root.toString()));
+        assertThat(run(example, "", "return size;")).isEqualTo(3 * 14L);
     }
 
     /** {@code FileRegion}: an HTTP head and the whole file as one stream. */
