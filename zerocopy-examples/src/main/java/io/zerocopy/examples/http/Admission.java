@@ -26,9 +26,9 @@ final class Admission {
     static final int MAX_REFUSING = 64;
 
     /**
-     * Descriptors one served connection may hold at once: its socket, the file being sent, and two
-     * directories a race-free resolver holds open on the way to it. The server keeps no cache of open
-     * files; one would add its size to the reserve.
+     * Descriptors one served connection may hold at once: its socket, the file being sent (which the
+     * cache of open files may have let go meanwhile), and two directories a race-free resolver holds
+     * open on the way to it. The cache's own files are reserved apart ({@link #allowedBy}).
      */
     static final int DESCRIPTORS_PER_CONNECTION = 4;
 
@@ -77,6 +77,7 @@ final class Admission {
     }
 
     private final int requested;
+    private final int cachedFiles;
     private final int maxConnections;
     private final boolean holdsWhenFull;
     private final DescriptorLimit limit;
@@ -89,31 +90,66 @@ final class Admission {
         this(maxConnections, null, () -> {});
     }
 
+    /** Admission with no cache of open files: see the constructor below. */
+    Admission(int requested, DescriptorLimit limit, Runnable placeFreed) {
+        this(requested, limit, 0, placeFreed);
+    }
+
     /**
      * Admission to {@code requested} connections, or to fewer if {@code limit} cannot serve that many.
      *
      * @param limit the process's descriptor limit, or null for none
+     * @param cachedFiles the most files the cache of open files keeps open ({@link #cacheWithin}), 0 if none
      * @param placeFreed run when a connection closes while the descriptor limit held the acceptor
      *     back: the acceptor may accept again
      */
-    Admission(int requested, DescriptorLimit limit, Runnable placeFreed) {
-        int allowed = limit == null ? Integer.MAX_VALUE : allowedBy(limit.max(), limit.openAtStart());
+    Admission(int requested, DescriptorLimit limit, int cachedFiles, Runnable placeFreed) {
+        int allowed = limit == null ? Integer.MAX_VALUE : allowedBy(limit.max(), limit.openAtStart(), cachedFiles);
         this.requested = requested;
+        this.cachedFiles = cachedFiles;
         this.maxConnections = Math.min(requested, allowed);
         this.holdsWhenFull = allowed < requested;
         this.limit = limit;
         this.placeFreed = placeFreed;
     }
 
+    /** {@link #allowedBy(long, long, int)} with no cache of open files. */
+    static int allowedBy(long maxDescriptors, long openAtStart) {
+        return allowedBy(maxDescriptors, openAtStart, 0);
+    }
+
     /**
      * Connections that {@code maxDescriptors} can serve at once with {@code openAtStart} already open:
-     * what is left after the reserve ({@code openAtStart} and {@value #RESERVE_MARGIN}) and the
-     * refused connections' sockets ({@value #MAX_REFUSING}), at {@value #DESCRIPTORS_PER_CONNECTION}
-     * each; at least 1, so that a server started under a tiny limit still serves.
+     * what is left after the reserve ({@code openAtStart} and {@value #RESERVE_MARGIN}), the
+     * refused connections' sockets ({@value #MAX_REFUSING}) and the files the cache of open files
+     * keeps ({@code cachedFiles}), at {@value #DESCRIPTORS_PER_CONNECTION} each; at least 1, so that
+     * a server started under a tiny limit still serves.
      */
-    static int allowedBy(long maxDescriptors, long openAtStart) {
-        long spare = maxDescriptors - openAtStart - RESERVE_MARGIN - MAX_REFUSING;
+    static int allowedBy(long maxDescriptors, long openAtStart, int cachedFiles) {
+        long spare = spare(maxDescriptors, openAtStart) - cachedFiles;
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, spare / DESCRIPTORS_PER_CONNECTION));
+    }
+
+    /**
+     * The most files the cache of open files may keep: {@code requested}, or a quarter of what the
+     * descriptor limit leaves after the reserve, if that is less (0: no cache), so that the
+     * connections keep the rest. {@code limit} null: no limit.
+     */
+    static int cacheWithin(int requested, DescriptorLimit limit) {
+        if (limit == null || requested == 0) {
+            return requested;
+        }
+        long quarter = Math.max(0, spare(limit.max(), limit.openAtStart()) / 4);
+        return (int) Math.min(requested, quarter);
+    }
+
+    private static long spare(long maxDescriptors, long openAtStart) {
+        return maxDescriptors - openAtStart - RESERVE_MARGIN - MAX_REFUSING;
+    }
+
+    /** The most files the cache of open files keeps, as counted in the reserve. */
+    int cachedFiles() {
+        return cachedFiles;
     }
 
     /** Connections served at once: {@code --max-connections}, or fewer if the descriptor limit allows fewer. */
@@ -132,11 +168,12 @@ final class Admission {
         return String.format(
                 Locale.ROOT,
                 "--max-connections %d exceeds what the open file limit allows (%d descriptors, %d open at start, "
-                        + "%d per connection): serving at most %d connections at once, more wait to be accepted; "
-                        + "raise the limit (ulimit -n) to serve more",
+                        + "%d kept by the open file cache, %d per connection): serving at most %d connections at once, "
+                        + "more wait to be accepted; raise the limit (ulimit -n) to serve more",
                 requested,
                 limit.max(),
                 limit.openAtStart(),
+                cachedFiles,
                 DESCRIPTORS_PER_CONNECTION,
                 maxConnections);
     }

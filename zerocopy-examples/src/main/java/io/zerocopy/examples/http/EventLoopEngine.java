@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFileCache;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -50,6 +51,7 @@ final class EventLoopEngine implements HttpServer {
         this.admission = new Admission(
                 config.maxConnections(),
                 Admission.DescriptorLimit.ofThisProcess(),
+                planner.openFileCache() == null ? 0 : planner.openFileCache().maxOpenFiles(),
                 () -> this.loops[0].resumeAccepting());
     }
 
@@ -105,6 +107,11 @@ final class EventLoopEngine implements HttpServer {
     @Override
     public Admission admission() {
         return admission;
+    }
+
+    @Override
+    public OpenFileCache openFileCache() {
+        return planner.openFileCache();
     }
 
     /** Whether the accepting loop must leave new connections in the backlog for now: see {@link Admission#full}. */

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFileCache;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -18,10 +19,26 @@ interface HttpServer extends AutoCloseable {
 
     /** Binds and starts serving with the engine {@code config} names. */
     static HttpServer start(ServerConfig config) throws IOException {
-        ResponsePlanner planner = new ResponsePlanner(new TargetResolver(config.root(), config.followSymlinks()));
-        return config.engine() == ServerConfig.Engine.THREADS
-                ? ThreadsEngine.start(config, planner)
-                : EventLoopEngine.start(config, planner);
+        // sized within the descriptor limit before anything else is opened; the engines' admission counts it
+        int cached = Admission.cacheWithin(config.openFileCache(), Admission.DescriptorLimit.ofThisProcess());
+        OpenFileCache cache = cached == 0 ? null : OpenFileCache.create(cached, config.openFileCacheValid());
+        ResponsePlanner planner;
+        try {
+            planner = new ResponsePlanner(new TargetResolver(config.root(), config.followSymlinks(), cache));
+        } catch (IOException | RuntimeException e) {
+            if (cache != null) {
+                cache.close();
+            }
+            throw e;
+        }
+        try {
+            return config.engine() == ServerConfig.Engine.THREADS
+                    ? ThreadsEngine.start(config, planner)
+                    : EventLoopEngine.start(config, planner);
+        } catch (IOException | RuntimeException e) {
+            planner.close(); // the root held open and the cache: nothing else would close them
+            throw e;
+        }
     }
 
     /** A listening channel on the configured address, with a message naming it if that fails. */
@@ -59,6 +76,9 @@ interface HttpServer extends AutoCloseable {
 
     /** How this server admits connections: its effective connection limit and the warning, if any, about it. */
     Admission admission();
+
+    /** The files kept open between requests, or null when the cache is off ({@code --open-file-cache 0}). */
+    OpenFileCache openFileCache();
 
     /**
      * Stops gracefully: stops accepting, closes idle connections, lets responses in progress finish

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFileCache;
 import io.zerocopy.TransferOptions;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -76,6 +77,20 @@ public final class HttpServerCommand implements Callable<Integer> {
             description = "Follow symbolic links under the root, wherever they lead (default: refuse them with 403).")
     boolean followSymlinks;
 
+    @Option(
+            names = "--open-file-cache",
+            paramLabel = "N",
+            description = "Files kept open between requests, as nginx's open_file_cache; fewer if the open file "
+                    + "limit needs them for connections; 0 opens every file afresh (default: ${DEFAULT-VALUE}).")
+    int openFileCache = ServerConfig.DEFAULT_OPEN_FILE_CACHE;
+
+    @Option(
+            names = "--open-file-cache-valid",
+            paramLabel = "S",
+            description = "Seconds a cached file is served before its name is looked at again: a file changed on "
+                    + "disk may be served as it was for this long (default: ${DEFAULT-VALUE}).")
+    double openFileCacheValid = ServerConfig.DEFAULT_OPEN_FILE_CACHE_VALID.toMillis() / 1000.0;
+
     @Option(names = "--access-log", description = "Print one line per request (Common Log Format and milliseconds).")
     boolean accessLog;
 
@@ -107,6 +122,17 @@ public final class HttpServerCommand implements Callable<Integer> {
             started.completeExceptionally(e);
             throw e;
         }
+        OpenFileCache cache = server.openFileCache();
+        if (openFileCache > 0 && (cache == null || cache.maxOpenFiles() < openFileCache)) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(
+                    Locale.ROOT,
+                    "http-server: warning: --open-file-cache %d exceeds what the open file limit allows: keeping at"
+                            + " most %d files open; raise the limit (ulimit -n) to keep more%n",
+                    openFileCache,
+                    cache == null ? 0 : cache.maxOpenFiles());
+            err.flush();
+        }
         String warning = server.admission().warning();
         if (warning != null) {
             PrintWriter err = spec.commandLine().getErr();
@@ -120,7 +146,7 @@ public final class HttpServerCommand implements Callable<Integer> {
         out.printf(
                 Locale.ROOT,
                 "http-server: serving %s on http://%s:%d/ (engine %s%s, strategy %s, at most %d "
-                        + "connections, idle timeout %s s; Ctrl-C to stop)%n",
+                        + "connections, idle timeout %s s, %s; Ctrl-C to stop)%n",
                 config.root().toRealPath(),
                 address.getAddress().getHostAddress(),
                 address.getPort(),
@@ -128,7 +154,8 @@ public final class HttpServerCommand implements Callable<Integer> {
                 kind,
                 strategy,
                 server.admission().maxConnections(),
-                idleTimeout);
+                idleTimeout,
+                cacheLine(server.openFileCache()));
         out.flush();
         Thread hook = new Thread(
                 () -> {
@@ -156,6 +183,13 @@ public final class HttpServerCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String cacheLine(OpenFileCache cache) {
+        return cache == null
+                ? "no open file cache"
+                : "open file cache " + cache.maxOpenFiles() + " files, valid "
+                        + cache.validity().toMillis() / 1000.0 + " s";
+    }
+
     private ServerConfig config() {
         if (!Files.isDirectory(root)) {
             throw new ParameterException(spec.commandLine(), "--root: not a directory: " + root);
@@ -171,6 +205,15 @@ public final class HttpServerCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(),
                     "--idle-timeout: " + idleTimeout + " (expected: more than 0, at most 86400 seconds)");
+        }
+        if (openFileCache < 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "--open-file-cache: " + openFileCache + " (expected: 0 or more)");
+        }
+        if (!(openFileCacheValid >= 0) || openFileCacheValid > 86_400) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--open-file-cache-valid: " + openFileCacheValid + " (expected: 0 to 86400 seconds)");
         }
         ServerConfig.Engine kind;
         try {
@@ -203,6 +246,8 @@ public final class HttpServerCommand implements Callable<Integer> {
                 Duration.ofNanos((long) (idleTimeout * 1e9)),
                 followSymlinks,
                 log,
-                options);
+                options,
+                openFileCache,
+                Duration.ofNanos((long) (openFileCacheValid * 1e9)));
     }
 }

@@ -1,12 +1,14 @@
 package io.zerocopy.examples.http;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
  * One planned response: the head (status line, header fields, and for error pages their few bytes
- * of text), then optionally a slice of an open file. It owns the file: {@link #close()} closes it.
+ * of text), then optionally a slice of an open file. It owns the file: {@link #close()} closes it
+ * (gives it back, when it came from the cache of open files).
  */
 final class Response implements AutoCloseable {
     final int status;
@@ -16,6 +18,8 @@ final class Response implements AutoCloseable {
     final long count;
     final boolean close;
     private final Request request;
+    /** What {@link #close()} closes: the file's owner (a cache's lease), or null when there is no file. */
+    private final Closeable owner;
 
     /**
      * @param status the status code, for the access log
@@ -27,9 +31,23 @@ final class Response implements AutoCloseable {
      * @param request the request answered, or null if there was none (a head the parser rejected)
      */
     Response(int status, ByteBuffer head, FileChannel file, long position, long count, boolean close, Request request) {
+        this(status, head, file, file, position, count, close, request);
+    }
+
+    /** As above, with {@code owner} (a cache's lease on {@code file}) closed instead of the file. */
+    Response(
+            int status,
+            ByteBuffer head,
+            FileChannel file,
+            Closeable owner,
+            long position,
+            long count,
+            boolean close,
+            Request request) {
         this.status = status;
         this.head = head;
         this.file = file;
+        this.owner = owner;
         this.position = position;
         this.count = count;
         this.close = close;
@@ -48,9 +66,9 @@ final class Response implements AutoCloseable {
 
     @Override
     public void close() {
-        if (file != null) {
+        if (owner != null) {
             try {
-                file.close();
+                owner.close();
             } catch (IOException ignored) {
                 // a read-only file: nothing was written that closing could lose
             }

@@ -1,8 +1,9 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFile;
+import io.zerocopy.OpenFileCache;
 import io.zerocopy.examples.http.TargetResolver.Resolution;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
@@ -63,7 +64,12 @@ final class ResponsePlanner {
         this.shortages = shortages;
     }
 
-    /** Closes the resolver's root; the engine calls it once no request is left to plan. */
+    /** The resolver's cache of open files, or null when it has none. */
+    OpenFileCache openFileCache() {
+        return resolver.cache();
+    }
+
+    /** Closes the resolver's root and cache; the engine calls it once no request is left to plan. */
     void close() {
         resolver.close();
     }
@@ -105,7 +111,7 @@ final class ResponsePlanner {
         long modified = attributes.lastModifiedTime().to(TimeUnit.SECONDS);
         String etag = etag(attributes, size);
         if (notModified(request, etag, modified)) {
-            found.channel.close();
+            found.file.close();
             Head h = statusLine(304);
             h.append("\r\nETag: ").append(etag).append("\r\nLast-Modified: ").append(HttpDates.format(modified));
             return finish(request, 304, h, "", null, 0, 0, !keepAlive, true);
@@ -117,7 +123,7 @@ final class ResponsePlanner {
         if (!head && range != null && ifRangeHolds(request.header("if-range"), etag, modified)) {
             ByteRange r = ByteRange.parse(range, size);
             if (r == ByteRange.UNSATISFIABLE) {
-                found.channel.close();
+                found.file.close();
                 Head e = statusLine(416).append("\r\nContent-Range: bytes */").append(size);
                 return finish(request, 416, e, "416 Range Not Satisfiable\n", null, 0, 0, !keepAlive, false);
             }
@@ -145,10 +151,10 @@ final class ResponsePlanner {
         }
         h.append("\r\nContent-Length: ").append(count);
         if (head || count == 0) {
-            found.channel.close();
+            found.file.close();
             return finish(request, status, h, null, null, 0, 0, !keepAlive, true);
         }
-        return finish(request, status, h, null, found.channel, first, count, !keepAlive, true);
+        return finish(request, status, h, null, found.file, first, count, !keepAlive, true);
     }
 
     /** A response with no file: {@code status} with a line of text as its body (none for HEAD). */
@@ -190,7 +196,7 @@ final class ResponsePlanner {
             int status,
             Head h,
             String text,
-            FileChannel file,
+            OpenFile file,
             long position,
             long count,
             boolean close,
@@ -211,7 +217,9 @@ final class ResponsePlanner {
         if (!head) {
             h.append(body);
         }
-        return new Response(status, h.toBuffer(), file, position, count, close, request);
+        return file == null
+                ? new Response(status, h.toBuffer(), null, position, count, close, request)
+                : new Response(status, h.toBuffer(), file.channel(), file, position, count, close, request);
     }
 
     /** A strong validator from what changes when the content does: size, modification time, file identity. */
@@ -264,7 +272,7 @@ final class ResponsePlanner {
 
     private static void closeQuietly(Resolution found) {
         try {
-            found.channel.close();
+            found.file.close();
         } catch (IOException ignored) {
             // read-only: nothing to lose
         }

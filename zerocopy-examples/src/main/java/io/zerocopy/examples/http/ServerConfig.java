@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param followSymlinks whether symbolic links under the root are followed
  * @param accessLog where each request is logged
  * @param transferOptions the options the bodies are sent with (strategy, listener)
+ * @param openFileCache the most files kept open between requests ({@link io.zerocopy.OpenFileCache}),
+ *     fewer if the descriptor limit needs them ({@link Admission#cacheWithin}); 0 opens each afresh
+ * @param openFileCacheValid how long a cached file is served without a look at its name; a change
+ *     on disk is seen by requests that come this long after it
  */
 record ServerConfig(
         InetAddress bind,
@@ -29,7 +33,47 @@ record ServerConfig(
         Duration idleTimeout,
         boolean followSymlinks,
         AccessLog accessLog,
-        TransferOptions transferOptions) {
+        TransferOptions transferOptions,
+        int openFileCache,
+        Duration openFileCacheValid) {
+
+    /**
+     * Files kept open by default: nginx's own example size ({@code open_file_cache max=1000}), a
+     * site's hot files; {@code --open-file-cache} changes it.
+     */
+    static final int DEFAULT_OPEN_FILE_CACHE = 1000;
+
+    /**
+     * How long a cached file is served without a look by default: short, so that a file changed on
+     * disk is served new within seconds, and long enough that a hot file costs one look per 2 s
+     * rather than an open per request.
+     */
+    static final Duration DEFAULT_OPEN_FILE_CACHE_VALID = Duration.ofSeconds(2);
+
+    /** A configuration with the default cache of open files. */
+    ServerConfig(
+            InetAddress bind,
+            int port,
+            Path root,
+            Engine engine,
+            int maxConnections,
+            Duration idleTimeout,
+            boolean followSymlinks,
+            AccessLog accessLog,
+            TransferOptions transferOptions) {
+        this(
+                bind,
+                port,
+                root,
+                engine,
+                maxConnections,
+                idleTimeout,
+                followSymlinks,
+                accessLog,
+                transferOptions,
+                DEFAULT_OPEN_FILE_CACHE,
+                DEFAULT_OPEN_FILE_CACHE_VALID);
+    }
 
     /** The two ways of serving connections. */
     enum Engine {
@@ -70,6 +114,7 @@ record ServerConfig(
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(accessLog, "accessLog");
         Objects.requireNonNull(transferOptions, "transferOptions");
+        Objects.requireNonNull(openFileCacheValid, "openFileCacheValid");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
         }
@@ -78,6 +123,12 @@ record ServerConfig(
         }
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
+        }
+        if (openFileCache < 0) {
+            throw new IllegalArgumentException("openFileCache: " + openFileCache + " (expected: >= 0)");
+        }
+        if (openFileCacheValid.isNegative()) {
+            throw new IllegalArgumentException("openFileCacheValid: " + openFileCacheValid + " (expected: >= 0)");
         }
     }
 

@@ -2,6 +2,7 @@ package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
+import io.zerocopy.OpenFileCache;
 import io.zerocopy.ResourceShortageException;
 import io.zerocopy.SymbolicLinkException;
 import java.io.IOException;
@@ -38,7 +39,9 @@ import java.util.Locale;
  *
  * <p>The root itself is trusted: it is resolved to its real path and, unless symlinks are followed,
  * held open ({@link OpenDirectory}) until {@link #close}, so that a request opens only the steps
- * beneath it; renamed, it is still the directory served. Thread-safe.
+ * beneath it; renamed, it is still the directory served. With a cache of open files
+ * ({@link OpenFileCache}), a file is opened from it the same way, and a change on disk is seen within
+ * the cache's validity. Thread-safe.
  */
 final class TargetResolver {
 
@@ -50,31 +53,30 @@ final class TargetResolver {
         /** The found file's name, the last segment of {@link #path}: what its media type goes by. */
         final String name;
 
+        /** The file found, which the caller closes: a lease when it came from the cache of open files. */
+        final OpenFile file;
+        /** {@link #file}'s channel: read it at positions only, and close {@link #file} rather than it. */
         final FileChannel channel;
+
         final BasicFileAttributes attributes;
 
-        private Resolution(
-                int status,
-                String reason,
-                Path path,
-                String name,
-                FileChannel channel,
-                BasicFileAttributes attributes) {
+        private Resolution(int status, String reason, String name, OpenFile file) {
             this.status = status;
             this.reason = reason;
-            this.path = path;
+            this.path = file == null ? null : file.path();
             this.name = name;
-            this.channel = channel;
-            this.attributes = attributes;
+            this.file = file;
+            this.channel = file == null ? null : file.channel();
+            this.attributes = file == null ? null : file.attributes();
         }
 
         static Resolution refuse(int status, String reason) {
-            return new Resolution(status, reason, null, null, null, null);
+            return new Resolution(status, reason, null, null);
         }
 
-        /** Whether a file was found and opened; the caller then owns {@link #channel} and must close it. */
+        /** Whether a file was found and opened; the caller then owns {@link #file} and must close it. */
         boolean found() {
-            return channel != null;
+            return file != null;
         }
 
         @Override
@@ -89,26 +91,46 @@ final class TargetResolver {
     private final boolean followSymlinks;
     /** The root held open, beneath which every file is opened; null when links are followed. */
     private final OpenDirectory beneath;
+    /** The open files kept between requests; null when there is no such cache. */
+    private final OpenFileCache cache;
+
+    /** A resolver that opens every file afresh. */
+    TargetResolver(Path root, boolean followSymlinks) throws IOException {
+        this(root, followSymlinks, null);
+    }
 
     /**
      * @param root the directory to serve; resolved to its real path here
      * @param followSymlinks whether symbolic links under the root are followed, wherever they lead
+     * @param cache where files are opened from, or null to open each afresh; closed by {@link #close}
      */
-    TargetResolver(Path root, boolean followSymlinks) throws IOException {
+    TargetResolver(Path root, boolean followSymlinks, OpenFileCache cache) throws IOException {
         this.root = root.toRealPath();
         if (!Files.isDirectory(this.root)) {
             throw new IllegalArgumentException("root: " + root + " (expected: a directory)");
         }
         this.followSymlinks = followSymlinks;
         this.beneath = followSymlinks ? null : OpenDirectory.open(this.root);
+        this.cache = cache;
     }
 
     Path root() {
         return root;
     }
 
-    /** Closes the root held open; a resolve after this is a 500. */
+    /** The cache of open files, or null when there is none. */
+    OpenFileCache cache() {
+        return cache;
+    }
+
+    /**
+     * Closes the cache (files still being sent close as their responses end) and the root held
+     * open; a resolve after this is a 500.
+     */
     void close() {
+        if (cache != null) {
+            cache.close();
+        }
         try {
             if (beneath != null) {
                 beneath.close();
@@ -154,7 +176,7 @@ final class TargetResolver {
                 file.close();
                 return Resolution.refuse(403, "not a regular file");
             }
-            return new Resolution(200, "found", file.path(), name, file.channel(), file.attributes());
+            return new Resolution(200, "found", name, file);
         } catch (SymbolicLinkException e) {
             return Resolution.refuse(403, "symbolic link");
         } catch (NoSuchFileException | NotDirectoryException e) {
@@ -179,17 +201,17 @@ final class TargetResolver {
     /**
      * Opens the segments under the root: beneath it, each step relative to the last and no link
      * followed, so that no writer racing the open can lead it outside; or, following links, by the
-     * joined path.
+     * joined path. From the cache where there is one, which looks again the same way.
      */
     private OpenFile open(List<String> segments) throws IOException {
         if (!followSymlinks) {
-            return beneath.openBeneath(segments);
+            return cache != null ? cache.openBeneath(beneath, segments) : beneath.openBeneath(segments);
         }
         Path path = root;
         for (String segment : segments) {
             path = path.resolve(segment);
         }
-        return OpenFile.open(path);
+        return cache != null ? cache.open(path) : OpenFile.open(path);
     }
 
     /** The path of an origin-form or absolute-form (http, https) target, without its query; null otherwise. */

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.OpenFileCache;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -55,7 +56,10 @@ final class ThreadsEngine implements HttpServer {
         this.acceptor = daemon(this::acceptLoop, "http-accept");
         // after the listening socket and the reaper are made, so that the reserve counts them
         this.admission = new Admission(
-                config.maxConnections(), Admission.DescriptorLimit.ofThisProcess(), () -> LockSupport.unpark(acceptor));
+                config.maxConnections(),
+                Admission.DescriptorLimit.ofThisProcess(),
+                planner.openFileCache() == null ? 0 : planner.openFileCache().maxOpenFiles(),
+                () -> LockSupport.unpark(acceptor));
     }
 
     /**
@@ -120,6 +124,11 @@ final class ThreadsEngine implements HttpServer {
     @Override
     public Admission admission() {
         return admission;
+    }
+
+    @Override
+    public OpenFileCache openFileCache() {
+        return planner.openFileCache();
     }
 
     private void acceptLoop() {

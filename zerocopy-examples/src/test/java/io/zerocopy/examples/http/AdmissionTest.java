@@ -48,6 +48,24 @@ class AdmissionTest {
     }
 
     @Test
+    void openFileCache_aQuarterOfTheSpareAtMost_andReservedBeforeConnections() {
+        Admission.DescriptorLimit small = new Admission.DescriptorLimit(256, 20);
+        // 140 spare: the cache keeps at most 35, the connections get (140 - 35) / 4 = 26
+        assertThat(Admission.cacheWithin(1000, small)).isEqualTo(35);
+        assertThat(Admission.cacheWithin(10, small)).isEqualTo(10);
+        assertThat(Admission.cacheWithin(0, small)).as("off stays off").isZero();
+        assertThat(Admission.cacheWithin(1000, null)).as("no limit known").isEqualTo(1000);
+        assertThat(Admission.cacheWithin(1000, new Admission.DescriptorLimit(64, 40)))
+                .as("no room: no cache")
+                .isZero();
+        assertThat(Admission.allowedBy(256, 20, 35)).isEqualTo(26);
+        Admission admission = new Admission(1024, small, 35, () -> {});
+        assertThat(admission.maxConnections()).isEqualTo(26);
+        assertThat(admission.cachedFiles()).isEqualTo(35);
+        assertThat(admission.warning()).contains("35 kept by the open file cache");
+    }
+
+    @Test
     void maxConnections_isTheSmallerOfTheRequestAndTheLimit() {
         Admission.DescriptorLimit small = new Admission.DescriptorLimit(256, 20);
         assertThat(new Admission(1024, small, () -> {}).maxConnections()).isEqualTo(35);

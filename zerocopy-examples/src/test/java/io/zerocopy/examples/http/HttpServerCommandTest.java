@@ -60,6 +60,8 @@ class HttpServerCommandTest {
                 "--port 70000                | --port: 70000",
                 "--strategy warp             | --strategy",
                 "--bind no.such.host.invalid | --bind",
+                "--open-file-cache -1        | --open-file-cache: -1",
+                "--open-file-cache-valid -2  | --open-file-cache-valid: -2.0",
             })
     void badOption_isAUsageErrorNamingIt(String option, String message) throws Exception {
         Run run = new Run();

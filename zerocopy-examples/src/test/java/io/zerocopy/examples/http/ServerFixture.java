@@ -134,6 +134,18 @@ abstract class ServerFixture {
 
     /** Replaces the running server with one of these settings. */
     HttpServer start(Duration idleTimeout, int maxConnections, boolean followSymlinks) throws IOException {
+        return start(
+                idleTimeout,
+                maxConnections,
+                followSymlinks,
+                ServerConfig.DEFAULT_OPEN_FILE_CACHE,
+                ServerConfig.DEFAULT_OPEN_FILE_CACHE_VALID);
+    }
+
+    /** Replaces the running server with one of these settings, its cache of open files included. */
+    HttpServer start(
+            Duration idleTimeout, int maxConnections, boolean followSymlinks, int openFileCache, Duration valid)
+            throws IOException {
         if (server != null) {
             server.close();
         }
@@ -147,7 +159,9 @@ abstract class ServerFixture {
                 idleTimeout,
                 followSymlinks,
                 new AccessLog(new PrintWriter(log)),
-                io.zerocopy.TransferOptions.defaults()));
+                io.zerocopy.TransferOptions.defaults(),
+                openFileCache,
+                valid));
         return server;
     }
 
