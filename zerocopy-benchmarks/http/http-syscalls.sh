@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# System calls per request: http-server (both engines) and nginx serving one file (docs/fixed-cost.md).
+# System calls per request: http-server (both engines) and nginx, without and with its
+# open_file_cache, serving one file (docs/fixed-cost.md).
 #
 #   zerocopy-benchmarks/http/http-syscalls.sh [FILE_BYTES] [SECONDS]     (defaults: 4096, 4)
 #
@@ -80,6 +81,14 @@ PY
 PIDS+=($!)
 sleep 0.5
 count nginx 18191 $(pgrep -P "${PIDS[0]}")
+# nginx again with its cache of open files (a work folder of its own for its pid and logs)
+mkdir -p "$WORK/cache/nginx/logs"
+NGINX_OPEN_FILE_CACHE=1 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh \
+  "$WORK/cache" "$WORK/root" 18190 >"$WORK/cache/nginx/nginx.conf"
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/cache/nginx" -c "$WORK/cache/nginx/nginx.conf" >"$WORK/nginx-cache.log" 2>&1 &
+PIDS+=($!)
+sleep 0.5
+count nginx+cache 18190 $(pgrep -P "${PIDS[-1]}")
 port=18192
 for engine in threads event-loop; do
   "${SERVER_JAVA[@]}" -jar "$JAR" http-server --root "$WORK/root" --port $port --engine $engine \
