@@ -81,9 +81,12 @@ class NullPointerTest {
     }
 
     /** A tester that can make every parameter type of the API. */
-    private NullPointerTester tester() {
+    private NullPointerTester tester() throws IOException {
         WritableByteChannel sink = Channels.newChannel(new ByteArrayOutputStream());
+        OpenDirectory directory = OpenDirectory.open(dir);
+        opened.add(directory);
         return new NullPointerTester()
+                .setDefault(OpenDirectory.class, directory)
                 .setDefault(Path.class, file)
                 .setDefault(FileChannel.class, channel)
                 .setDefault(ReadableByteChannel.class, channel)
@@ -124,6 +127,12 @@ class NullPointerTest {
                 throw new UncheckedIOException(e);
             }
         });
+        m.put(OpenFileCache.class, () -> {
+            OpenFileCache c = OpenFileCache.create(4, Duration.ofSeconds(1));
+            opened.add(c);
+            return c;
+        });
+        m.put(OpenFileCache.Stats.class, () -> new OpenFileCache.Stats(1, 2, 3, 4, 5, 6));
         m.put(SymbolicLinkException.class, () -> new SymbolicLinkException("link"));
         m.put(TransferOptions.class, TransferOptions::defaults);
         m.put(TransferOptions.Builder.class, TransferOptions::builder);
