@@ -14,8 +14,9 @@
  *
  * <ol>
  *   <li><b>Verbs</b>, what a caller names: {@code Transfers}, {@code OpenFile},
- *       {@code OpenDirectory}, {@code BeneathOpener}, {@code NativeBeneathOpener},
- *       {@code PathCopy}, {@code AsyncCopies}; the vocabulary {@code FileRegion},
+ *       {@code OpenDirectory}, {@code OpenFileCache}, {@code CachedFile}, {@code BeneathOpener},
+ *       {@code NativeBeneathOpener}, {@code PathCopy}, {@code AsyncCopies}; the vocabulary
+ *       {@code FileRegion},
  *       {@code TransferOptions}, {@code TransferResult}, {@code Transfer},
  *       {@code TransferListener}, {@code TransferException}, {@code TruncatedSourceException},
  *       {@code TransferTimeoutException}, {@code ResourceShortageException},
