@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# What the cache of open files saves: requests per second and the server's CPU per request
+# (http-cpu.sh) for nginx without and with its open_file_cache, and http-server's two engines with
+# the library's OpenFileCache (the default) and without it (--open-file-cache 0), one 4 KiB file
+# (docs/http-server.md).
+#
+#   zerocopy-benchmarks/http/http-cache.sh [ROUNDS] [SECONDS] [CONNECTIONS...]   (3 5 64 256)
+#
+# Starts the six servers on 127.0.0.1, warms each JVM with a 3 s wrk run, then runs http-cpu.sh
+# with every server in each round. Installs nginx-light, wrk and perf's tools if missing; needs JDK
+# 25 (JDK25) and builds the examples jar if it is not there. CPU sets as in common.sh.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+take_cpu_lock "$@"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROUNDS=${1:-3}
+SECONDS_=${2:-5}
+shift $(($# < 2 ? $# : 2))
+CONNECTIONS=("$@")
+[ ${#CONNECTIONS[@]} -gt 0 ] || CONNECTIONS=(64 256)
+zerocopy-benchmarks/http/need.sh wrk nginx:nginx-light perf:linux-perf
+need_jdk_and_jar
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+ports_free 18290 18291 18292 18293 18294 18295
+raise_open_files 4096
+WORK=$(mktemp -d /tmp/zerocopy-http-cache.XXXXXX)
+trap cleanup EXIT
+mkdir -p "$WORK/root" "$WORK/plain/nginx/logs" "$WORK/cache/nginx/logs"
+chmod 755 "$WORK" "$WORK/root"
+head -c 4096 /dev/urandom >"$WORK/root/4k.bin"
+NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK/plain" "$WORK/root" 18291 \
+  >"$WORK/plain/nginx/nginx.conf"
+NGINX_OPEN_FILE_CACHE=1 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh \
+  "$WORK/cache" "$WORK/root" 18290 >"$WORK/cache/nginx/nginx.conf"
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/plain/nginx" -c "$WORK/plain/nginx/nginx.conf" >"$WORK/nginx.log" 2>&1 &
+PIDS+=($!)
+"${SERVER_ON[@]}" "$NGINX" -p "$WORK/cache/nginx" -c "$WORK/cache/nginx/nginx.conf" >"$WORK/nginx-cache.log" 2>&1 &
+PIDS+=($!)
+specs=()
+port=18292
+for server in threads:1000 event-loop:1000 threads:0 event-loop:0; do
+  IFS=: read -r engine cache <<<"$server"
+  "${SERVER_JAVA[@]}" -jar "$JAR" http-server --root "$WORK/root" --port $port --engine "$engine" \
+      --max-connections 4096 --open-file-cache "$cache" >"$WORK/$engine-$cache.log" 2>&1 &
+  PIDS+=($!)
+  name=$engine; [ "$cache" != 0 ] || name=$engine-nocache
+  specs+=("$name:$port:${PIDS[-1]}")
+  port=$((port + 1))
+done
+sleep 3
+for spec in "${specs[@]}"; do
+  IFS=: read -r _ p _ <<<"$spec"
+  client_wrk -t"$(wrk_threads 64)" -c64 -d3s "http://127.0.0.1:$p/4k.bin" >/dev/null # warm the JVM
+done
+workers() { pgrep -P "$1" | paste -sd,; }
+echo "$(cpu_layout); $(date -u '+%Y-%m-%d %H:%M UTC')"
+for c in "${CONNECTIONS[@]}"; do
+  echo "== $c connections"
+  FILE=4k.bin zerocopy-benchmarks/http/http-cpu.sh "$c" "$ROUNDS" "$SECONDS_" \
+    "nginx:18291:$(workers "${PIDS[0]}")" "nginx+cache:18290:$(workers "${PIDS[1]}")" "${specs[@]}"
+done
