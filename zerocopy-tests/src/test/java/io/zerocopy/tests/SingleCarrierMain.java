@@ -35,19 +35,7 @@ public final class SingleCarrierMain {
             Transfer transfer = Transfers.open(file, socket, options);
             AtomicLong moved = new AtomicLong();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread advancing = ThreadKind.VIRTUAL.newThread(
-                    () -> {
-                        try {
-                            while (!transfer.isDone()) {
-                                moved.addAndGet(transfer.advance());
-                            }
-                            outcome.complete(null);
-                        } catch (Throwable t) {
-                            outcome.complete(t);
-                        }
-                    },
-                    "advancer");
-            advancing.start();
+            Thread advancing = ThreadKindCrossingTest.advanceToTheEnd(ThreadKind.VIRTUAL, transfer, moved, outcome);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (moved.get() == 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait(); // the first bytes fill the socket; the advance then waits for room

@@ -61,19 +61,7 @@ class ThreadKindCrossingTest {
             Transfer transfer = on(opener, () -> Transfers.open(file, socket, options));
             AtomicLong moved = new AtomicLong();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread advancing = advancer.newThread(
-                    () -> {
-                        try {
-                            while (!transfer.isDone()) {
-                                moved.addAndGet(transfer.advance());
-                            }
-                            outcome.complete(null);
-                        } catch (Throwable t) {
-                            outcome.complete(t);
-                        }
-                    },
-                    "advancer");
-            advancing.start();
+            Thread advancing = advanceToTheEnd(advancer, transfer, moved, outcome);
             awaitWaiting(advancing, moved);
 
             CompletableFuture<Void> interrupting = CompletableFuture.runAsync(advancing::interrupt);
@@ -128,6 +116,28 @@ class ThreadKindCrossingTest {
         }
         assertThat(printed).contains("other ran").contains("ended");
         assertThat(child.exitValue()).as(printed).isZero();
+    }
+
+    /**
+     * Starts a thread of {@code kind} that advances {@code transfer} to its end, adding what each
+     * advance moved to {@code moved}; {@code outcome} completes with null or what ended it.
+     */
+    static Thread advanceToTheEnd(
+            ThreadKind kind, Transfer transfer, AtomicLong moved, CompletableFuture<Throwable> outcome) {
+        Thread advancing = kind.newThread(
+                () -> {
+                    try {
+                        while (!transfer.isDone()) {
+                            moved.addAndGet(transfer.advance());
+                        }
+                        outcome.complete(null);
+                    } catch (Throwable t) {
+                        outcome.complete(t);
+                    }
+                },
+                "advancer");
+        advancing.start();
+        return advancing;
     }
 
     /**
