@@ -1,6 +1,16 @@
 -- wrk script: counts the responses by status (200, 403, 404, 503, other) over all threads and prints
 -- them at the end, e.g.  wrk -t2 -c1000 -d5s -s zerocopy-benchmarks/http/wrk-statuses.lua http://127.0.0.1:8080/a.bin
+-- With WRK_FILES=N set, each request asks for /f<K>.bin, K drawn from 0 to N-1 (a cache of open
+-- files then holds as many as it may).
 local threads = {}
+local files = tonumber(os.getenv("WRK_FILES") or "")
+
+function request()
+  if files then
+    return wrk.format(nil, "/f" .. math.random(0, files - 1) .. ".bin")
+  end
+  return wrk.format()
+end
 
 function setup(thread)
   table.insert(threads, thread)
