@@ -77,7 +77,7 @@ final class Opener {
                 }
                 return wholeFile(SourceFile.opened(file), 0, target, new OpenedFile(source, owned));
             }
-            return checkedStart(SourceFile.opened(file), 0, size, target, new OpenedFile(source, owned));
+            return checkedStart(SourceFile.opened(file), 0, size, target, peer, new OpenedFile(source, owned));
         } catch (IOException | RuntimeException | Error e) {
             if (owned != null) {
                 try {
@@ -91,11 +91,10 @@ final class Opener {
     }
 
     /** A caller's file as the source of {@code count} bytes: one opened natively as {@link #natively} says. */
-    private SourceFile sourceFile(FileChannel file, long count, boolean withPrefix, WritableByteChannel target)
-            throws IOException {
+    private SourceFile sourceFile(
+            FileChannel file, long count, boolean withPrefix, WritableByteChannel target, Peers.Peer peer) {
         return file instanceof NativeFile
-                ? natively(
-                        (NativeFile) file, count, selection.nativeLimit(withPrefix, target, Peers.of(target, platform)))
+                ? natively((NativeFile) file, count, selection.nativeLimit(withPrefix, target, peer))
                 : SourceFile.callers(file);
     }
 
@@ -135,7 +134,14 @@ final class Opener {
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
     RealTransfer slice(FileChannel source, long position, long count, WritableByteChannel target) throws IOException {
         Preflight.checkSliceArguments(source, position, count, target);
-        return checkedStart(sourceFile(source, count, false, target), position, count, target, null);
+        return checkedSlice(source, position, count, target);
+    }
+
+    /** A caller's slice, its arguments checked already, started as {@link #checkedStart} says. */
+    private RealTransfer checkedSlice(FileChannel source, long position, long count, WritableByteChannel target)
+            throws IOException {
+        Peers.Peer peer = Peers.of(target, platform);
+        return checkedStart(sourceFile(source, count, false, target, peer), position, count, target, peer, null);
     }
 
     /**
@@ -152,9 +158,9 @@ final class Opener {
         long count = region.count();
         ByteBuffer[] prefixBuffers = region.prefixBuffers();
         Preflight.checkSliceArguments(region.file(), position, count, target);
-        SourceFile source = sourceFile(region.file(), count, true, target);
-        boolean directIo = source.directIo();
         Peers.Peer peer = Peers.of(target, platform);
+        SourceFile source = sourceFile(region.file(), count, true, target, peer);
+        boolean directIo = source.directIo();
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
         int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize);
         TransferFacts facts = TransferFacts.afterPrefix(
@@ -224,9 +230,7 @@ final class Opener {
         }
         long slice = count < 0 ? left : count;
         return FileChannels.copyAndAdvance(
-                file.channel,
-                start,
-                () -> run(checkedStart(sourceFile(file.channel, slice, false, target), start, slice, target, null)));
+                file.channel, start, () -> run(checkedSlice(file.channel, start, slice, target)));
     }
 
     /**
@@ -257,12 +261,12 @@ final class Opener {
      * directory and whose reads must be aligned, and another provider's file, read through a
      * positional view, have their size compared instead.
      *
+     * @param peer where the target's peer is, read once by the caller
      * @param owned a file the library opened, closed with the transfer; or null
      */
     private RealTransfer checkedStart(
-            SourceFile file, long position, long count, WritableByteChannel target, Closeable owned)
+            SourceFile file, long position, long count, WritableByteChannel target, Peers.Peer peer, Closeable owned)
             throws IOException {
-        Peers.Peer peer = Peers.of(target, platform);
         FileChannel channel = file.channel;
         boolean directIo = file.directIo();
         if (!file.readChecks || count == 0 || directIo) {

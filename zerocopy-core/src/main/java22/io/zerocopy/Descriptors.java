@@ -38,7 +38,9 @@ final class Descriptors {
             return true;
         }
         boolean readable = Object.class.getModule().isExported(PACKAGE, SELF);
-        socketsReadable = readable;
+        if (readable) {
+            socketsReadable = true;
+        }
         return readable;
     }
 
