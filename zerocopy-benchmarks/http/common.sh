@@ -88,6 +88,15 @@ ports_free() {
   done
 }
 
+# wait_serving URL: polls URL for up to 30 s until it answers with a success; fails otherwise (a
+# server that did not start: its log says why)
+wait_serving() {
+  local _
+  for _ in $(seq 300); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+  echo "nothing serves $1 after 30 s" >&2
+  return 1
+}
+
 # Everything started in the background goes into PIDS; cleanup stops it and removes WORK.
 PIDS=()
 WORK=

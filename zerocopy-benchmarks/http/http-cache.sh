@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # What the cache of open files saves: requests per second and the server's CPU per request
 # (http-cpu.sh) for nginx without and with its open_file_cache, and http-server's two engines with
-# the library's OpenFileCache (the default) and without it (--open-file-cache 0), one 4 KiB file
+# the library's OpenFileCache (the default) and without it (--open-file-cache 0), one file of SIZE
 # (docs/http-server.md).
 #
-#   zerocopy-benchmarks/http/http-cache.sh [ROUNDS] [SECONDS] [CONNECTIONS...]   (3 5 64 256)
+#   [SIZE=4096] [FILES=N] zerocopy-benchmarks/http/http-cache.sh [ROUNDS] [SECONDS] [CONNECTIONS...]   (3 5 64 256)
+#
+# SIZE is the file's size in bytes. With FILES=N the root holds N files of that size and each
+# request asks for one of them at random, so that with N over the caches' bound (1,000 for both)
+# they must evict; every run then prints its statuses.
 #
 # Starts the six servers on 127.0.0.1, warms each JVM with a 3 s wrk run, then runs http-cpu.sh
 # with every server in each round. Installs nginx-light, wrk and perf's tools if missing; needs JDK
@@ -27,7 +31,13 @@ WORK=$(mktemp -d /tmp/zerocopy-http-cache.XXXXXX)
 trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/plain/nginx/logs" "$WORK/cache/nginx/logs"
 chmod 755 "$WORK" "$WORK/root"
-head -c 4096 /dev/urandom >"$WORK/root/4k.bin"
+SIZE=${SIZE:-4096}
+if [ -n "${FILES:-}" ]; then
+  head -c "$SIZE" /dev/urandom >"$WORK/root/f0.bin"
+  for i in $(seq 1 $((FILES - 1))); do cp "$WORK/root/f0.bin" "$WORK/root/f$i.bin"; done
+  export WRK_FILES=$FILES
+fi
+head -c "$SIZE" /dev/urandom >"$WORK/root/one.bin" # the file asked for without FILES, and in the warm-up
 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK/plain" "$WORK/root" 18291 \
   >"$WORK/plain/nginx/nginx.conf"
 NGINX_OPEN_FILE_CACHE=1 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh \
@@ -47,15 +57,15 @@ for server in threads:1000 event-loop:1000 threads:0 event-loop:0; do
   specs+=("$name:$port:${PIDS[-1]}")
   port=$((port + 1))
 done
-sleep 3
 for spec in "${specs[@]}"; do
   IFS=: read -r _ p _ <<<"$spec"
-  client_wrk -t"$(wrk_threads 64)" -c64 -d3s "http://127.0.0.1:$p/4k.bin" >/dev/null # warm the JVM
+  wait_serving "http://127.0.0.1:$p/one.bin" || { tail -5 "$WORK"/*.log >&2; exit 1; }
+  client_wrk -t"$(wrk_threads 64)" -c64 -d3s "http://127.0.0.1:$p/one.bin" >/dev/null # warm the JVM
 done
 workers() { pgrep -P "$1" | paste -sd,; }
-echo "$(cpu_layout); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "$(cpu_layout); $SIZE-byte files: ${FILES:-1}; $(date -u '+%Y-%m-%d %H:%M UTC')"
 for c in "${CONNECTIONS[@]}"; do
   echo "== $c connections"
-  FILE=4k.bin zerocopy-benchmarks/http/http-cpu.sh "$c" "$ROUNDS" "$SECONDS_" \
+  FILE=one.bin zerocopy-benchmarks/http/http-cpu.sh "$c" "$ROUNDS" "$SECONDS_" \
     "nginx:18291:$(workers "${PIDS[0]}")" "nginx+cache:18290:$(workers "${PIDS[1]}")" "${specs[@]}"
 done

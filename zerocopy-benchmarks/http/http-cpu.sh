@@ -7,8 +7,9 @@
 #   zerocopy-benchmarks/http/http-cpu.sh CONNECTIONS ROUNDS SECONDS NAME:PORT:PID[,PID...] ...
 #
 # For nginx give its worker processes' PIDs (pgrep -f "nginx: worker" | paste -sd,). FILE (default
-# 4k.bin) is the path requested. Prints one line per run: requests per second, CPU microseconds and
-# context switches per request, the CPUs the server used, and the CPU per request split into user
+# 4k.bin) is the path requested; with WRK_FILES=N set, each request asks for one of /f0.bin to
+# /f<N-1>.bin at random instead (wrk-statuses.lua), and the run's statuses are printed. Prints one
+# line per run: requests per second, CPU microseconds and context switches per request, the CPUs the server used, and the CPU per request split into user
 # and system time (/proc/PID/stat, in 10 ms clock ticks: coarse for short runs). Needs wrk and perf. CLIENT_CPUS
 # (common.sh): wrk runs there under `taskset -c`, with a thread per CPU (unset: anywhere, -t2).
 set -euo pipefail
@@ -26,12 +27,14 @@ user_sys() {
   done
   echo "$user $sys"
 }
+SCRIPT=()
+[ -z "${WRK_FILES:-}" ] || SCRIPT=(-s "$(dirname "${BASH_SOURCE[0]}")/wrk-statuses.lua")
 WORK=$(mktemp -d /tmp/zerocopy-http-cpu.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 for round in $(seq "$ROUNDS"); do
   for spec in "$@"; do
     IFS=: read -r name port pids <<<"$spec"
-    client_wrk -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
+    client_wrk -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "${SCRIPT[@]}" "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
     wrk_pid=$!
     sleep 0.5
     read -r user0 sys0 <<<"$(user_sys "$pids")"
@@ -39,6 +42,7 @@ for round in $(seq "$ROUNDS"); do
     read -r user1 sys1 <<<"$(user_sys "$pids")"
     wait $wrk_pid
     rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
+    [ -z "${WRK_FILES:-}" ] || sed -n "s/^statuses: /round $round $name statuses: /p" "$WORK/wrk"
     awk -F, -v rps="$rps" -v s=$((SECONDS_ - 1)) -v name="$name" -v r="$round" \
       -v user=$((user1 - user0)) -v sys=$((sys1 - sys0)) -v hz="$(getconf CLK_TCK)" '
       $3 ~ /^task-clock/ { cpu = $1 } $3 ~ /^context-switches/ { cs = $1 }

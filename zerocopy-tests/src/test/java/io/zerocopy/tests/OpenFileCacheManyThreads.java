@@ -19,10 +19,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link OpenFileCache} under 200 threads at once (virtual where the JDK has them): what every run of
- * {@link OpenFileCacheContract} also checks, with the fixture it shares.
+ * {@link OpenFileCacheContract} also checks, with the fixture it shares. The system properties
+ * {@code zerocopy.test.cacheThreads} and {@code zerocopy.test.cacheFiles} (200 and 2,000) scale it
+ * up for a run by hand, such as 1,000 threads on 10,000 files (docs/http-server.md).
  */
 abstract class OpenFileCacheManyThreads {
     static final Duration LONG = Duration.ofHours(1);
+
+    /** Threads at once in each test. */
+    static final int THREADS = Integer.getInteger("zerocopy.test.cacheThreads", 200);
+
+    /** Distinct files in the test that makes the cache evict. */
+    static final int FILES = Integer.getInteger("zerocopy.test.cacheFiles", 2000);
 
     @TempDir
     Path dir;
@@ -48,7 +56,7 @@ abstract class OpenFileCacheManyThreads {
             files[i] = Files.writeString(dir.resolve("hot" + i + ".txt"), content(i));
         }
         try (OpenFileCache cache = OpenFileCache.create(100, Duration.ofMillis(1))) {
-            int failures = onManyThreads(200, t -> {
+            int failures = onManyThreads(THREADS, t -> {
                 for (int r = 0; r < 20; r++) {
                     int i = (t + r) % files.length;
                     try (OpenFile file = cache.open(files[i])) {
@@ -66,10 +74,10 @@ abstract class OpenFileCacheManyThreads {
     }
 
     @Test
-    void manyThreads_twoThousandFiles_boundHeld() throws Exception {
-        int count = 2000;
+    void manyThreads_manyFiles_boundHeld() throws Exception {
+        int count = FILES;
         int bound = 64;
-        int threads = 200;
+        int threads = THREADS;
         for (int i = 0; i < count; i++) {
             Files.writeString(dir.resolve(i + ".txt"), content(i));
         }
