@@ -52,7 +52,7 @@ final class Descriptors {
     /** The descriptor of a JDK socket channel; only after {@link #canReadSockets()} said yes. */
     static int of(SocketChannel channel) {
         try {
-            return (int) Sockets.GET_FD_VAL.invoke(channel);
+            return (int) Sockets.GET_FD_VAL.invokeExact(channel);
         } catch (Throwable t) {
             throw new IllegalStateException("cannot read the descriptor of " + channel, t);
         }
@@ -74,8 +74,9 @@ final class Descriptors {
         static {
             try {
                 Class<?> selChImpl = Class.forName(PACKAGE + ".SelChImpl");
-                GET_FD_VAL =
-                        MethodHandles.lookup().findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class));
+                GET_FD_VAL = MethodHandles.lookup()
+                        .findVirtual(selChImpl, "getFDVal", MethodType.methodType(int.class))
+                        .asType(MethodType.methodType(int.class, SocketChannel.class));
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }

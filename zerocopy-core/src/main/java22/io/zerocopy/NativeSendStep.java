@@ -13,10 +13,13 @@ import java.nio.channels.SocketChannel;
  * descriptor (read as splice reads it): the calls nginx makes, and no second open of it through
  * the JDK.
  *
- * <p>The socket's descriptor is duplicated for the step and closed with it, so a close of the
- * channel from another thread never makes a call land on a number the kernel has handed out again.
- * A duplicate also keeps the socket alive past the owner's close, so no call here may block in the
- * kernel: a close would not wake it. What a full socket does to a step is decided at each
+ * <p>The socket's descriptor is read at the first {@link #move} and used by its calls straight
+ * away, as the JDK's own calls would use it; a transfer that goes on past that move works on a
+ * duplicate made before anything waits, closed with the step, so a close of the channel from another
+ * thread while the step waits never makes a call land on a number the kernel has handed out again.
+ * A transfer of one move, the usual small file, so makes no extra call. A duplicate keeps the socket
+ * alive past the owner's close, so no call here may block in the kernel: a close would not wake
+ * it. What a full socket does to a step is decided at each
  * {@link #move} by the thread that makes it, since a transfer may be advanced by any thread:
  * <ul>
  *   <li>a non-blocking socket gives {@code EAGAIN}: the step returns 0 and the caller waits;</li>
@@ -39,39 +42,35 @@ final class NativeSendStep implements TransferStep {
     private final LinuxFile file;
     private final SocketChannel target;
     private final long start;
+    /** Where the bytes this transfer sends end in the file. */
+    private final long end;
+
     private final boolean blockingTarget;
 
     /** Made on the first wait for room: most steps never wait. */
     private SocketWaits waits;
 
-    private final ParkingBridge bridge = new ParkingBridge(true);
-    private final int socket;
+    /** Made on a virtual thread's first wait: a platform thread never needs it. */
+    private ParkingBridge bridge;
+    /** The duplicate the moves after the first work on, or -1 before it is made. */
+    private int socket = -1;
+    /** Whether the first move has been made. */
+    private boolean moved;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
 
     private Side stalledOn = Side.TARGET;
 
-    private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) throws IOException {
+    private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) {
         this.file = file;
         this.target = target;
-        this.start = facts.truncatableEnd() - facts.request().count();
+        this.end = facts.truncatableEnd();
+        this.start = end - facts.request().count();
         this.blockingTarget = !facts.targetNonBlocking();
-        int copy;
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            try {
-                copy = LinuxCalls.fcntl(s.calls, Descriptors.of(target), LinuxCalls.F_DUPFD_CLOEXEC, 0);
-            } catch (RuntimeException e) {
-                throw new IOException("sendfile could not read the socket's descriptor: " + e.getMessage(), e);
-            }
-            if (copy < 0) {
-                throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", s.calls.errno());
-            }
-        }
-        this.socket = copy;
     }
 
     /** The step for a transfer {@link NativeStrategy#sendsByKernel} said yes to. */
-    static TransferStep open(TransferFacts facts) throws IOException {
+    static TransferStep open(TransferFacts facts) {
         return new NativeSendStep(facts, (LinuxFile) facts.truncatableFile(), (SocketChannel)
                 facts.request().target());
     }
@@ -82,7 +81,7 @@ final class NativeSendStep implements TransferStep {
             throw new AsynchronousCloseException();
         }
         stalledOn = Side.TARGET;
-        if (bridge.holdsBytes()) {
+        if (bridge != null && bridge.holdsBytes()) {
             return bridge.writeTo(target, maxBytes);
         }
         boolean parks = blockingTarget && Thread.currentThread().isVirtual();
@@ -93,16 +92,30 @@ final class NativeSendStep implements TransferStep {
         long position = start + transferred;
         long n;
         try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            boolean first = !moved;
+            moved = true;
+            int fd = first ? socketDescriptor() : socket;
             long count = Math.min(maxBytes, MAX_CALL_BYTES);
             if (blockingTarget && !parks) {
-                count = Math.min(count, room(s.calls));
-                if (count == 0) {
-                    return 0;
+                long room = room(s.calls, fd, !first);
+                if (room == 0 && first) {
+                    fd = duplicate(s.calls, fd); // a wait comes: on the duplicate
+                    room = room(s.calls, fd, true);
                 }
+                count = Math.min(count, room);
             }
-            n = send(s.calls, position, count);
+            n = count == 0 ? 0 : send(s.calls, fd, position, count);
+            if (socket < 0 && (n == WOULD_BLOCK || n > 0 && position + n < end)) {
+                duplicate(s.calls, fd); // the transfer goes on: later moves, and the waits between, on the duplicate
+            }
+            if (count == 0) {
+                return 0;
+            }
         }
         if (n == WOULD_BLOCK && parks) {
+            if (bridge == null) {
+                bridge = new ParkingBridge(true);
+            }
             ByteBuffer b = bridge.toFill(maxBytes);
             file.read(b, position);
             if (!bridge.filled()) {
@@ -121,23 +134,45 @@ final class NativeSendStep implements TransferStep {
         return n;
     }
 
-    /** What the blocking socket takes now ({@link SocketWaits#room}); an interrupt during a wait closes it. */
-    private long room(LinuxCalls.State state) throws IOException {
+    /** The socket's own descriptor, read now. */
+    private int socketDescriptor() throws IOException {
+        try {
+            return Descriptors.of(target);
+        } catch (RuntimeException e) {
+            throw new IOException("sendfile could not read the socket's descriptor: " + e.getMessage(), e);
+        }
+    }
+
+    /** Makes the duplicate of {@code fd} the later calls use; returns it. */
+    private int duplicate(LinuxCalls.State state, int fd) throws IOException {
+        int copy = LinuxCalls.fcntl(state, fd, LinuxCalls.F_DUPFD_CLOEXEC, 0);
+        if (copy < 0) {
+            throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", state.errno());
+        }
+        socket = copy;
+        return copy;
+    }
+
+    /**
+     * What blocking socket {@code fd} takes now ({@link SocketWaits#room}), after a wait if
+     * {@code mayWait}, else 0 if that would need one; an interrupt during a wait closes it.
+     */
+    private long room(LinuxCalls.State state, int fd, boolean mayWait) throws IOException {
         if (waits == null) {
             waits = new SocketWaits();
         }
         try {
-            return waits.room(state, socket);
+            return waits.room(state, fd, mayWait);
         } catch (ClosedByInterruptException e) {
             closeTarget(e);
             throw e;
         }
     }
 
-    /** One {@code sendfile} from {@code position}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
-    private long send(LinuxCalls.State state, long position, long count) throws IOException {
+    /** One {@code sendfile} from {@code position} into {@code fd}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
+    private long send(LinuxCalls.State state, int fd, long position, long count) throws IOException {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
-        long n = file.sendfile(state.callState, socket, state.offset, count);
+        long n = file.sendfile(state.callState, fd, state.offset, count);
         if (n >= 0) {
             return n;
         }
@@ -164,13 +199,16 @@ final class NativeSendStep implements TransferStep {
 
     @Override
     public void close() {
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            LinuxCalls.close(s.calls, socket); // Linux releases the descriptor even when close fails
+        if (socket >= 0) {
+            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+                LinuxCalls.close(s.calls, socket); // Linux releases the descriptor even when close fails
+            }
+            socket = -1;
         }
     }
 
     @Override
     public String toString() {
-        return NativeStrategy.NAME + "(sendfile" + (switched ? ", " + bridge : "") + ")";
+        return NativeStrategy.NAME + "(sendfile" + (bridge != null ? ", " + bridge : "") + ")";
     }
 }

@@ -27,13 +27,16 @@ final class SocketWaits {
      * How much one call may write into blocking socket {@code fd} without waiting in the kernel:
      * half its room, since each segment's bookkeeping is charged to the buffer too. With less than
      * a third of the buffer free (where the kernel itself wakes a waiting writer) it first waits
-     * for more; 0 if there is still too little.
+     * for more if {@code mayWait}; 0 if there is still too little.
      *
      * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
      */
-    long room(LinuxCalls.State state, int fd) throws IOException {
+    long room(LinuxCalls.State state, int fd, boolean mayWait) throws IOException {
         long room = sendRoom(state, fd);
         if (room * 3 < LinuxCalls.sendBuffer(state)) {
+            if (!mayWait) {
+                return 0;
+            }
             await(state, fd, LinuxCalls.POLLOUT);
             room = sendRoom(state, fd);
             if (room * 3 < LinuxCalls.sendBuffer(state)) {

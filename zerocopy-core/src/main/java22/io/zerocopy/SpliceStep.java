@@ -236,7 +236,7 @@ final class SpliceStep implements TransferStep {
     /** What the blocking target takes now, after a bounded wait if it is near full; an interrupt closes it. */
     private long room() throws IOException {
         try {
-            return waits.room(state, fds[1]);
+            return waits.room(state, fds[1], true);
         } catch (ClosedByInterruptException e) {
             closeOnInterrupt(target, e);
             throw e;
