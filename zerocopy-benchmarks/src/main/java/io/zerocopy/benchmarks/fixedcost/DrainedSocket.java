@@ -9,11 +9,31 @@ import java.nio.channels.SocketChannel;
 
 /**
  * A blocking loopback connection whose far end a daemon thread reads and discards as fast as it
- * can, so that a sender measures its own cost and never waits for a slow receiver.
+ * can, so that a sender measures its own cost and never waits for a slow receiver; or a connection
+ * to a receiver elsewhere that drains it the same way.
  */
 final class DrainedSocket implements AutoCloseable {
     private final SocketChannel sender;
     private final Thread drain;
+
+    /**
+     * A connection to a {@code Receiver} at {@code peer} (another process, such as the one in a veth
+     * peer's namespace), told a message size it never reaches, so that it drains and never answers.
+     */
+    DrainedSocket(InetSocketAddress peer) throws IOException {
+        sender = SocketChannel.open(peer);
+        ByteBuffer header =
+                ByteBuffer.allocate(Long.BYTES).putLong(Long.MAX_VALUE).flip();
+        while (header.hasRemaining()) {
+            sender.write(header);
+        }
+        drain = null;
+    }
+
+    /** A connection whose far end a thread of this JVM drains, or one to {@code peer} if not null. */
+    static DrainedSocket to(InetSocketAddress peer) throws IOException {
+        return peer == null ? new DrainedSocket() : new DrainedSocket(peer);
+    }
 
     DrainedSocket() throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {

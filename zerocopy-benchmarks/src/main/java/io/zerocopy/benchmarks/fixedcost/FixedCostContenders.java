@@ -37,6 +37,16 @@ enum FixedCostContenders {
             return Transfers.copy(ends.path, ends.socket, WATCHED);
         }
     },
+    /**
+     * {@code copyPath} with the {@code native} strategy excluded: the JDK path, for comparing it with
+     * the native one in a JVM that has native access.
+     */
+    COPY_PATH_JDK("copyPathJdk") {
+        @Override
+        long send(Ends ends) throws IOException {
+            return Transfers.copy(ends.path, ends.socket, JDK_PATH);
+        }
+    },
     /** Open the file, {@code Transfers.copy(fc, 0, size, socket)}, close it. */
     COPY_SLICE("copySlice") {
         @Override
@@ -154,6 +164,10 @@ enum FixedCostContenders {
             return IoUring.plainRefusal();
         }
     };
+
+    /** Options that keep a path off the native strategy. */
+    private static final TransferOptions JDK_PATH =
+            TransferOptions.builder().exclude("native").build();
 
     /** Options whose listener does the least a listener does: it counts what it hears. */
     private static final TransferOptions WATCHED = TransferOptions.builder()

@@ -2,9 +2,11 @@ package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.benchmarks.Data;
 import io.zerocopy.benchmarks.Median;
+import io.zerocopy.benchmarks.VethPeer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +34,8 @@ import java.util.Random;
  * 4096, 8192 and 65536, every contender that can run in this JVM; the first two rounds are warm-up and not
  * counted). The ratio to the faster raw loop needs both raw loops that open their file the same way among the
  * contenders. {@code --vs} adds, for each contender named, every other contender's median of per-round ratios
- * to it (wall and CPU). With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * to it (wall and CPU). {@code --peer veth} sends to a receiver in another network namespace over a veth
+ * pair ({@link VethPeer}: root only), a peer on another host, instead of a drain thread in this JVM. With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
@@ -62,6 +65,37 @@ public final class FixedCostRun {
             vs.forEach(FixedCostContenders::of);
             rest.subList(flag, flag + 2).clear();
         }
+        flag = rest.indexOf("--peer");
+        if (flag >= 0) {
+            if (!rest.get(flag + 1).equals("veth")) {
+                throw new IllegalArgumentException("--peer: " + rest.get(flag + 1) + " (expected: veth)");
+            }
+            rest.subList(flag, flag + 2).clear();
+            try {
+                veth = VethPeer.start(
+                        "io.zerocopy.benchmarks.Receiver", List.of("-Xmx64m"), List.of(VethPeer.PEER_ADDRESS, "0"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting the veth peer", e);
+            }
+        }
+        try {
+            run(rest, csv, chosen, vs);
+        } finally {
+            if (veth != null) {
+                veth.close();
+            }
+        }
+    }
+
+    /** The veth peer that {@code --peer veth} started, or null for a drain thread in this JVM. */
+    private static VethPeer veth;
+
+    private static InetSocketAddress peer() {
+        return veth == null ? null : veth.address();
+    }
+
+    private static void run(List<String> rest, Path csv, List<String> chosen, List<String> vs) throws IOException {
         int only = rest.indexOf("--only");
         if (only >= 0) {
             // --only CONTENDER TRANSFERS SIZE: no timing, for counting system calls per transfer (strace -c)
@@ -125,7 +159,7 @@ public final class FixedCostRun {
             }
         }
         System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS + " warm-up) of "
-                + batch + " transfers per contender");
+                + batch + " transfers per contender" + (veth == null ? "" : ", to a veth peer at " + veth.address()));
         System.out.print(table);
         if (ratios.length() > 0) {
             System.out.println("\nMedians of the per-round ratios (each round times both contenders)");
@@ -139,7 +173,7 @@ public final class FixedCostRun {
     private static void sendOnly(FixedCostContenders contender, int transfers, int size) throws IOException {
         Path path = Data.source(Data.dir(), size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-                DrainedSocket socket = new DrainedSocket()) {
+                DrainedSocket socket = DrainedSocket.to(peer())) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int i = 0; i < transfers; i++) {
                 contender.send(ends);
@@ -179,7 +213,7 @@ public final class FixedCostRun {
         List<FixedCostContenders> order = new ArrayList<>(contenders);
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-                DrainedSocket socket = new DrainedSocket()) {
+                DrainedSocket socket = DrainedSocket.to(peer())) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int round = 0; round < rounds; round++) {
                 Collections.shuffle(order, shuffle);
