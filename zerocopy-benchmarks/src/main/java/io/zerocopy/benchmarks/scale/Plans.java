@@ -44,7 +44,8 @@ final class Plans {
                     for (int n : ns) {
                         if (size < M256 || n <= LARGEST_N_FOR_256M) {
                             long bytes = size * n;
-                            cells.add(new Cell(pair, kind, size, n, false, ScaleContenders.names(pair), rounds(bytes)));
+                            cells.add(
+                                    new Cell(pair, kind, size, n, false, ScaleContenders.planned(pair), rounds(bytes)));
                         }
                     }
                 }
@@ -74,8 +75,8 @@ final class Plans {
      */
     static List<Cell> committed() {
         List<Cell> cells = new ArrayList<>();
-        List<String> send = ScaleContenders.names(Pair.LOOPBACK);
-        List<String> receive = ScaleContenders.names(Pair.SOCKET_TO_FILE);
+        List<String> send = ScaleContenders.planned(Pair.LOOPBACK);
+        List<String> receive = ScaleContenders.planned(Pair.SOCKET_TO_FILE);
         for (ThreadKind kind : ThreadKind.values()) {
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1, false, send, 15));
             cells.add(new Cell(Pair.LOOPBACK, kind, M8, 16, false, send, 9));
@@ -104,7 +105,7 @@ final class Plans {
         List<Cell> cells = new ArrayList<>();
         for (ThreadKind kind : ThreadKind.values()) {
             for (boolean slow : List.of(false, true)) {
-                cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1000, slow, ScaleContenders.names(Pair.LOOPBACK), 1));
+                cells.add(new Cell(Pair.LOOPBACK, kind, M8, 1000, slow, ScaleContenders.planned(Pair.LOOPBACK), 1));
             }
         }
         return cells;

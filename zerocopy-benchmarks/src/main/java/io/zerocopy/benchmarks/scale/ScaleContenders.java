@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The registry of contenders, in the order they are listed in results: add one here and every
@@ -25,7 +26,12 @@ import java.util.Map;
  * 4 KiB array read from a {@code FileInputStream} and written to the socket's stream) and
  * {@code rawSelectorLoop} (one selector thread for all N non-blocking sockets, one raw
  * {@code transferTo} per write readiness: the reference for event loops) and {@code handleLoop}
- * (the same loop driving the library's {@code Transfer} handles).
+ * (the same loop driving the library's {@code Transfer} handles). {@code jdkPath} is the default
+ * with the {@code native} strategy excluded by its options: the file opened and sent through a JDK
+ * {@code FileChannel}, as without native access or with {@code -Dzerocopy.exclude=native}, so that a
+ * JVM with native access compares both paths in the same run (without it, {@code jdkPath} and
+ * {@code default} are one path). It runs only when {@code --contenders} names it: the plans leave
+ * it out ({@link #planned}), so their runs stay what they were.
  *
  * <p>Socket → file: {@code default} ({@code Transfers.copy(ReadableByteChannel,
  * WritableByteChannel)} into a {@code FileChannel}), {@code buffered} and {@code transferFrom}
@@ -41,12 +47,16 @@ final class ScaleContenders {
             "mmap", forcing("mmap"),
             "buffered", forcing("buffered"),
             "transferFrom", forcing("transferFrom"));
+    /** The default's choice with the natively opened file excluded: the JDK path. */
+    private static final TransferOptions NO_NATIVE =
+            TransferOptions.builder().exclude("native").build();
 
     static {
         send("default", (source, target) -> Transfers.copy(source, target));
         send("transferTo", (source, target) -> Transfers.copy(source, target, forced("transferTo")));
         send("mmap", (source, target) -> Transfers.copy(source, target, forced("mmap")));
         send("buffered", (source, target) -> Transfers.copy(source, target, forced("buffered")));
+        send("jdkPath", (source, target) -> Transfers.copy(source, target, NO_NATIVE));
         send("rawTransferTo", RawLoops::transferTo);
         send("classic4k", ScaleContenders::classic4kSend);
         loop("rawSelectorLoop", TransferToStep::new);
@@ -91,6 +101,21 @@ final class ScaleContenders {
 
     private static TransferOptions forced(String strategy) {
         return FORCED.get(strategy);
+    }
+
+    /** Contenders that run only when {@code --contenders} names them. */
+    private static final Set<String> ON_REQUEST = Set.of("jdkPath");
+
+    /** The contenders of {@code pair} that a plan runs: all but those {@link #onRequest}. */
+    static List<String> planned(Pair pair) {
+        List<String> names = names(pair);
+        names.removeAll(ON_REQUEST);
+        return names;
+    }
+
+    /** Whether {@code name} runs only when {@code --contenders} names it. */
+    static boolean onRequest(String name) {
+        return ON_REQUEST.contains(name);
     }
 
     /** The names of every contender of {@code pair}, in registry order. */

@@ -100,8 +100,10 @@ final class ScaleOptions {
                 continue;
             }
             if (contenders != null) {
-                List<String> names = new ArrayList<>(cell.contenders());
-                names.retainAll(contenders);
+                Cell inPlan = cell;
+                List<String> names = ScaleContenders.names(cell.pair());
+                names.removeIf(name -> !contenders.contains(name)
+                        || !(inPlan.contenders().contains(name) || ScaleContenders.onRequest(name)));
                 if (names.isEmpty()) {
                     continue;
                 }

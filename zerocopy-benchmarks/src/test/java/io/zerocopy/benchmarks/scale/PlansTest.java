@@ -89,6 +89,32 @@ class PlansTest {
     }
 
     @Test
+    void options_jdkPathRunsOnlyWhenNamed() {
+        // the same-run comparison of the native path with the JDK path in native-cells.sh
+        ScaleOptions named = ScaleOptions.parse(
+                "--plan",
+                "full",
+                "--pairs",
+                "veth",
+                "--threads",
+                "platform",
+                "--sizes",
+                "16k,32k,64k",
+                "--n",
+                "64",
+                "--contenders",
+                "default,jdkPath");
+
+        assertThat(named.cells())
+                .hasSize(3)
+                .allSatisfy(c -> assertThat(c.contenders()).containsExactly("default", "jdkPath"));
+        assertThat(Plans.named("committed"))
+                .allSatisfy(c -> assertThat(c.contenders()).doesNotContain("jdkPath"));
+        assertThat(Plans.named("full"))
+                .allSatisfy(c -> assertThat(c.contenders()).doesNotContain("jdkPath"));
+    }
+
+    @Test
     void options_jvmArgsAreKeptOutOfTheChildsArguments() {
         ScaleOptions options = ScaleOptions.parse(
                 "--plan", "direct32m", "--jvm-args", "-Xmx64m -XX:MaxDirectMemorySize=32m", "--out", "x");
