@@ -8,6 +8,8 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
 import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,6 +159,79 @@ class NativePromisesTest {
         }
         assertThat(listener.strategy()).isEqualTo("native");
         assertThat(listener.result().reason()).contains(size <= 8192 ? "pread" : "sendfile");
+    }
+
+    /**
+     * A file that one {@code sendfile} sends goes on the socket's own descriptor, duplicating
+     * nothing; a transfer that goes on past its first move works on a duplicate, made before it
+     * waits, so that a close meanwhile never makes a call land on a reused number.
+     */
+    @Test
+    void sendfile_duplicatesTheSocketOnlyForATransferThatGoesOn() throws Exception {
+        Path small = TestFiles.write(dir.resolve("small"), TestFiles.randomBytes(64 * 1024, SEED));
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel channel = receiver.connectChannel()) {
+            channel.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20); // room for the whole file at once
+            AtomicLong during = new AtomicLong(-1);
+            TransferOptions told = TransferOptions.builder()
+                    .listener(new RecordingListener(bytes -> during.compareAndSet(-1, descriptorsOf(channel))))
+                    .build();
+            assertThat(Transfers.copy(small, (WritableByteChannel) channel, told))
+                    .isEqualTo(64 * 1024);
+            assertThat(during.get())
+                    .as("the socket's descriptors during its one move")
+                    .isEqualTo(1);
+        }
+        Path big = sparse(64L << 20);
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            AtomicLong after = new AtomicLong(-1);
+            AtomicInteger moves = new AtomicInteger();
+            TransferOptions told = TransferOptions.builder()
+                    .stallTimeout(Duration.ofSeconds(1))
+                    .listener(new RecordingListener(bytes -> {
+                        if (moves.incrementAndGet() == 2) {
+                            after.set(descriptorsOf(channel));
+                        }
+                    }))
+                    .build();
+            Throwable failure = copyOnAPlatformThread(big, channel, told).get(30, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(TransferTimeoutException.class);
+            assertThat(moves.get()).as("moves before the peer's buffer filled").isGreaterThanOrEqualTo(2);
+            assertThat(after.get())
+                    .as("the socket's descriptors after its first move")
+                    .isEqualTo(2);
+            receiver.openGate();
+        }
+    }
+
+    /** How many of this process's descriptors are {@code channel}'s socket (found by its local port in {@code /proc/net}). */
+    private static long descriptorsOf(SocketChannel channel) {
+        try {
+            int port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
+            String inode = null;
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                for (String line : Files.readAllLines(Path.of(table))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 9 && f[1].endsWith(String.format(":%04X", port)) && !f[9].equals("0")) {
+                        inode = f[9];
+                    }
+                }
+            }
+            String link = "socket:[" + inode + "]";
+            try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+                return fds.filter(fd -> {
+                            try {
+                                return Files.readSymbolicLink(fd).toString().equals(link);
+                            } catch (Exception e) {
+                                return false; // closed meanwhile, or not a link
+                            }
+                        })
+                        .count();
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** A natively opened file that is never closed gives its descriptor back once it is unreachable. */
