@@ -140,14 +140,11 @@ final class Platform {
      * clamp for {@code TransmitFile}), {@code Integer.MAX_VALUE} elsewhere.
      */
     long maxBytesPerCall() {
-        switch (os) {
-            case LINUX:
-                return LINUX_MAX_BYTES_PER_CALL;
-            case WINDOWS:
-                return Integer.MAX_VALUE - 1L;
-            default:
-                return Integer.MAX_VALUE;
-        }
+        return switch (os) {
+            case LINUX -> LINUX_MAX_BYTES_PER_CALL;
+            case WINDOWS -> Integer.MAX_VALUE - 1L;
+            default -> Integer.MAX_VALUE;
+        };
     }
 
     /**
@@ -159,35 +156,28 @@ final class Platform {
      */
     Optional<String> directTransferPath(ChannelKind target, boolean targetNonBlocking) {
         Objects.requireNonNull(target, "target");
-        switch (os) {
-            case LINUX:
-                return linuxPath(target);
-            case MACOS:
-                return target == ChannelKind.SOCKET ? Optional.of("sendfile(2)") : Optional.empty();
-            case WINDOWS:
-                return target == ChannelKind.SOCKET && fastFileTransfer && !targetNonBlocking
+        return switch (os) {
+            case LINUX -> linuxPath(target);
+            case MACOS -> target == ChannelKind.SOCKET ? Optional.of("sendfile(2)") : Optional.empty();
+            case WINDOWS ->
+                target == ChannelKind.SOCKET && fastFileTransfer && !targetNonBlocking
                         ? Optional.of("TransmitFile")
                         : Optional.empty();
-            default:
-                return Optional.empty();
-        }
+            default -> Optional.empty();
+        };
     }
 
     private Optional<String> linuxPath(ChannelKind target) {
         boolean sendfileToAnyFd = kernelAtLeast(2, 6, 33);
-        switch (target) {
-            case SOCKET:
-                return Optional.of("sendfile(2)");
-            case FILE:
-                if (javaFeature >= 20 && kernelAtLeast(4, 5, 0)) {
-                    return Optional.of("copy_file_range(2)");
-                }
-                return sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
-            case PIPE:
-                return javaFeature < 25 && sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
-            default:
-                return Optional.empty();
-        }
+        return switch (target) {
+            case SOCKET -> Optional.of("sendfile(2)");
+            case FILE ->
+                javaFeature >= 20 && kernelAtLeast(4, 5, 0)
+                        ? Optional.of("copy_file_range(2)")
+                        : sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
+            case PIPE -> javaFeature < 25 && sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
+            default -> Optional.empty();
+        };
     }
 
     private boolean kernelAtLeast(int major, int minor, int patch) {
