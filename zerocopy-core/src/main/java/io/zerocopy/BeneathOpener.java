@@ -26,16 +26,38 @@ import java.util.Set;
  * Opens a file beneath a directory one segment at a time, each relative to the directory the step
  * before opened and none through a symbolic link: the walk behind {@link OpenFile#openBeneath}.
  *
- * <p>Beneath an {@link OpenDirectory} held by a {@link SecureDirectoryStream} (Linux and the other
- * Unixes, every JDK 17+), each step is an {@code openat} with {@code O_NOFOLLOW} relative to the
- * directory opened before it, so no rename or link made meanwhile can lead outside. Elsewhere each
- * step is looked at by path and the file opened by path, which a racing writer can defeat.
+ * <p>Beneath an {@link OpenDirectory} opened natively, {@link NativeFiles#openBeneath} opens it (one
+ * {@code openat2}, or a walk of {@code openat}). Beneath one held by a {@link SecureDirectoryStream}
+ * (Linux and the other Unixes, every JDK 17+), each step is an {@code openat} with
+ * {@code O_NOFOLLOW} relative to the directory opened before it, so no rename or link made meanwhile
+ * can lead outside. Elsewhere each step is looked at by path and the file opened by path, which a
+ * racing writer can defeat.
  */
 final class BeneathOpener {
     private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
+    /** Whether a native open tries {@code openat2} before the walk; {@code -Dzerocopy.openat2=false} (or a test) walks alone. */
+    static volatile boolean inOneCall = !"false".equals(System.getProperty("zerocopy.openat2"));
+
     private BeneathOpener() {}
+
+    /** Opens {@code segments} beneath {@code directory}, opened natively at {@code path}; never closes {@code directory}. */
+    static OpenFile open(NativeFile directory, Path path, List<String> segments) throws IOException {
+        checkSegments(path.getFileSystem(), segments);
+        Path file = resolved(path, segments);
+        NativeFile opened = segments.isEmpty()
+                ? NativeFiles.openAt(directory, ".", path, true)
+                : NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
+        if (opened == null) {
+            throw new IOException("cannot open natively: " + NativeFiles.unavailable());
+        }
+        if (opened.attributes().isOther()) {
+            opened.close();
+            throw OpenFile.notAFile(file);
+        }
+        return new OpenFile(file, opened, opened.attributes());
+    }
 
     /**
      * Opens {@code segments} beneath {@code top}, the open directory at {@code directory}, or beneath
@@ -43,10 +65,7 @@ final class BeneathOpener {
      */
     static OpenFile open(SecureDirectoryStream<Path> top, Path directory, List<String> segments) throws IOException {
         checkSegments(directory.getFileSystem(), segments);
-        Path path = directory;
-        for (String segment : segments) {
-            path = path.resolve(segment);
-        }
+        Path path = resolved(directory, segments);
         if (top == null) {
             return byPath(directory, segments, path);
         }
@@ -55,6 +74,14 @@ final class BeneathOpener {
         } catch (ClosedDirectoryStreamException e) {
             throw (ClosedChannelException) new ClosedChannelException().initCause(e);
         }
+    }
+
+    private static Path resolved(Path directory, List<String> segments) {
+        Path path = directory;
+        for (String segment : segments) {
+            path = path.resolve(segment);
+        }
+        return path;
     }
 
     /** Refuses a segment that is empty, {@code .}, {@code ..}, or more or other than one name. */

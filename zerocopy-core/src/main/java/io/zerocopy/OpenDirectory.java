@@ -125,7 +125,7 @@ public final class OpenDirectory implements Closeable {
                 throw new ClosedChannelException();
             }
             return opened != null
-                    ? NativeBeneathOpener.open(opened, path, segments)
+                    ? BeneathOpener.open(opened, path, segments)
                     : BeneathOpener.open(stream, path, segments);
         } finally {
             lock.readLock().unlock();

@@ -15,12 +15,10 @@
  * <ol>
  *   <li><b>Verbs</b>, what a caller names: {@code Transfers}, {@code OpenFile},
  *       {@code OpenDirectory}, {@code OpenFileCache}, {@code CachedFile}, {@code BeneathOpener},
- *       {@code NativeBeneathOpener}, {@code PathCopy}, {@code AsyncCopies}; the vocabulary
- *       {@code FileRegion},
- *       {@code TransferOptions}, {@code TransferResult}, {@code Transfer},
- *       {@code TransferListener}, {@code TransferException}, {@code TruncatedSourceException},
- *       {@code TransferTimeoutException}, {@code ResourceShortageException},
- *       {@code SymbolicLinkException}.
+ *       {@code PathCopy}, {@code AsyncCopies}; the vocabulary {@code FileRegion},
+ *       {@code TransferOptions}, {@code TransferResult}, {@code Transfer}, {@code TransferListener},
+ *       {@code TransferException}, {@code TruncatedSourceException}, {@code TransferTimeoutException},
+ *       {@code ResourceShortageException}, {@code SymbolicLinkException}.
  *   <li><b>Planning</b>, what is asked and which row of the table serves it: {@code Opener} turns
  *       a verb's arguments into a request and its facts, {@code Preflight} and {@code SourceFile}
  *       check them, {@code Selection} (with {@code Situation}, {@code Exclusions} and

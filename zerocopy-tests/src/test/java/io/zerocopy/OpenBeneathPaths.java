@@ -11,7 +11,7 @@ public final class OpenBeneathPaths {
 
     /** Whether opens beneath try {@code openat2} first ({@code true}, as by default) or walk alone. */
     public static void inOneCall(boolean tried) {
-        NativeBeneathOpener.inOneCall = tried;
+        BeneathOpener.inOneCall = tried;
     }
 
     /** Whether this JVM still calls {@code openat2} (false once its kernel said it cannot serve). */
@@ -19,6 +19,6 @@ public final class OpenBeneathPaths {
         java.lang.reflect.Method tried =
                 Class.forName("io.zerocopy.Openat2Beneath").getDeclaredMethod("tried");
         tried.setAccessible(true);
-        return NativeBeneathOpener.inOneCall && (boolean) tried.invoke(null);
+        return BeneathOpener.inOneCall && (boolean) tried.invoke(null);
     }
 }
