@@ -91,12 +91,10 @@ public final class FileRegion {
 
     @Override
     public String toString() {
-        long prefixBytes = 0;
-        for (ByteBuffer b : prefix) {
-            prefixBytes += b.remaining();
-        }
         return "FileRegion{"
-                + (prefix.length > 0 ? prefixBytes + " prefix bytes in " + prefix.length + " buffers, then " : "")
+                + (prefix.length > 0
+                        ? PrefixWrite.prefixBytes(prefix) + " prefix bytes in " + prefix.length + " buffers, then "
+                        : "")
                 + count + " bytes from " + position + " of " + file + "}";
     }
 }

@@ -29,19 +29,14 @@ final class OpenFailures {
      * itself.
      */
     static IOException translate(IOException failure) {
-        if (failure instanceof FileSystemException
+        if (failure instanceof FileSystemException f
                 && !(failure instanceof ResourceShortageException)
-                && isShortage(((FileSystemException) failure).getReason())) {
-            FileSystemException f = (FileSystemException) failure;
+                && f.getReason() != null
+                && SHORTAGES.contains(f.getReason())) {
             ResourceShortageException shortage = new ResourceShortageException(f.getFile(), f.getReason());
             shortage.initCause(failure);
             return shortage;
         }
         return failure;
-    }
-
-    /** Whether {@code reason}, a {@code FileSystemException}'s, names a lack of descriptors or memory. */
-    static boolean isShortage(String reason) {
-        return reason != null && SHORTAGES.contains(reason);
     }
 }

@@ -97,16 +97,6 @@ final class PrefixWrite {
         return bytes;
     }
 
-    /** How many file bytes this prefix carries. */
-    int chunkBytes() {
-        return chunkBytes;
-    }
-
-    /** The caller's prefix bytes, without the file's. */
-    long prefixBytes() {
-        return size - chunkBytes;
-    }
-
     /** Prefix plus file bytes. */
     long size() {
         return size;
@@ -178,6 +168,6 @@ final class PrefixWrite {
 
     @Override
     public String toString() {
-        return "prefix of " + prefixBytes() + " bytes with the first " + chunkBytes() + " of the file";
+        return "prefix of " + (size - chunkBytes) + " bytes with the first " + chunkBytes + " of the file";
     }
 }
