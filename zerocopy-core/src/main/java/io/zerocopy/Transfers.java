@@ -84,8 +84,6 @@ import java.util.concurrent.Executor;
  * </ul>
  */
 public final class Transfers {
-    private static final Opener DEFAULT = TransferOptions.defaults().opener();
-
     private Transfers() {}
 
     /**
@@ -98,15 +96,12 @@ public final class Transfers {
      * @return the bytes moved: the file's size
      */
     public static long copy(Path source, WritableByteChannel target) throws IOException {
-        return copyWith(DEFAULT, source, target);
+        return copy(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(Path, WritableByteChannel)}, with {@code options}. */
     public static long copy(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
-        return copyWith(opener(options), source, target);
-    }
-
-    private static long copyWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
+        Opener opener = opener(options);
         Preflight.checkEnds(source, target);
         return opener.run(opener.wholeFile(source, target, false));
     }
@@ -118,15 +113,12 @@ public final class Transfers {
      * the page cache. File size rules as for {@link #copy(Path, WritableByteChannel)}.
      */
     public static long copy(Path source, OutputStream target) throws IOException {
-        return copyWith(DEFAULT, source, target);
+        return copy(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(Path, OutputStream)}, with {@code options}. */
     public static long copy(Path source, OutputStream target, TransferOptions options) throws IOException {
-        return copyWith(opener(options), source, target);
-    }
-
-    private static long copyWith(Opener opener, Path source, OutputStream target) throws IOException {
+        Opener opener = opener(options);
         Preflight.checkEnds(source, target);
         return opener.run(opener.wholeFile(source, ChannelKinds.channelOf(target), false));
     }
@@ -144,7 +136,7 @@ public final class Transfers {
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
     public static long copy(Path source, Path target, CopyOption... copyOptions) throws IOException {
-        return copyWith(DEFAULT, source, target, copyOptions);
+        return copy(source, target, TransferOptions.defaults(), copyOptions);
     }
 
     /**
@@ -153,11 +145,7 @@ public final class Transfers {
      */
     public static long copy(Path source, Path target, TransferOptions options, CopyOption... copyOptions)
             throws IOException {
-        return copyWith(opener(options), source, target, copyOptions);
-    }
-
-    private static long copyWith(Opener opener, Path source, Path target, CopyOption... copyOptions)
-            throws IOException {
+        Opener opener = opener(options);
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
@@ -176,7 +164,7 @@ public final class Transfers {
      */
     public static long copy(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
-        return DEFAULT.run(DEFAULT.slice(source, position, count, target));
+        return copy(source, position, count, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(FileChannel, long, long, WritableByteChannel)}, with {@code options}. */
@@ -200,7 +188,7 @@ public final class Transfers {
      * @throws IllegalArgumentException if the region reaches past the end of the file
      */
     public static long copy(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.run(DEFAULT.region(source, target));
+        return copy(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(FileRegion, WritableByteChannel)}, with {@code options}. */
@@ -216,17 +204,13 @@ public final class Transfers {
      * and advances, its position.
      */
     public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
-        return copyWith(DEFAULT, source, target);
+        return copy(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(ReadableByteChannel, WritableByteChannel)}, with {@code options}. */
     public static long copy(ReadableByteChannel source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return copyWith(opener(options), source, target);
-    }
-
-    private static long copyWith(Opener opener, ReadableByteChannel source, WritableByteChannel target)
-            throws IOException {
+        Opener opener = opener(options);
         Preflight.checkEnds(source, target);
         return opener.copyChannel(source, UNTIL_END, target);
     }
@@ -242,17 +226,13 @@ public final class Transfers {
      * @throws TransferException with an {@code EOFException} as its cause if the source ends first
      */
     public static long copy(ReadableByteChannel source, long count, WritableByteChannel target) throws IOException {
-        return copyWith(DEFAULT, source, count, target);
+        return copy(source, count, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(ReadableByteChannel, long, WritableByteChannel)}, with {@code options}. */
     public static long copy(ReadableByteChannel source, long count, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return copyWith(opener(options), source, count, target);
-    }
-
-    private static long copyWith(Opener opener, ReadableByteChannel source, long count, WritableByteChannel target)
-            throws IOException {
+        Opener opener = opener(options);
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Checks.notNegative(count, "count");
@@ -270,19 +250,15 @@ public final class Transfers {
      * advances as if it had been read.
      */
     public static long copy(InputStream source, OutputStream target) throws IOException {
-        return copyWith(DEFAULT, source, target);
+        return copy(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #copy(InputStream, OutputStream)}, with {@code options}. */
     public static long copy(InputStream source, OutputStream target, TransferOptions options) throws IOException {
-        return copyWith(opener(options), source, target);
-    }
-
-    private static long copyWith(Opener opener, InputStream source, OutputStream target) throws IOException {
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
-        return copyWith(
-                opener, ChannelKinds.channelOf(source), ChannelKinds.channelOf(target)); // which checks the rest
+        return copy(ChannelKinds.channelOf(source), ChannelKinds.channelOf(target), options); // which checks the rest
     }
 
     /**
@@ -292,7 +268,7 @@ public final class Transfers {
      * the prefix.
      */
     public static Transfer open(FileRegion source, WritableByteChannel target) throws IOException {
-        return DEFAULT.region(source, target);
+        return open(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #open(FileRegion, WritableByteChannel)}, with {@code options}. */
@@ -307,15 +283,12 @@ public final class Transfers {
      * closed; file size rules as for {@link #copy(Path, WritableByteChannel)}.
      */
     public static Transfer open(Path source, WritableByteChannel target) throws IOException {
-        return openWith(DEFAULT, source, target);
+        return open(source, target, TransferOptions.defaults());
     }
 
     /** As {@link #open(Path, WritableByteChannel)}, with {@code options}. */
     public static Transfer open(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
-        return openWith(opener(options), source, target);
-    }
-
-    private static Transfer openWith(Opener opener, Path source, WritableByteChannel target) throws IOException {
+        Opener opener = opener(options);
         Preflight.checkEnds(source, target);
         return opener.wholeFile(source, target, true);
     }
@@ -330,17 +303,13 @@ public final class Transfers {
      */
     public static CompletableFuture<TransferResult> copyAsync(
             Path source, WritableByteChannel target, Executor executor) {
-        return copyAsyncWith(DEFAULT, source, target, executor);
+        return copyAsync(source, target, executor, TransferOptions.defaults());
     }
 
     /** As {@link #copyAsync(Path, WritableByteChannel, Executor)}, with {@code options}. */
     public static CompletableFuture<TransferResult> copyAsync(
             Path source, WritableByteChannel target, Executor executor, TransferOptions options) {
-        return copyAsyncWith(opener(options), source, target, executor);
-    }
-
-    private static CompletableFuture<TransferResult> copyAsyncWith(
-            Opener opener, Path source, WritableByteChannel target, Executor executor) {
+        Opener opener = opener(options);
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(executor, "executor");
@@ -357,7 +326,7 @@ public final class Transfers {
 
     /** Whether a file may be opened natively under the default options and the system properties now. */
     static boolean opensNatively() {
-        return DEFAULT.opensNatively();
+        return TransferOptions.defaults().opener().opensNatively();
     }
 
     private static Opener opener(TransferOptions options) {
