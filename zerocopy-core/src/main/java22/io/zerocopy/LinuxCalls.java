@@ -174,7 +174,7 @@ final class LinuxCalls {
         }
 
         int errno() {
-            return (int) ERRNO.get(callState, 0L);
+            return LinuxCalls.errno(callState);
         }
     }
 
@@ -316,11 +316,7 @@ final class LinuxCalls {
     }
 
     static int close(State s, int fd) {
-        try {
-            return (int) CLOSE.invokeExact(s.callState, fd);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return close(s.callState, fd);
     }
 
     static int shutdown(State s, int fd, int how) {

@@ -33,12 +33,11 @@ import java.nio.channels.WritableByteChannel;
  * wait closes that channel and ends the step with {@code ClosedByInterruptException}, as the JDK
  * does for its own calls.
  *
- * <p>Which of these applies is decided at each step by the thread that makes it. On a virtual thread the JDK runs a blocking socket non-blocking underneath, so {@code splice}
- * meets {@code EAGAIN} there too, and the thread would have to poll. Instead the step waits through a
- * {@link ParkingBridge}: when the source has nothing, it reads through the source's {@code read},
- * which parks the thread until bytes arrive, and writes them on; when the target is full, it takes
- * bytes from the head of the pipe and writes them through the target's {@code write}, which parks
- * until the socket takes them. Then it goes on with {@code splice}.
+ * <p>The thread that makes a step decides which of these applies. On a virtual thread the JDK runs a
+ * blocking socket non-blocking underneath, so {@code splice} meets {@code EAGAIN} there too; rather
+ * than poll, the step waits through a {@link ParkingBridge}: the source's own {@code read} (when it
+ * has nothing) or the target's own {@code write} of the pipe's first bytes (when it is full) parks
+ * the thread, and what it took is written on; then {@code splice} goes on.
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
@@ -71,7 +70,8 @@ final class SpliceStep implements TransferStep {
     /** Bytes taken for a parking read or write and not yet written; direct, as the pipe is read into it natively. */
     private final ParkingBridge bridge = new ParkingBridge(true);
 
-    private SpliceStep(TransferFacts facts) throws IOException {
+    /** Acquires a pipe and duplicates of both descriptors; the transfer passed the strategy's checks. */
+    SpliceStep(TransferFacts facts) throws IOException {
         TransferRequest request = facts.request();
         this.source = (SocketChannel) request.source();
         this.target = request.target();
@@ -103,11 +103,6 @@ final class SpliceStep implements TransferStep {
             closeDescriptors();
             throw new IOException("splice could not set up: " + e.getMessage(), e);
         }
-    }
-
-    /** Acquires a pipe and duplicates of both descriptors; the transfer passed the strategy's checks. */
-    static SpliceStep open(TransferFacts facts) throws IOException {
-        return new SpliceStep(facts);
     }
 
     private int duplicate(int fd) throws IOException {
@@ -249,7 +244,10 @@ final class SpliceStep implements TransferStep {
      */
     private long splice(int in, MemorySegment offIn, int out, MemorySegment offOut, long len, String what)
             throws IOException {
-        long n = spliceRetrying(state, in, offIn, out, offOut, len);
+        long n;
+        do {
+            n = LinuxCalls.splice(state, in, offIn, out, offOut, len, FLAGS);
+        } while (n < 0 && state.errno() == LinuxCalls.EINTR);
         if (n >= 0) {
             return n;
         }
@@ -267,15 +265,6 @@ final class SpliceStep implements TransferStep {
         } catch (IOException closeFailure) {
             failure.addSuppressed(closeFailure);
         }
-    }
-
-    private static long spliceRetrying(
-            LinuxCalls.State s, int in, MemorySegment offIn, int out, MemorySegment offOut, long len) {
-        long n;
-        do {
-            n = LinuxCalls.splice(s, in, offIn, out, offOut, len, FLAGS);
-        } while (n < 0 && s.errno() == LinuxCalls.EINTR);
-        return n;
     }
 
     @Override

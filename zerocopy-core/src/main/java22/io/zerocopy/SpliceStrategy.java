@@ -113,7 +113,7 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
         }
-        return SpliceStep.open(facts);
+        return new SpliceStep(facts);
     }
 
     /** Whether the C library's functions could be bound; looked at only once native access is known to be on. */
