@@ -22,12 +22,12 @@ final class StreamChannels {
     private static final int DIRECT_CHUNK = 8192;
 
     /** What both views share: an open flag that closing the view clears, and the chunk for direct buffers. */
-    private abstract static class View implements Channel {
-        private final Object stream;
+    private abstract static class View<S> implements Channel {
+        final S stream;
         private boolean open = true;
         private byte[] chunk;
 
-        View(Object stream) {
+        View(S stream) {
             this.stream = stream;
         }
 
@@ -61,12 +61,9 @@ final class StreamChannels {
         }
     }
 
-    static final class Input extends View implements ReadableByteChannel {
-        private final InputStream in;
-
+    static final class Input extends View<InputStream> implements ReadableByteChannel {
         Input(InputStream in) {
             super(in);
-            this.in = in;
         }
 
         @Override
@@ -76,14 +73,14 @@ final class StreamChannels {
                 return 0;
             }
             if (dst.hasArray()) {
-                int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+                int n = stream.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
                 if (n > 0) {
                     dst.position(dst.position() + n);
                 }
                 return n;
             }
             byte[] chunk = chunk();
-            int n = in.read(chunk, 0, Math.min(chunk.length, dst.remaining()));
+            int n = stream.read(chunk, 0, Math.min(chunk.length, dst.remaining()));
             if (n > 0) {
                 dst.put(chunk, 0, n);
             }
@@ -91,12 +88,9 @@ final class StreamChannels {
         }
     }
 
-    static final class Output extends View implements WritableByteChannel {
-        private final OutputStream out;
-
+    static final class Output extends View<OutputStream> implements WritableByteChannel {
         Output(OutputStream out) {
             super(out);
-            this.out = out;
         }
 
         @Override
@@ -104,20 +98,18 @@ final class StreamChannels {
             ensureOpen();
             int n = src.remaining();
             if (src.hasArray()) {
-                out.write(src.array(), src.arrayOffset() + src.position(), n);
+                stream.write(src.array(), src.arrayOffset() + src.position(), n);
                 src.position(src.limit());
                 return n;
             }
-            // One chunk per call: a short count is legal here, and it keeps the count exact if
-            // reading the buffer fails part-way (a mapped file that shrank). HotSpot may report such
-            // a fault only after this copy returns, with the copy cut short: the chunk is cleared
-            // first so that what it then passes on is zeros, as MappedStrategy documents, and not
-            // the previous chunk's bytes.
+            // One chunk per call keeps the count exact if reading a mapped file that shrank faults;
+            // the chunk is cleared first so that a fault HotSpot reports late passes on zeros, as
+            // MappedStrategy documents, not the previous chunk's bytes.
             byte[] chunk = chunk();
             int len = Math.min(chunk.length, n);
             Arrays.fill(chunk, 0, len, (byte) 0);
             src.get(chunk, 0, len);
-            out.write(chunk, 0, len);
+            stream.write(chunk, 0, len);
             return len;
         }
     }
