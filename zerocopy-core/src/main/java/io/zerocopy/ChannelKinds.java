@@ -25,17 +25,10 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /**
-     * Zero bytes, for checks that must touch nothing: never written to, so one instance serves every
-     * thread. Direct, so that the JDK takes no temporary buffer for it.
-     */
+    /** Zero bytes for checks that must touch nothing: shared, as nothing is ever put in it; direct, so the JDK copies nothing. */
     static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
-    /**
-     * Where the one-byte reads that only look for a byte put it; nobody reads it back. Direct, so the
-     * JDK reads straight into it rather than through a temporary buffer; threads share its memory
-     * through views of their own.
-     */
+    /** Where {@link #probe} drops its byte, read by no one: direct, so the JDK reads straight into it; shared through views. */
     private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
 
     private ChannelKinds() {}
@@ -68,10 +61,9 @@ final class ChannelKinds {
     }
 
     /**
-     * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}). The
-     * JDK checks the mode and then a direct channel's position against the block size before
-     * anything else, so a read of zero bytes at position 1 tells, without a system call and without
-     * touching the file; a channel not open for reading throws the JDK's own
+     * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}): the JDK
+     * checks a direct channel's position against the block size first, so a read of nothing at
+     * position 1 tells without a system call. A channel not open for reading throws the JDK's
      * {@link NonReadableChannelException} now, before a transfer starts.
      */
     static boolean isDirectIo(FileChannel file) {

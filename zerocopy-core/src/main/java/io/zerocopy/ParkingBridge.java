@@ -7,25 +7,21 @@ import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * How a step whose kernel call would make a virtual thread poll waits instead the way the socket's
- * own calls do. On Java 21 and later the JDK runs a blocking socket used from a virtual thread
- * non-blocking underneath: {@code sendfile} and {@code splice} to a full socket, or from an empty
- * one, then return at once where the socket's own {@code read} or {@code write} would park the
- * thread in the JDK's poller until it is ready. So the step moves the next {@link #BYTES} bytes
- * through this bridge (read into its buffer, written out through the socket's own {@code write},
- * which parks), and then goes on with the kernel call.
+ * How a step on a virtual thread waits for a socket the way the socket's own calls do. On Java 21+
+ * the JDK runs a blocking socket used from a virtual thread non-blocking underneath, so
+ * {@code sendfile} or {@code splice} to a full socket (or from an empty one) returns at once where
+ * the socket's own {@code read} or {@code write} would park the thread. The step then moves the next
+ * {@link #BYTES} bytes through this bridge, whose write goes through the socket's own and parks.
  *
  * <p>Before its first kernel call a step lets the JDK switch the socket to non-blocking
- * ({@link #switchToNonBlocking}); otherwise a kernel call on a full or empty socket would block the
- * carrier thread itself. Not thread-safe; one per step.
+ * ({@link #switchToNonBlocking}), or that call would block the carrier thread. Not thread-safe; one
+ * per step.
  */
 final class ParkingBridge {
 
     /**
-     * Bytes moved through the bridge each time the kernel call would wait: 4 KiB, one page. Of 4,
-     * 16 and 64 KiB it cost the least sender CPU per GB with Nagle on and off, and sent the fewest
-     * bytes (0.2%) through the copy, with as many parks per transfer (docs/virtual-threads.md); a
-     * thousand parked transfers hold 4 MiB between them.
+     * Bytes moved through the bridge each time the kernel call would wait: 4 KiB, one page, the
+     * cheapest in sender CPU of 4, 16 and 64 KiB (docs/virtual-threads.md); 1,000 parked transfers hold 4 MiB.
      */
     static final int BYTES = 4 * 1024;
 
