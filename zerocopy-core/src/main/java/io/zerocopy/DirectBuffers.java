@@ -18,9 +18,7 @@ import org.slf4j.LoggerFactory;
  * buffers: past {@code MaxDirectMemorySize} the JDK throws {@code OutOfMemoryError}. So the pool
  * allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated for the next
  * transfer once it is released, and answers null when the budget is spent; the caller then takes a
- * path that needs no direct buffer. Nothing is left for the garbage collector to free, and the
- * library's direct memory never exceeds the budget, however many transfers run. After a burst, up
- * to the budget stays allocated for reuse.
+ * path that needs no direct buffer. After a burst, up to the budget stays allocated for reuse.
  *
  * <p>The budget is {@value TransferOptions#DIRECT_MEMORY_PROPERTY} if set, else a quarter of the
  * JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, which defaults to the heap's maximum),
@@ -48,11 +46,9 @@ final class DirectBuffers {
 
     private final long budget;
     /**
-     * Released buffers, one lock-free shelf per capacity, the same few lent first: they are the
-     * likeliest to be in the CPU's cache. No transfer ever waits for another in the pool: on a
-     * monitor here, hundreds of virtual threads piled up behind one that the scheduler left waiting
-     * (docs/virtual-threads.md). Copied on write when a capacity is seen for the first time, which
-     * happens once or twice per process.
+     * Released buffers, one lock-free shelf per capacity, the same few (likeliest in the CPU's cache)
+     * lent first. Lock-free because behind a monitor here hundreds of virtual threads piled up
+     * (docs/virtual-threads.md). Copied on write when a new capacity is first seen, once or twice a run.
      */
     private volatile Shelf[] shelves = new Shelf[0];
 

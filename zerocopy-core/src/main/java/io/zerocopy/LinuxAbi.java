@@ -117,11 +117,6 @@ final class LinuxAbi {
         return BY_ARCH.keySet();
     }
 
-    /** The architecture, as the GNU tool chains name it. */
-    String arch() {
-        return arch;
-    }
-
     /** Every entry: the C expression and its value on this architecture. */
     Map<String, Long> values() {
         return values;

@@ -14,19 +14,15 @@ import java.nio.channels.WritableByteChannel;
  * The bytes go from the page cache to the target without a copy into a Java buffer. Each window is
  * unmapped as soon as the transfer moves past it (see {@link Mappings}). Stateless; one shared instance.
  *
- * <p><b>Truncation.</b> A window never extends past the file's size at the time it is mapped.
- * If the file shrinks while a window is mapped, touching the lost pages raises SIGBUS: the JDK turns
- * it into an {@code InternalError} when Java code copies from the buffer, and the kernel into
- * {@code EFAULT} ("Bad address") when a system call reads it. The step turns both into an
- * {@code IOException}, and the engine, finding the file shorter, reports a
- * {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} of a fault in
- * compiled code only after the copy that faulted has returned; {@link RealTransfer#advance()},
- * and the blocking loop between two advances, guard against one that surfaces later. Such a late
- * fault also means that a target copying in Java may have received bytes of no defined value for
- * the lost pages before the error surfaced, and the page that holds the new end of file stays
- * mapped past that end, so up to a page of such bytes can reach any target before the next window
- * finds the file short. Both are counted in {@code bytesTransferred()}: with mmap, what a truncated
- * transfer sent after the file's new end is not to be trusted, whatever it reads as.
+ * <p><b>Truncation.</b> A window never extends past the file's size when it is mapped. If the file
+ * shrinks while a window is mapped, touching the lost pages raises SIGBUS: an {@code InternalError}
+ * when Java code copies from the buffer, {@code EFAULT} ("Bad address") when a system call reads it.
+ * The step turns both into an {@code IOException}, which the engine, finding the file shorter,
+ * reports as a {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} only
+ * after the faulting copy returned ({@link RealTransfer#advance()} and the blocking loop guard against
+ * a late one), so a target copying in Java may get bytes of no defined value for the lost pages, and
+ * any target up to a page of them from the page holding the new end of file, which stays mapped. All
+ * are counted: what a truncated mmap transfer sent past the file's new end is not to be trusted.
  */
 final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();

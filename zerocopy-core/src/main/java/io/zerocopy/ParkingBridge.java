@@ -25,7 +25,6 @@ final class ParkingBridge {
      */
     static final int BYTES = 4 * 1024;
 
-    /** Whether the buffer is direct: a native call reads into it. */
     private final boolean direct;
     /** Bytes taken and not yet written (drain mode), or null before the first. */
     private ByteBuffer buffer;

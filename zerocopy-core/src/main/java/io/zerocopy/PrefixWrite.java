@@ -9,15 +9,13 @@ import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 
 /**
- * The first write of a file region with a prefix: the caller's prefix buffers and the first bytes
- * of the file, written together so that no segment carries the prefix alone (the effect nginx gets from
- * {@code TCP_CORK}, which the JDK does not offer). The prefix buffers are written in place and so
- * consumed, as a gathering write consumes them. The file's bytes, the whole body when it is small,
- * else its first chunk (see {@link #chunkBytes(long, long, int)}), are read once into a direct
- * buffer lent by the {@link DirectBuffers} pool for the first write, which the JDK reads into and
- * writes from without copying; to a stream, or when the pool has none, into a heap buffer of the
- * transfer's own. If the first write leaves some of them, they move to a heap buffer of their size
- * and the pool's buffer goes back, so a transfer waiting on a slow peer holds no pooled memory.
+ * The first write of a file region with a prefix: the caller's prefix buffers (consumed, as a
+ * gathering write consumes them) and the first bytes of the file, written together so that no
+ * segment carries the prefix alone (what nginx gets from {@code TCP_CORK}, which the JDK lacks).
+ * The file's bytes ({@link #chunkBytes(long, long, int)}) are read once into a direct buffer lent by
+ * {@link DirectBuffers}, or a heap buffer of the transfer's own to a stream or when the pool has
+ * none. What a short first write leaves moves to a heap buffer and the pool's buffer goes back, so
+ * a transfer waiting on a slow peer holds no pooled memory.
  */
 final class PrefixWrite {
 
@@ -73,13 +71,11 @@ final class PrefixWrite {
     }
 
     /**
-     * The first file bytes to gather with {@code prefixBytes} of prefix ahead of a strategy's step,
-     * for a body of {@code count} bytes: none for a body that may go whole (it does, or a strategy
-     * forced or left after an exclusion sends it all); else, to a loopback peer whose MSS is
-     * {@code segment}, what fills the prefix's last segment, so that the first write ends on a
-     * segment boundary (a shorter one is a runt that the receiver acknowledges late,
-     * docs/header-body.md), at the price of up to one segment of memory per transfer until it is
-     * written; else {@link #FIRST_CHUNK_BYTES}.
+     * The file bytes to gather with {@code prefixBytes} of prefix ahead of a strategy's step, for a
+     * body of {@code count}: none for a body that may go whole (it does, or the strategy sends it
+     * all); to a loopback peer whose MSS is {@code segment}, what fills the prefix's last segment, up
+     * to a segment held until written, since a runt is acknowledged late (docs/header-body.md); else
+     * {@link #FIRST_CHUNK_BYTES}.
      */
     static int chunkBytes(long prefixBytes, long count, int segment) {
         if (goesWhole(count)) {

@@ -17,8 +17,6 @@ final class Wake extends AbstractInterruptibleChannel {
     }
 
     private volatile int socket = -1;
-    /** Set when an interrupt ended a call that had moved bytes: they count, and the caller closes the channel. */
-    boolean cutShort;
 
     /**
      * Runs {@code call}, which may block on {@code socketFd}; an interrupt meanwhile shuts that
@@ -39,8 +37,7 @@ final class Wake extends AbstractInterruptibleChannel {
             } catch (ClosedByInterruptException e) {
                 if (n <= 0) {
                     throw e;
-                }
-                cutShort = true;
+                } // else the bytes it moved count, and the caller closes the channel
             }
         }
         return n;
