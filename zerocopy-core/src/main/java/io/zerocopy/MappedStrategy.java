@@ -113,7 +113,7 @@ final class MappedStrategy extends BuiltInStrategy {
             if (mapping != null) {
                 Mapping m = mapping;
                 mapping = null;
-                m.close();
+                m.unmap().run();
             }
         }
 
