@@ -38,8 +38,6 @@ final class Mappings {
             invokeCleaner = unsafeClass.getMethod("invokeCleaner", ByteBuffer.class);
         } catch (ReflectiveOperationException | RuntimeException e) {
             log.debug("no prompt unmapping on this JDK; mappings are released by the garbage collector", e);
-            unsafe = null;
-            invokeCleaner = null;
         }
         UNSAFE = unsafe;
         INVOKE_CLEANER = invokeCleaner;

@@ -14,16 +14,10 @@ import java.nio.file.Path;
  * the JDK reads its settings once. Thread-safe.
  */
 final class KernelNames {
-    /**
-     * How the JDK encodes file names for the kernel, where a name can be spelled as the JDK
-     * does: UTF-8, ISO-8859-1 or ASCII; null for any other, whose files the JDK opens.
-     */
+    /** How the JDK encodes file names for the kernel where we can spell them alike (UTF-8, ISO-8859-1, ASCII), else null. */
     private static final Charset NAMES = namesCharset(System.getProperty("sun.jnu.encoding", ""));
 
-    /**
-     * Whether the JDK resolves a relative path against {@code user.dir} before the kernel sees it:
-     * when {@code user.dir} is not the process's working directory. Read once, as the JDK does.
-     */
+    /** Whether the JDK resolves a relative path against {@code user.dir}: when that is not the working directory. */
     private static final boolean RESOLVES_RELATIVE = !userDirIsWorkingDirectory();
 
     private KernelNames() {}
@@ -34,10 +28,9 @@ final class KernelNames {
     }
 
     /**
-     * {@code path} as the JDK hands it to the kernel, without the terminating NUL: resolved
-     * against {@code user.dir} when the JDK does so, the empty path as the current directory. Null
-     * where the name's bytes cannot be known for sure from its text: the JDK spells a byte it
-     * cannot decode as U+FFFD, and re-encoding that would name another file.
+     * {@code path} as the JDK hands it to the kernel, without the terminating NUL: resolved against
+     * {@code user.dir} when the JDK does so, the empty path as the current directory; null where its
+     * bytes cannot be told from its text ({@link #exactBytes}).
      */
     static byte[] of(Path path) {
         Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;

@@ -103,22 +103,12 @@ final class LinuxCalls {
      * {@code fstat} makes {@code newfstatat(fd, "", AT_EMPTY_PATH)}, which copies and looks up an
      * empty path in the kernel.
      */
-    private static final MethodHandle FSTAT = MethodHandles.insertArguments(
-            bind(
-                    "syscall",
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
-                    Linker.Option.firstVariadicArg(1)),
-            1,
-            ABI.get("__NR_fstat"));
+    private static final MethodHandle FSTAT =
+            syscall("__NR_fstat", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS));
 
     /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
-    private static final MethodHandle OPENAT2 = MethodHandles.insertArguments(
-            bind(
-                    "syscall",
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG),
-                    Linker.Option.firstVariadicArg(1)),
-            1,
-            ABI.get("__NR_openat2"));
+    private static final MethodHandle OPENAT2 =
+            syscall("__NR_openat2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
 
     private static final MethodHandle SENDFILE =
             bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -143,6 +133,12 @@ final class LinuxCalls {
                 .find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("no symbol " + name + " in the C library"));
         return LINKER.downcallHandle(symbol, descriptor, options);
+    }
+
+    /** {@code syscall(2)} as {@code descriptor} declares it, with the number of {@code call} bound as its first argument. */
+    private static MethodHandle syscall(String call, FunctionDescriptor descriptor) {
+        return MethodHandles.insertArguments(
+                bind("syscall", descriptor, Linker.Option.firstVariadicArg(1)), 1, ABI.get(call));
     }
 
     /** Memory one transfer's calls write into: errno, two pipe descriptors, a file offset, a socket's counters. */
