@@ -13,10 +13,9 @@ import java.nio.channels.ReadableByteChannel;
  * available to force. The JDK reads a non-file source through an 8 KiB heap buffer, which is why the
  * selector prefers the buffered strategy for sockets. Stateless; one shared instance.
  *
- * <p>A source that is itself a {@code FileChannel} is declined: {@code transferFrom} reads it from
- * the channel's own position, which another thread sharing the channel could move between setting
- * it and the call, and the transferTo strategy reaches the same kernel path
- * ({@code copy_file_range(2)}) reading at explicit positions.
+ * <p>A {@code FileChannel} source is declined: {@code transferFrom} reads it at its own position,
+ * which a thread sharing the channel could move meanwhile, and transferTo reaches the same
+ * {@code copy_file_range(2)} at explicit positions.
  *
  * <p>{@code transferFrom} writes at an explicit target position, so the step moves the target's
  * position past the bytes written when it closes, as a {@code write} would. It returns 0 both at

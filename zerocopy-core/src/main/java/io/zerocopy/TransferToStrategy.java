@@ -42,9 +42,8 @@ final class TransferToStrategy extends BuiltInStrategy {
             return "source is " + facts.sourceKind() + ", transferTo needs a file";
         }
         if (facts.sourceDirectIo()) {
-            // sendfile and copy_file_range fail with EINVAL at an unaligned offset; the JDK then maps
-            // (JDK 17), or from JDK 21 below 16 KiB and to any channel not its own reads the file
-            // into a heap buffer, which direct I/O rejects.
+            // EINVAL at an unaligned offset; the JDK then maps (JDK 17), or from JDK 21 (below 16 KiB,
+            // or to a channel not its own) reads into a heap buffer, which direct I/O rejects
             return "the source was opened for direct I/O, which sendfile and copy_file_range reject at"
                     + " unaligned offsets and the JDK's fallback reads through an unaligned buffer";
         }
