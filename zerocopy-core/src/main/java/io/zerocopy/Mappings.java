@@ -10,16 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps file regions read-only and unmaps them as soon as they are released, instead of waiting for
- * the garbage collector to find the buffer.
- *
- * <p>This is the Java 17 to 21 version: {@code FileChannel.map(mode, position, size)}, released
- * with {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), the same hook Netty
- * and Lucene use. From Java 23 that method warns, so the jar's Java 22 part
- * ({@code META-INF/versions/22}) has its own version of this class, which maps into a shared
- * {@code Arena} and unmaps by closing it (JEP 454). If the hook is not available the mapping is
- * left to the garbage collector, which is correct but holds address space longer; a debug line
- * says so once. A released buffer must not be touched again: accessing unmapped memory crashes
- * the JVM on Java 17.
+ * the garbage collector to find the buffer. This Java 17 to 21 version releases with
+ * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), as Netty and Lucene do;
+ * that warns from Java 23, so the jar's Java 22 part maps into an {@code Arena} instead. Without the
+ * hook the garbage collector unmaps, holding address space longer (a debug line says so once). A
+ * released buffer must not be touched again: unmapped memory crashes the JVM on Java 17.
  */
 final class Mappings {
     private static final Logger log = LoggerFactory.getLogger(Mappings.class);

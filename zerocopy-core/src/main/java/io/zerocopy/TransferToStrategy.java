@@ -61,10 +61,7 @@ final class TransferToStrategy extends BuiltInStrategy {
                 : how;
     }
 
-    /**
-     * A blocking JDK socket: a step advanced on a virtual thread parks through the socket's write.
-     * Which thread advances is read at each step; a transfer may move between threads.
-     */
+    /** A blocking JDK socket: a step advanced on a virtual thread (read at each step) parks in its write. */
     private static boolean parkable(TransferFacts facts) {
         return !facts.targetNonBlocking() && facts.targetKind() == ChannelKind.SOCKET;
     }
@@ -95,11 +92,7 @@ final class TransferToStrategy extends BuiltInStrategy {
         };
     }
 
-    /**
-     * transferTo to a blocking socket: on a platform thread the plain call, on a virtual thread one
-     * that waits for room through a {@link ParkingBridge}, decided at each step by the thread that
-     * makes it.
-     */
+    /** transferTo to a blocking socket: the plain call on a platform thread, a parking one on a virtual thread. */
     private static final class ParkingStep implements TransferStep {
         private final FileChannel source;
         private final SocketChannel target;
