@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -98,9 +97,7 @@ final class CachedFile {
     private void release() {
         if (holds.decrementAndGet() == 0) {
             try {
-                file.close();
-            } catch (IOException ignored) {
-                // opened for reading only: nothing was written that a failed close could lose
+                OpenFileCache.closeQuietly(file);
             } finally {
                 cache.closedOne();
             }

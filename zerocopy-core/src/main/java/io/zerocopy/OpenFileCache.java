@@ -256,11 +256,11 @@ public final class OpenFileCache implements Closeable {
         return !(key.scope() instanceof OpenDirectory) || ((OpenDirectory) key.scope()).isOpen();
     }
 
-    private static void closeQuietly(OpenFile file) {
+    static void closeQuietly(OpenFile file) {
         try {
             file.close();
         } catch (IOException ignored) {
-            // opened for reading only, never read: nothing a failed close could lose
+            // opened for reading only: nothing a failed close could lose
         }
     }
 
