@@ -25,7 +25,7 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /** Zero bytes for checks that must touch nothing: shared, as nothing is ever put in it; direct, so the JDK copies nothing. */
+    /** Zero bytes for checks that must touch nothing: shared, as nothing is ever put in it; direct, so the JDK takes no temporary buffer. */
     static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
     /** Where {@link #probe} drops its byte, read by no one: direct, so the JDK reads straight into it; shared through views. */
