@@ -37,12 +37,12 @@ final class BeneathOpener {
     private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
-    /** Whether a native open tries {@code openat2} before the walk; {@code -Dzerocopy.openat2=false} (or a test) walks alone. */
+    /** Whether a native open tries {@code openat2} before the walk; {@code -Dzerocopy.openat2=false} walks alone. */
     static volatile boolean inOneCall = !"false".equals(System.getProperty("zerocopy.openat2"));
 
     private BeneathOpener() {}
 
-    /** Opens {@code segments} beneath {@code directory}, opened natively at {@code path}; never closes {@code directory}. */
+    /** Opens {@code segments} beneath {@code directory}, opened natively at {@code path}; never closes it. */
     static OpenFile open(NativeFile directory, Path path, List<String> segments) throws IOException {
         checkSegments(path.getFileSystem(), segments);
         Path file = resolved(path, segments);

@@ -25,10 +25,10 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /** Zero bytes for checks that must touch nothing: shared, as nothing is ever put in it; direct, so the JDK takes no temporary buffer. */
+    /** Zero bytes for checks that touch nothing: never written, so shared; direct, so the JDK takes no temporary buffer. */
     static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
-    /** Where {@link #probe} drops its byte, read by no one: direct, so the JDK reads straight into it; shared through views. */
+    /** Where {@link #probe} drops its byte: direct, so the JDK reads straight into it; shared through views. */
     private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
 
     private ChannelKinds() {}

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * the JDK reads its settings once. Thread-safe.
  */
 final class KernelNames {
-    /** How the JDK encodes file names for the kernel where we can spell them alike (UTF-8, ISO-8859-1, ASCII), else null. */
+    /** How the JDK encodes file names, where we can spell them alike (UTF-8, ISO-8859-1, ASCII); else null. */
     private static final Charset NAMES = namesCharset(System.getProperty("sun.jnu.encoding", ""));
 
     /** Whether the JDK resolves a relative path against {@code user.dir}: when that is not the working directory. */

@@ -135,7 +135,7 @@ final class LinuxCalls {
         return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
-    /** {@code syscall(2)} as {@code descriptor} declares it, with the number of {@code call} bound as its first argument. */
+    /** {@code syscall(2)} as {@code descriptor} declares it, the number of {@code call} bound as its first argument. */
     private static MethodHandle syscall(String call, FunctionDescriptor descriptor) {
         return MethodHandles.insertArguments(
                 bind("syscall", descriptor, Linker.Option.firstVariadicArg(1)), 1, ABI.get(call));
