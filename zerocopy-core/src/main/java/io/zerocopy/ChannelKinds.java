@@ -25,7 +25,7 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ChannelKinds {
 
-    /** Zero bytes for checks that touch nothing: never written, so shared; direct, so the JDK takes no temporary buffer. */
+    /** Zero bytes for checks that touch nothing: never written, so shared; direct, so the JDK needs no copy of it. */
     static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
     /** Where {@link #probe} drops its byte: direct, so the JDK reads straight into it; shared through views. */
