@@ -4,8 +4,8 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,48 +123,27 @@ final class DirectBuffers {
 
     /**
      * Idle buffers of one capacity: a few in {@link Slots}, which cost no allocation and are all a
-     * steady load uses; the rest of a burst's in a Treiber stack (a node per push, so no ABA
-     * problem under a GC), since the pool keeps every buffer it allocated.
+     * steady load uses; the rest of a burst's, since the pool keeps every buffer it allocated, in a
+     * lock-free stack (last in, first out, as the slots are).
      */
     private static final class Shelf {
         final int capacity;
         private final Slots<ByteBuffer> slots = new Slots<>();
-        private final AtomicReference<Node> top = new AtomicReference<>();
+        private final ConcurrentLinkedDeque<ByteBuffer> rest = new ConcurrentLinkedDeque<>();
 
         Shelf(int capacity) {
             this.capacity = capacity;
         }
 
         void push(ByteBuffer buffer) {
-            if (slots.put(buffer)) {
-                return;
+            if (!slots.put(buffer)) {
+                rest.push(buffer);
             }
-            Node node = new Node(buffer);
-            do {
-                node.next = top.get();
-            } while (!top.compareAndSet(node.next, node));
         }
 
         ByteBuffer pop() {
             ByteBuffer idle = slots.take();
-            if (idle != null) {
-                return idle;
-            }
-            for (Node t = top.get(); t != null; t = top.get()) {
-                if (top.compareAndSet(t, t.next)) {
-                    return t.buffer;
-                }
-            }
-            return null;
-        }
-    }
-
-    private static final class Node {
-        final ByteBuffer buffer;
-        Node next;
-
-        Node(ByteBuffer buffer) {
-            this.buffer = buffer;
+            return idle != null ? idle : rest.pollFirst();
         }
     }
 
