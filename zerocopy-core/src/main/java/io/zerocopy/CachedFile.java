@@ -72,13 +72,8 @@ final class CachedFile {
 
     /** A lease on the file, used at {@code now}; null if the file was closed meanwhile (its last hold went). */
     OpenFile lease(long now) {
-        for (int h = holds.get(); ; h = holds.get()) {
-            if (h == 0) {
-                return null;
-            }
-            if (holds.compareAndSet(h, h + 1)) {
-                break;
-            }
+        if (holds.getAndUpdate(h -> h == 0 ? 0 : h + 1) == 0) {
+            return null; // closed: a hold is never taken back from 0
         }
         if (now - lastUsed > TOUCH_NANOS) {
             lastUsed = now;
