@@ -48,7 +48,7 @@ def verdict(m, ref):
 
 
 def file_label(name):
-    return {"4k.bin": "4 KiB", "1m.bin": "1 MiB"}.get(name, name)
+    return {"4k.bin": "4 KiB", "1m.bin": "1 MiB", "10000x4k": "10,000 files of 4 KiB"}.get(name, name)
 
 
 def main():

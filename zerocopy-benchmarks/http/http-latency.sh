@@ -17,7 +17,9 @@
 # ROUNDS rounds (3), each running every file (FILES, default "4k.bin 1m.bin") at every connection
 # count (4 KiB: 64 256 1000, 1 MiB: 64 256; CONNECTIONS overrides both) against every server, in an
 # order rotated from round to round: `wrk -tT -cC -dDURATIONs --timeout TIMEOUT --latency`
-# (DURATION 5, TIMEOUT 5s; T 2, or one per CPU of CLIENT_CPUS).
+# (DURATION 5, TIMEOUT 5s; T 2, or one per CPU of CLIENT_CPUS). FILES may also name 10000x4k:
+# 10,000 distinct 4 KiB files, each request one at random (wrk-statuses.lua), at 64 256 1000, more
+# than a cache of open files of 1,000 holds.
 # Writes OUT (zerocopy-examples/target/bench-latency): latency.csv (one row per wrk run: requests/s,
 # p50, p99 and slowest in ms, time-outs, errors = socket errors + non-2xx/3xx responses),
 # wrk-output.txt (wrk's own output, every run) and latency.md (medians per server beside nginx's
@@ -39,11 +41,11 @@ SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS:-}
 read -r -a SERVERS <<<"${SERVERS:-nginx threads event-loop}"
 read -r -a FILES <<<"${FILES:-4k.bin 1m.bin}"
 connections_for() { # file
-  if [ -n "${CONNECTIONS:-}" ]; then echo "$CONNECTIONS"; elif [ "$1" = 4k.bin ]; then echo 64 256 1000; else echo 64 256; fi
+  if [ -n "${CONNECTIONS:-}" ]; then echo "$CONNECTIONS"; elif [ "$1" = 1m.bin ]; then echo 64 256; else echo 64 256 1000; fi
 }
 declare -A PORT=([nginx]=18401 [threads]=18402 [event-loop]=18403)
 for s in "${SERVERS[@]}"; do [ -n "${PORT[$s]:-}" ] || { echo "unknown server $s (nginx, threads, event-loop)" >&2; exit 1; }; done
-for f in "${FILES[@]}"; do case $f in 4k.bin | 1m.bin) ;; *) echo "unknown file $f (4k.bin, 1m.bin)" >&2; exit 1 ;; esac; done
+for f in "${FILES[@]}"; do case $f in 4k.bin | 1m.bin | 10000x4k) ;; *) echo "unknown file $f (4k.bin, 1m.bin, 10000x4k)" >&2; exit 1 ;; esac; done
 
 most=0
 for f in "${FILES[@]}"; do for c in $(connections_for "$f"); do most=$((c > most ? c : most)); done; done
@@ -55,6 +57,9 @@ need_jdk_and_jar
 
 mkdir -p "$OUT"
 make_root latency 4k.bin:4096 1m.bin:$((1 << 20))
+if [[ " ${FILES[*]} " == *" 10000x4k "* ]]; then # f0.bin to f9999.bin, which wrk-statuses.lua asks for at random
+  for i in $(seq 0 9999); do head -c 4096 /dev/urandom >"$ROOT/f$i.bin"; done
+fi
 cat "$ROOT"/*.bin >/dev/null # into the page cache
 trap cleanup EXIT
 
@@ -80,10 +85,13 @@ for s in "${SERVERS[@]}"; do
   exit 1
 done
 
-# run_wrk SERVER FILE CONNECTIONS SECONDS [--latency]: wrk's output, also appended to wrk-output.txt
+# run_wrk SERVER FILE CONNECTIONS SECONDS [--latency]: wrk's output, also appended to wrk-output.txt;
+# FILE 10000x4k asks for one of the 10,000 files at random (wrk-statuses.lua)
 run_wrk() {
-  local out
-  out=$(client_wrk -t"$(wrk_threads "$3")" -c"$3" -d"$4"s --timeout "$TIMEOUT" "${@:5}" "http://127.0.0.1:${PORT[$1]}/$2") || return
+  local out path=$2 script=()
+  if [ "$2" = 10000x4k ]; then path=f0.bin script=(-s zerocopy-benchmarks/http/wrk-statuses.lua); fi
+  out=$(WRK_FILES=10000 client_wrk -t"$(wrk_threads "$3")" -c"$3" -d"$4"s --timeout "$TIMEOUT" "${script[@]}" "${@:5}" \
+    "http://127.0.0.1:${PORT[$1]}/$path") || return
   printf '== %s %s %s connections\n%s\n' "$1" "$2" "$3" "$out" >>"$OUT/wrk-output.txt"
   echo "$out"
 }
