@@ -224,11 +224,16 @@ public final class OpenFileCache implements Closeable {
             if (excess <= 0) {
                 return;
             }
-            List<CachedFile> all = new ArrayList<>(entries.values());
-            all.sort(Comparator.comparingLong(CachedFile::lastUsed));
+            // each entry's last use read once: hits move it meanwhile, and a sort on a moving key
+            // breaks the comparator's contract (TimSort throws)
+            List<Used> all = new ArrayList<>(cached.get() + 16);
+            for (CachedFile entry : entries.values()) {
+                all.add(new Used(entry.lastUsed(), entry));
+            }
+            all.sort(Comparator.comparingLong(Used::at));
             int goal = Math.min(all.size(), excess + maxOpenFiles / 8);
             for (int i = 0; i < all.size() && goal > 0; i++) {
-                if (retire(all.get(i))) {
+                if (retire(all.get(i).entry())) {
                     evictions.increment();
                     goal--;
                 }
@@ -237,6 +242,9 @@ public final class OpenFileCache implements Closeable {
             evicting.unlock();
         }
     }
+
+    /** An entry and its last use, as read when an eviction began. */
+    private record Used(long at, CachedFile entry) {}
 
     private static OpenFile openAfresh(Key key) throws IOException {
         Object scope = key.scope();

@@ -100,6 +100,38 @@ abstract class OpenFileCacheManyThreads {
         }
     }
 
+    /**
+     * Threads opening files at random from more than the bound: hits move the entries' last use
+     * while another thread evicts, and every open must still hand out a lease that closes.
+     */
+    @Test
+    void manyThreads_randomOpensOverMoreFilesThanTheBound_noFailureNothingHeld() throws Exception {
+        int count = 2048;
+        int bound = 512; // a sort long enough to be raced
+        for (int i = 0; i < count; i++) {
+            Files.writeString(dir.resolve(i + ".txt"), content(i));
+        }
+        try (OpenFileCache cache = OpenFileCache.create(bound, LONG)) {
+            int failures = onManyThreads(THREADS, t -> {
+                java.util.Random random = new java.util.Random(t);
+                for (int r = 0; r < 500; r++) {
+                    int i = random.nextInt(count);
+                    try (OpenFile file = cache.open(dir.resolve(i + ".txt"))) {
+                        if (file.attributes().size() != content(i).length()) {
+                            throw new AssertionError(
+                                    i + ": " + file.attributes().size());
+                        }
+                    }
+                }
+            });
+            assertThat(failures).isZero();
+            OpenFileCache.Stats stats = cache.stats();
+            assertThat(stats.leases()).isZero();
+            assertThat(stats.openFiles()).isLessThanOrEqualTo(bound);
+            assertThat(stats.evictions()).isPositive();
+        }
+    }
+
     interface Task {
         void run(int thread) throws Exception;
     }
