@@ -52,10 +52,8 @@ final class NativeSendStep implements TransferStep {
 
     /** Made on a virtual thread's first wait: a platform thread never needs it. */
     private ParkingBridge bridge;
-    /** The duplicate the moves after the first work on, or -1 before it is made. */
+    /** The duplicate the moves after the first work on, or -1 before it is made: a step with none is on its first move. */
     private int socket = -1;
-    /** Whether the first move has been made. */
-    private boolean moved;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
 
@@ -92,8 +90,7 @@ final class NativeSendStep implements TransferStep {
         long position = start + transferred;
         long n;
         try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            boolean first = !moved;
-            moved = true;
+            boolean first = socket < 0; // any move after the first is on the duplicate
             int fd = first ? socketDescriptor() : socket;
             long count = Math.min(maxBytes, MAX_CALL_BYTES);
             if (blockingTarget && !parks) {
