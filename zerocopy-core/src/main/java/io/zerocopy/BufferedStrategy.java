@@ -104,25 +104,35 @@ final class BufferedStrategy extends BuiltInStrategy {
         return new Step(facts, pooled, firstBytesRead);
     }
 
-    /** A FILE source whose whole slice fits in the pooled buffer (see the superclass). */
+    /**
+     * A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled
+     * buffer whole (see the superclass).
+     */
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
         long count = facts.request().count();
         return pooled != null
-                && facts.sourceKind() == ChannelKind.FILE
+                && facts.truncatableFile() != null
                 && count > 0
                 && count <= bufferSize(facts, writeSize(facts));
     }
 
-    /** The whole slice of a FILE source into the pooled buffer (see the superclass). */
+    /**
+     * The whole slice into the pooled buffer (see the superclass): a FILE source by position, a
+     * slice view through itself, so that the step's later reads go on where this one stopped.
+     */
     @Override
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        long count = facts.request().count();
-        FileChannel file = facts.request().sourceFile();
-        long start = facts.request().position();
-        pooled.clear().limit((int) count);
-        while (pooled.hasRemaining() && file.read(pooled, start + pooled.position()) >= 0) {
-            // a positional read of a regular file returns what it has
+        TransferRequest request = facts.request();
+        FileChannel file = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
+        long start = request.position();
+        pooled.clear().limit((int) request.count());
+        while (pooled.hasRemaining()
+                && (file != null
+                                ? file.read(pooled, start + pooled.position())
+                                : request.source().read(pooled))
+                        > 0) {
+            // a read of a regular file returns what it has, and 0 or -1 at its end
         }
         pooled.flip();
         return pooled.remaining();

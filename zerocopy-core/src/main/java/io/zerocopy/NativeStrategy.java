@@ -99,6 +99,24 @@ final class NativeStrategy extends BuiltInStrategy {
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        return sendsByKernel(facts) ? NativeSendStep.open(facts) : BufferedStrategy.INSTANCE.open(facts, pooled);
+        return open(facts, pooled, false);
+    }
+
+    /** A file that goes by one read is read ahead as the buffered step reads it: that read is the check. */
+    @Override
+    boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
+        return !sendsByKernel(facts) && BufferedStrategy.INSTANCE.canReadAhead(facts, pooled);
+    }
+
+    @Override
+    int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
+        return BufferedStrategy.INSTANCE.readAhead(facts, pooled);
+    }
+
+    @Override
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
+        return sendsByKernel(facts)
+                ? NativeSendStep.open(facts)
+                : BufferedStrategy.INSTANCE.open(facts, pooled, firstBytesRead);
     }
 }

@@ -95,7 +95,7 @@ final class Selection {
         new Row(
                 NativeStrategy.INSTANCE,
                 s -> s.facts.nativeSource(),
-                Check.LAST_BYTE,
+                Check.READ_AHEAD,
                 (s, how) -> "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
         new Row(
                 BufferedStrategy.INSTANCE,

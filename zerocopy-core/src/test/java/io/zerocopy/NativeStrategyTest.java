@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,8 +48,12 @@ class NativeStrategyTest {
     }
 
     private TransferFacts nativeFacts(WritableByteChannel target, long prefixBytes) {
+        return nativeFacts(opened, target, prefixBytes);
+    }
+
+    private TransferFacts nativeFacts(NativeFile file, WritableByteChannel target, long prefixBytes) {
         TransferRequest request = TransferRequest.builder()
-                .source(new FileSliceChannel(opened, 0, data.length), ChannelKind.OTHER)
+                .source(new FileSliceChannel(file, 0, data.length), ChannelKind.OTHER)
                 .count(data.length)
                 .target(target, ChannelKind.SOCKET)
                 .build();
@@ -73,6 +78,34 @@ class NativeStrategyTest {
         }
         assertThat(moved).isEqualTo(data.length);
         assertThat(out.toByteArray()).isEqualTo(data);
+    }
+
+    @Test
+    void aFileThatGoesByOneRead_isCheckedByThatRead_andItsStepSendsWhatItRead() throws IOException {
+        AtomicInteger reads = new AtomicInteger();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (FakeNativeFile counted = new FakeNativeFile(dir.resolve("source")) {
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                reads.incrementAndGet();
+                return super.read(dst, position);
+            }
+        }) {
+            TransferFacts facts = nativeFacts(counted, Channels.newChannel(out), 0);
+            Choice choice = new Selection(java.util.List.of(), null, Set.of()).choose(facts, null, null);
+            assertThat(choice.strategy.name()).isEqualTo(NativeStrategy.NAME);
+            assertThat(choice.readsAhead()).isTrue();
+            assertThat(choice.readAhead()).isEqualTo(data.length);
+            long moved = 0;
+            try (TransferStep step = choice.open(facts)) {
+                for (long n; moved < data.length && (n = step.move(moved, data.length - moved)) > 0; ) {
+                    moved += n;
+                }
+            }
+            assertThat(moved).isEqualTo(data.length);
+        }
+        assertThat(out.toByteArray()).isEqualTo(data);
+        assertThat(reads).hasValue(1);
     }
 
     @Test
