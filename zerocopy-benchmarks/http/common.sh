@@ -53,6 +53,23 @@ wrk_threads() { echo $(($1 < CLIENT_THREADS ? $1 : CLIENT_THREADS)); }
 # client_wrk ARGS...: wrk on the client CPUs
 client_wrk() { "${CLIENT_ON[@]}" wrk "$@"; }
 
+# client_wrk_files ARGS...: client_wrk, and with WRK_FILES=N set (many_files), through
+# wrk-statuses.lua: each request asks for one of /f0.bin to /f<N-1>.bin at random, whatever the
+# URL's path, and wrk prints a "statuses:" line at the end
+WRK_STATUSES_LUA=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/wrk-statuses.lua
+client_wrk_files() {
+  if [ -n "${WRK_FILES:-}" ]; then client_wrk -s "$WRK_STATUSES_LUA" "$@"; else client_wrk "$@"; fi
+}
+
+# many_files DIR SIZE N: N files of SIZE bytes in DIR, f0.bin to f<N-1>.bin (copies of one random
+# file), and WRK_FILES=N exported for client_wrk_files and wrk-statuses.lua
+many_files() {
+  local i
+  head -c "$2" /dev/urandom >"$1/f0.bin"
+  for i in $(seq 1 $(($3 - 1))); do cp "$1/f0.bin" "$1/f$i.bin"; done
+  export WRK_FILES=$3
+}
+
 # cpu_layout [proxy]: one line that says where things ran (the proxy's CPUs too, if asked)
 cpu_layout() {
   local proxy=

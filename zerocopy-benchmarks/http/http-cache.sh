@@ -32,11 +32,7 @@ trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/plain/nginx/logs" "$WORK/cache/nginx/logs"
 chmod 755 "$WORK" "$WORK/root"
 SIZE=${SIZE:-4096}
-if [ -n "${FILES:-}" ]; then
-  head -c "$SIZE" /dev/urandom >"$WORK/root/f0.bin"
-  for i in $(seq 1 $((FILES - 1))); do cp "$WORK/root/f0.bin" "$WORK/root/f$i.bin"; done
-  export WRK_FILES=$FILES
-fi
+[ -z "${FILES:-}" ] || many_files "$WORK/root" "$SIZE" "$FILES"
 head -c "$SIZE" /dev/urandom >"$WORK/root/one.bin" # the file asked for without FILES, and in the warm-up
 NGINX_WORKERS=$SERVER_NGINX_WORKERS zerocopy-benchmarks/http/nginx-conf.sh "$WORK/plain" "$WORK/root" 18291 \
   >"$WORK/plain/nginx/nginx.conf"

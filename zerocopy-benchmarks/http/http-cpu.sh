@@ -27,14 +27,12 @@ user_sys() {
   done
   echo "$user $sys"
 }
-SCRIPT=()
-[ -z "${WRK_FILES:-}" ] || SCRIPT=(-s "$(dirname "${BASH_SOURCE[0]}")/wrk-statuses.lua")
 WORK=$(mktemp -d /tmp/zerocopy-http-cpu.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 for round in $(seq "$ROUNDS"); do
   for spec in "$@"; do
     IFS=: read -r name port pids <<<"$spec"
-    client_wrk -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "${SCRIPT[@]}" "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
+    client_wrk_files -t"$(wrk_threads "$CONNECTIONS")" -c"$CONNECTIONS" -d"${SECONDS_}"s "http://127.0.0.1:$port/${FILE:-4k.bin}" >"$WORK/wrk" &
     wrk_pid=$!
     sleep 0.5
     read -r user0 sys0 <<<"$(user_sys "$pids")"
