@@ -1,7 +1,9 @@
 -- wrk script: counts the responses by status (200, 403, 404, 503, other) over all threads and prints
 -- them at the end, e.g.  wrk -t2 -c1000 -d5s -s zerocopy-benchmarks/http/wrk-statuses.lua http://127.0.0.1:8080/a.bin
 -- With WRK_FILES=N set, each request asks for /f<K>.bin, K drawn from 0 to N-1 (a cache of open
--- files then holds as many as it may).
+-- files then holds as many as it may). Each thread seeds its own draws: unseeded, every thread
+-- drew the same sequence, each file was soon asked for again by the other threads, and a cache
+-- hit on the repeats.
 local threads = {}
 local files = tonumber(os.getenv("WRK_FILES") or "")
 
@@ -14,9 +16,11 @@ end
 
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("seed", #threads)
 end
 
 function init(args)
+  math.randomseed(seed)
   s200, s403, s404, s503, other = 0, 0, 0, 0, 0
 end
 
