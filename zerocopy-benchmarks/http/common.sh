@@ -64,9 +64,9 @@ client_wrk_files() {
 # many_files DIR SIZE N: N files of SIZE bytes in DIR, f0.bin to f<N-1>.bin (copies of one random
 # file), and WRK_FILES=N exported for client_wrk_files and wrk-statuses.lua
 many_files() {
-  local i
   head -c "$2" /dev/urandom >"$1/f0.bin"
-  for i in $(seq 1 $(($3 - 1))); do cp "$1/f0.bin" "$1/f$i.bin"; done
+  # a tee per 256 names, not a cp per file: 10,000 cp processes took minutes on a busy machine
+  seq -f "$1/f%.0f.bin" 1 $(($3 - 1)) | xargs -r -n 256 sh -c 'tee -- "$@" <"$0" >/dev/null' "$1/f0.bin"
   export WRK_FILES=$3
 }
 
