@@ -18,14 +18,11 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
- * The Linux system calls behind the splice strategy, bound through the FFM API with {@code errno}
+ * The Linux system calls of the native paths, bound through the FFM API with {@code errno}
  * captured after each call ({@code Linker.Option.captureCallState}). Binding is a restricted
- * operation: this class is loaded only after {@link SpliceStrategy} checked that native access is
- * enabled, so a JVM without the flag never sees a warning.
- *
- * <p>Each call takes a {@link State} (the per-transfer memory the kernel writes errno, pipe
- * descriptors and file offsets into) and returns the raw result; negative results carry the errno in
- * the state. Thread-safe; a {@code State} is not.
+ * operation: this class is loaded only once native access is known to be enabled, so a JVM without
+ * the flag never sees a warning. Each call returns the raw result; a negative one leaves the errno
+ * in the caller's memory (a {@link State}, or its call state). Thread-safe; a {@code State} is not.
  */
 @SuppressWarnings("restricted")
 final class LinuxCalls {
@@ -198,6 +195,15 @@ final class LinuxCalls {
         }
     }
 
+    /** A duplicate of {@code fd} ({@code F_DUPFD_CLOEXEC}), which the caller closes. */
+    static int duplicate(State s, int fd) throws IOException {
+        int copy = fcntl(s, fd, F_DUPFD_CLOEXEC, 0);
+        if (copy < 0) {
+            throw failure("fcntl(F_DUPFD_CLOEXEC)", s.errno());
+        }
+        return copy;
+    }
+
     static long read(State s, int fd, MemorySegment buffer, long len) {
         try {
             return (long) READ.invokeExact(s.callState, fd, buffer, len);
@@ -309,10 +315,6 @@ final class LinuxCalls {
     /** The memory for one call's captured state; freed with {@code arena}. */
     static MemorySegment callState(Arena arena) {
         return arena.allocate(CALL_STATE);
-    }
-
-    static int close(State s, int fd) {
-        return close(s.callState, fd);
     }
 
     static int shutdown(State s, int fd, int how) {

@@ -3,34 +3,26 @@ package io.zerocopy;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 
 /**
  * A file the library opened natively, sent with {@code sendfile(2)} straight into the socket's
- * descriptor (read as splice reads it): the calls nginx makes, and no second open of it through
- * the JDK.
+ * descriptor: the calls nginx makes, and no second open through the JDK.
  *
- * <p>The socket's descriptor is read at the first {@link #move} and used by its calls straight
- * away, as the JDK's own calls would use it; a transfer that goes on past that move works on a
- * duplicate made before anything waits, closed with the step, so a close of the channel from another
- * thread while the step waits never makes a call land on a number the kernel has handed out again.
- * A transfer of one move, the usual small file, so makes no extra call. A duplicate keeps the socket
- * alive past the owner's close, so no call here may block in the kernel: a close would not wake
- * it. What a full socket does to a step is decided at each
- * {@link #move} by the thread that makes it, since a transfer may be advanced by any thread:
+ * <p>The first {@link #move} uses the socket's own descriptor, as the JDK's calls would, so a
+ * one-move transfer (the usual small file) makes no extra call; a transfer that goes on works on a
+ * duplicate made before anything waits and closed with the step, so a close from another thread
+ * never makes a call land on a reused number. The duplicate keeps the socket alive past the
+ * owner's close, so no call here blocks in the kernel. The thread that makes each move decides
+ * what a full socket does:
  * <ul>
- *   <li>a non-blocking socket gives {@code EAGAIN}: the step returns 0 and the caller waits;</li>
- *   <li>a blocking socket on a virtual thread, which the JDK runs non-blocking underneath, is waited
- *       for through a {@link ParkingBridge}: the next bytes go through the socket's own write, which
- *       parks the thread and leaves its carrier free;</li>
- *   <li>a blocking socket on a platform thread is asked for no more than it takes now, and waited
- *       for in {@code poll} a bounded time ({@link SocketWaits}); an interrupt then closes the
- *       channel and throws {@code ClosedByInterruptException}, as the JDK does, and a step that
- *       found no room returns 0, so the engine sees a close by another thread and the stall
- *       timeout.</li>
+ *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
+ *   <li>blocking, on a virtual thread: the next bytes go through the socket's own write
+ *       ({@link ParkingBridge}), which parks the thread and frees its carrier;</li>
+ *   <li>blocking, on a platform thread: asked for no more than it takes now, with bounded waits in
+ *       {@code poll} between ({@link SocketWaits}; an interrupt closes the channel); a step that
+ *       found no room returns 0, so the engine sees a close and the stall timeout.</li>
  * </ul>
  */
 final class NativeSendStep implements TransferStep {
@@ -96,14 +88,15 @@ final class NativeSendStep implements TransferStep {
             if (blockingTarget && !parks) {
                 long room = room(s.calls, fd, !first);
                 if (room == 0 && first) {
-                    fd = duplicate(s.calls, fd); // a wait comes: on the duplicate
+                    fd = socket = LinuxCalls.duplicate(s.calls, fd); // a wait comes: on the duplicate
                     room = room(s.calls, fd, true);
                 }
                 count = Math.min(count, room);
             }
             n = count == 0 ? 0 : send(s.calls, fd, position, count);
             if (socket < 0 && (n == WOULD_BLOCK || n > 0 && position + n < end)) {
-                duplicate(s.calls, fd); // the transfer goes on: later moves, and the waits between, on the duplicate
+                socket = LinuxCalls.duplicate(
+                        s.calls, fd); // the transfer goes on: later moves, and the waits between, on the duplicate
             }
             if (count == 0) {
                 return 0;
@@ -113,13 +106,11 @@ final class NativeSendStep implements TransferStep {
             if (bridge == null) {
                 bridge = new ParkingBridge(true);
             }
-            ByteBuffer b = bridge.toFill(maxBytes);
-            file.read(b, position);
-            if (!bridge.filled()) {
-                n = 0; // a positional read of a regular file gives nothing only at its end
-            } else {
+            file.read(bridge.toFill(maxBytes), position);
+            if (bridge.filled()) {
                 return bridge.writeTo(target, maxBytes);
             }
+            n = 0; // a positional read of a regular file gives nothing only at its end
         }
         if (n == WOULD_BLOCK) {
             return 0;
@@ -140,30 +131,15 @@ final class NativeSendStep implements TransferStep {
         }
     }
 
-    /** Makes the duplicate of {@code fd} the later calls use; returns it. */
-    private int duplicate(LinuxCalls.State state, int fd) throws IOException {
-        int copy = LinuxCalls.fcntl(state, fd, LinuxCalls.F_DUPFD_CLOEXEC, 0);
-        if (copy < 0) {
-            throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", state.errno());
-        }
-        socket = copy;
-        return copy;
-    }
-
     /**
      * What blocking socket {@code fd} takes now ({@link SocketWaits#room}), after a wait if
-     * {@code mayWait}, else 0 if that would need one; an interrupt during a wait closes it.
+     * {@code mayWait}, else 0 if that would need one; an interrupt during a wait closes the target.
      */
     private long room(LinuxCalls.State state, int fd, boolean mayWait) throws IOException {
         if (waits == null) {
             waits = new SocketWaits();
         }
-        try {
-            return waits.room(state, fd, mayWait);
-        } catch (ClosedByInterruptException e) {
-            closeTarget(e);
-            throw e;
-        }
+        return waits.room(state, fd, mayWait, target);
     }
 
     /** One {@code sendfile} from {@code position} into {@code fd}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
@@ -180,15 +156,6 @@ final class NativeSendStep implements TransferStep {
         throw LinuxCalls.failure("sendfile to the socket", errno);
     }
 
-    /** The JDK's rule for its own calls: an interrupt closes the channel the call was on. */
-    private void closeTarget(ClosedByInterruptException failure) {
-        try {
-            target.close();
-        } catch (IOException closeFailure) {
-            failure.addSuppressed(closeFailure);
-        }
-    }
-
     @Override
     public Side stalledOn() {
         return stalledOn;
@@ -198,7 +165,7 @@ final class NativeSendStep implements TransferStep {
     public void close() {
         if (socket >= 0) {
             try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-                LinuxCalls.close(s.calls, socket); // Linux releases the descriptor even when close fails
+                LinuxCalls.close(s.callState, socket); // Linux releases the descriptor even when close fails
             }
             socket = -1;
         }

@@ -1,18 +1,17 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 
 /**
- * How a native step uses a blocking socket from a platform thread without ever waiting in the
- * kernel, where it could not be woken: the step works on a duplicate of the socket's descriptor,
- * which keeps the socket open past its owner's close, so a call blocked on it would outlive the
- * close. Instead a write asks for no more than the socket takes now ({@link #room}), a read is
- * made only when bytes wait ({@link #readable}), and the waits between are {@code poll} calls of
- * at most {@link #WAIT_MILLIS}, which an interrupt ends by shutting the socket down ({@link Wake}).
- * Between waits the engine looks for a close by another thread and for the stall timeout. The
- * calls' memory is the caller's ({@code state}); the interrupt guard is made on the first wait. One
- * per step; not thread-safe.
+ * How a native step uses a blocking socket from a platform thread without waiting in the kernel,
+ * where a close could not wake it (the step's duplicate descriptor keeps the socket open past its
+ * owner's close): a write asks for no more than the socket takes now ({@link #room}), a read is
+ * made only when bytes wait ({@link #readable}), and the waits between are {@code poll} calls of at
+ * most {@link #WAIT_MILLIS}, between which the engine sees a close and the stall timeout. An
+ * interrupt ends a wait by shutting the socket down ({@link Wake}) and closes its channel, as the
+ * JDK does. The calls' memory is the caller's; one per step; not thread-safe.
  */
 final class SocketWaits {
     /**
@@ -29,31 +28,25 @@ final class SocketWaits {
      * a third of the buffer free (where the kernel itself wakes a waiting writer) it first waits
      * for more if {@code mayWait}; 0 if there is still too little.
      *
-     * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
+     * @throws ClosedByInterruptException if an interrupt ended the wait, having closed {@code channel}
      */
-    long room(LinuxCalls.State state, int fd, boolean mayWait) throws IOException {
+    long room(LinuxCalls.State state, int fd, boolean mayWait, Channel channel) throws IOException {
         long room = sendRoom(state, fd);
-        if (room * 3 < LinuxCalls.sendBuffer(state)) {
-            if (!mayWait) {
-                return 0;
-            }
-            await(state, fd, LinuxCalls.POLLOUT);
+        if (room * 3 < LinuxCalls.sendBuffer(state) && mayWait) {
+            await(state, fd, LinuxCalls.POLLOUT, channel);
             room = sendRoom(state, fd);
-            if (room * 3 < LinuxCalls.sendBuffer(state)) {
-                return 0;
-            }
         }
-        return room / 2;
+        return room * 3 < LinuxCalls.sendBuffer(state) ? 0 : room / 2;
     }
 
     /**
      * Whether blocking socket {@code fd} has bytes to read (or its end, or an error), after waiting
      * for at most {@link #WAIT_MILLIS}: a read then returns what waits without blocking.
      *
-     * @throws ClosedByInterruptException if an interrupt ended the wait (the caller closes its channel)
+     * @throws ClosedByInterruptException if an interrupt ended the wait, having closed {@code channel}
      */
-    boolean readable(LinuxCalls.State state, int fd) throws IOException {
-        return await(state, fd, LinuxCalls.POLLIN) > 0;
+    boolean readable(LinuxCalls.State state, int fd, Channel channel) throws IOException {
+        return await(state, fd, LinuxCalls.POLLIN, channel) > 0;
     }
 
     private static long sendRoom(LinuxCalls.State state, int fd) throws IOException {
@@ -64,22 +57,32 @@ final class SocketWaits {
         return room;
     }
 
-    private long await(LinuxCalls.State state, int fd, short events) throws IOException {
+    /** One bounded {@code poll}; an interrupt closes {@code channel}, the JDK's rule for its own calls. */
+    private long await(LinuxCalls.State state, int fd, short events, Channel channel) throws IOException {
         if (wake == null) {
             wake = new Wake();
         }
-        if (!wake.isOpen()) {
-            throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and shut the socket down
-        }
         long[] ready = {0};
-        wake.call(fd, () -> {
-            int n;
-            do {
-                n = LinuxCalls.poll(state, fd, events, WAIT_MILLIS);
-            } while (n < 0 && state.errno() == LinuxCalls.EINTR);
-            ready[0] = n;
-            return 0; // nothing moved: an interrupt meanwhile is reported, not counted
-        });
+        try {
+            if (!wake.isOpen()) {
+                throw new ClosedByInterruptException(); // an interrupt ended an earlier wait and shut the socket down
+            }
+            wake.call(fd, () -> {
+                int n;
+                do {
+                    n = LinuxCalls.poll(state, fd, events, WAIT_MILLIS);
+                } while (n < 0 && state.errno() == LinuxCalls.EINTR);
+                ready[0] = n;
+                return 0; // nothing moved: an interrupt meanwhile is reported, not counted
+            });
+        } catch (ClosedByInterruptException e) {
+            try {
+                channel.close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
         return ready[0];
     }
 }

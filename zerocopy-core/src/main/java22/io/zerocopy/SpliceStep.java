@@ -8,8 +8,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
-import java.nio.channels.Channel;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
@@ -18,26 +16,20 @@ import java.nio.channels.WritableByteChannel;
  * One splice transfer: a socket's bytes go into a pipe of this step's own ({@code splice(2)} moves
  * page references, not bytes) and from the pipe to a socket or, at an explicit offset, a file.
  *
- * <p>A step first drains what an earlier step left in the pipe, and reads from the source only into
- * an empty pipe, never more than it was asked for: so the source never gives up a byte beyond the
- * transfer's count. Both ends are used through duplicates of their descriptors, held until
- * {@link #close()}, so a caller closing a channel from another thread can never make a splice land on
- * a descriptor number the kernel has handed to someone else; every step first checks that both
- * channels are still open.
+ * <p>A step first drains what an earlier step left in the pipe, and reads into an empty pipe only
+ * what it was asked for, so the source never gives up a byte beyond the count. Both ends are used
+ * through duplicates of their descriptors, closed by {@link #close()}, so a close from another
+ * thread never makes a splice land on a reused number; every step first checks both channels are
+ * open.
  *
- * <p>A non-blocking end that is not ready gives {@code EAGAIN}: the step returns 0 and says which
- * side it waits for. A blocking socket on a platform thread is never waited on in the kernel, where
- * a close of its channel could not reach the duplicate: the step reads only once bytes wait and
- * writes no more than the socket takes, with bounded waits in {@code poll} between
- * ({@link SocketWaits}), so the engine sees a close and the stall timeout; an interrupt during a
- * wait closes that channel and ends the step with {@code ClosedByInterruptException}, as the JDK
- * does for its own calls.
- *
- * <p>The thread that makes a step decides which of these applies. On a virtual thread the JDK runs a
- * blocking socket non-blocking underneath, so {@code splice} meets {@code EAGAIN} there too; rather
- * than poll, the step waits through a {@link ParkingBridge}: the source's own {@code read} (when it
- * has nothing) or the target's own {@code write} of the pipe's first bytes (when it is full) parks
- * the thread, and what it took is written on; then {@code splice} goes on.
+ * <p>The thread that makes each step decides how it waits. A non-blocking end that is not ready
+ * gives {@code EAGAIN}: the step returns 0 and says which side it waits for. A blocking socket on a
+ * platform thread is never waited on in the kernel, where a close could not reach the duplicate:
+ * the step reads only once bytes wait and writes no more than the socket takes, with bounded
+ * {@code poll} waits between ({@link SocketWaits}; an interrupt closes that channel). On a virtual
+ * thread, where the JDK runs a blocking socket non-blocking underneath, the step waits through a
+ * {@link ParkingBridge}: the source's own {@code read} (nothing to read) or the target's own
+ * {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice} goes on.
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
@@ -45,8 +37,7 @@ final class SpliceStep implements TransferStep {
 
     /**
      * The pipe size asked for: 1 MiB, the most an unprivileged process may set by default
-     * ({@code /proc/sys/fs/pipe-max-size}). In the relay runs a 1 MiB pipe cost 0.69x the relay CPU
-     * per GB of a 256 KiB one at one connection and 0.44x at 256 (docs/splice.md).
+     * ({@code /proc/sys/fs/pipe-max-size}); it costs less relay CPU per GB than 256 KiB (docs/splice.md).
      */
     static final int PIPE_BYTES = 1 << 20;
 
@@ -79,9 +70,9 @@ final class SpliceStep implements TransferStep {
         this.sourceParkable = !facts.sourceNonBlocking();
         this.targetParkable = !facts.targetNonBlocking() && request.targetKind() == ChannelKind.SOCKET;
         try {
-            fds[0] = duplicate(Descriptors.of(source));
-            fds[1] =
-                    duplicate(targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
+            fds[0] = LinuxCalls.duplicate(state, Descriptors.of(source));
+            fds[1] = LinuxCalls.duplicate(
+                    state, targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
             if (LinuxCalls.pipe2(state, LinuxCalls.O_CLOEXEC) < 0) {
                 throw LinuxCalls.failure("pipe2", state.errno());
             }
@@ -103,14 +94,6 @@ final class SpliceStep implements TransferStep {
             closeDescriptors();
             throw new IOException("splice could not set up: " + e.getMessage(), e);
         }
-    }
-
-    private int duplicate(int fd) throws IOException {
-        int copy = LinuxCalls.fcntl(state, fd, LinuxCalls.F_DUPFD_CLOEXEC, 0);
-        if (copy < 0) {
-            throw LinuxCalls.failure("fcntl(F_DUPFD_CLOEXEC)", state.errno());
-        }
-        return copy;
     }
 
     @Override
@@ -135,7 +118,7 @@ final class SpliceStep implements TransferStep {
             return writeBridge(maxBytes);
         }
         if (inPipe == 0) {
-            if (sourceParkable && !virtual && !readable()) {
+            if (sourceParkable && !virtual && !waits.readable(state, fds[0], source)) {
                 stalledOn = Side.SOURCE;
                 return 0;
             }
@@ -162,7 +145,7 @@ final class SpliceStep implements TransferStep {
         stalledOn = Side.TARGET;
         long count = Math.min(inPipe, maxBytes);
         if (targetParkable && !virtual) {
-            count = Math.min(count, room());
+            count = Math.min(count, waits.room(state, fds[1], true, target));
             if (count == 0) {
                 return 0;
             }
@@ -218,26 +201,6 @@ final class SpliceStep implements TransferStep {
         return stalledOn;
     }
 
-    /** Whether the blocking source has bytes, after a bounded wait; an interrupt closes it. */
-    private boolean readable() throws IOException {
-        try {
-            return waits.readable(state, fds[0]);
-        } catch (ClosedByInterruptException e) {
-            closeOnInterrupt(source, e);
-            throw e;
-        }
-    }
-
-    /** What the blocking target takes now, after a bounded wait if it is near full; an interrupt closes it. */
-    private long room() throws IOException {
-        try {
-            return waits.room(state, fds[1], true);
-        } catch (ClosedByInterruptException e) {
-            closeOnInterrupt(target, e);
-            throw e;
-        }
-    }
-
     /**
      * One {@code splice(2)}, retried on {@code EINTR}; the bytes moved, {@link #WOULD_BLOCK} on
      * {@code EAGAIN}. It never waits: both ends were found ready or are non-blocking.
@@ -258,15 +221,6 @@ final class SpliceStep implements TransferStep {
         throw LinuxCalls.failure("splice " + what, errno);
     }
 
-    /** The JDK's rule for its own calls: an interrupt closes the channel the call was on. */
-    private static void closeOnInterrupt(Channel end, ClosedByInterruptException failure) {
-        try {
-            end.close();
-        } catch (IOException closeFailure) {
-            failure.addSuppressed(closeFailure);
-        }
-    }
-
     @Override
     public void close() throws IOException {
         closeDescriptors();
@@ -278,7 +232,7 @@ final class SpliceStep implements TransferStep {
     private void closeDescriptors() {
         for (int i = 0; i < fds.length; i++) {
             if (fds[i] >= 0) {
-                LinuxCalls.close(state, fds[i]); // Linux releases the descriptor even when close fails
+                LinuxCalls.close(state.callState, fds[i]); // Linux releases the descriptor even when close fails
                 fds[i] = -1;
             }
         }
