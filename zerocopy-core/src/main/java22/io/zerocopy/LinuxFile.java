@@ -10,15 +10,15 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A file {@link NativeFiles} opened: read with {@code pread} straight into a direct buffer, sized
- * with {@code fstat}. One that is never closed is closed when it becomes unreachable, with a warning
- * that names it ({@link #CLEANER}). Each call holds the descriptor, so a close from another thread releases it
- * only once the last call in flight returns, and no read can land on a number the kernel has
- * handed out again.
+ * with {@code fstat}. One never closed is closed once unreachable, with a warning that names it
+ * ({@link #CLEANER}). Each call holds the descriptor, so a close from another thread releases it only
+ * once the last call in flight returns: no read lands on a number the kernel handed out again.
  */
 final class LinuxFile extends NativeFile {
     private final int fd;
@@ -31,11 +31,8 @@ final class LinuxFile extends NativeFile {
      * channels do, with a thread of its own: the JDK's shared cleaner is where a server's
      * {@code FileChannel}s and direct buffers queue already.
      */
-    private static final Cleaner CLEANER = Cleaner.create(r -> {
-        Thread t = new Thread(r, "zerocopy-native-files-cleaner");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final Cleaner CLEANER = Cleaner.create(
+            Thread.ofPlatform().name("zerocopy-native-files-cleaner").daemon().factory());
 
     /** The cleaner's action and registration, or null for a file its opener always closes. */
     private final Unreachable onRelease;
@@ -47,27 +44,18 @@ final class LinuxFile extends NativeFile {
         super(path);
         this.fd = fd;
         this.attributes = attributes;
-        this.onRelease = watched ? new Unreachable(path, fd, holds) : null;
+        this.onRelease = watched ? new Unreachable(path, fd, holds, new AtomicBoolean()) : null;
         this.cleanable = watched ? CLEANER.register(this, onRelease) : null;
     }
 
-    /** The cleaner's action: releases the open file's hold; on its own, for a file never closed, it says so. */
-    private static final class Unreachable implements Runnable {
-        private final Path path;
-        private final int fd;
-        private final AtomicInteger holds;
-        /** Set by {@link #closeDescriptor()} before it runs this: a close, not a leak. */
-        volatile boolean closed;
-
-        Unreachable(Path path, int fd, AtomicInteger holds) {
-            this.path = path;
-            this.fd = fd;
-            this.holds = holds;
-        }
-
+    /**
+     * The cleaner's action: releases the open file's hold; on its own, for a file never closed, it
+     * says so. {@code closed} is set by {@link #closeDescriptor()} before it runs this: a close, not a leak.
+     */
+    private record Unreachable(Path path, int fd, AtomicInteger holds, AtomicBoolean closed) implements Runnable {
         @Override
         public void run() {
-            if (!closed) {
+            if (!closed.get()) {
                 LoggerFactory.getLogger(LinuxFile.class)
                         .warn(
                                 "a file opened natively was never closed; its descriptor {} is closed now that it is"
@@ -115,13 +103,11 @@ final class LinuxFile extends NativeFile {
                 if (n == 0) {
                     return -1;
                 }
-                if (dst.isDirect()) {
-                    dst.position(dst.position() + (int) n); // a native read leaves the position alone
-                } else {
+                if (!dst.isDirect()) {
                     MemorySegment.copy(
                             into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
-                    dst.position(dst.position() + (int) n);
                 }
+                dst.position(dst.position() + (int) n); // a native read leaves the position alone
                 return (int) n;
             }
         } finally {
@@ -193,7 +179,7 @@ final class LinuxFile extends NativeFile {
             release(); // the open hold's; NativeFile closes once
             return;
         }
-        onRelease.closed = true;
+        onRelease.closed().set(true);
         cleanable.clean(); // the open hold's release, once
     }
 

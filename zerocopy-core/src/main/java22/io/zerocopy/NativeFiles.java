@@ -113,12 +113,7 @@ final class NativeFiles {
             LinuxFile dir = (LinuxFile) directory;
             int dirFd = dir.hold();
             try {
-                return open(dirFd, path, bytes, followLinks, s);
-            } catch (IOException e) {
-                if (!followLinks && e.getClass() == IOException.class) {
-                    throw (SymbolicLinkException) new SymbolicLinkException(path.toString()).initCause(e);
-                }
-                throw e;
+                return openEntry(dirFd, path, bytes, followLinks, s);
             } finally {
                 dir.release();
             }
@@ -184,14 +179,7 @@ final class NativeFiles {
                 dirFd = fd;
             }
             at = at.resolve(segments.get(last));
-            try {
-                return open(dirFd, at, s.name(segments.get(last)), false, s);
-            } catch (IOException e) {
-                if (e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
-                    throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
-                }
-                throw e;
-            }
+            return openEntry(dirFd, at, s.name(segments.get(last)), false, s);
         } finally {
             if (owned >= 0) {
                 LinuxCalls.close(s.callState, owned);
@@ -241,9 +229,17 @@ final class NativeFiles {
         return fd;
     }
 
-    private static NativeFile open(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
+    /** An entry beneath {@code dirFd}, as {@link #open} opens it; a link not followed is a {@link SymbolicLinkException}. */
+    private static NativeFile openEntry(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
             throws IOException {
-        return open(dirFd, path, name, followLinks, true, s);
+        try {
+            return open(dirFd, path, name, followLinks, true, s);
+        } catch (IOException e) {
+            if (!followLinks && e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
+                throw (SymbolicLinkException) new SymbolicLinkException(path.toString()).initCause(e);
+            }
+            throw e;
+        }
     }
 
     /** {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile}). */
