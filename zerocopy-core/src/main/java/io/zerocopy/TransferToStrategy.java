@@ -11,16 +11,14 @@ import org.slf4j.Logger;
 
 /**
  * {@code FileChannel.transferTo}: the kernel copies from the page cache ({@code sendfile(2)} or
- * {@code copy_file_range(2)} on Linux) when the target is a JDK channel the platform has a path
- * to; otherwise the JDK copies through a mapped or heap buffer itself, which is correct but slow,
- * so the selector only picks this strategy where {@code Platform.directTransferPath} has a path.
- * Stateless; one shared instance.
+ * {@code copy_file_range(2)} on Linux) to a JDK channel the platform has a path to; elsewhere the
+ * JDK copies through a buffer itself, correct but slow, so the selector picks this strategy only
+ * where {@code Platform.directTransferPath} has a path. Stateless; one shared instance.
  *
- * <p><b>Virtual threads.</b> On Java 21 and later {@code transferTo} to a blocking socket used from
- * a virtual thread returns 0 whenever the socket is full instead of parking the thread (JDK 25
- * {@code FileChannelImpl}); a loop could only poll it. So from a virtual thread to a blocking socket
- * the step waits through a {@link ParkingBridge}: on a 0 it writes the next file bytes through the
- * socket's own {@code write}, which parks, and then goes on with {@code sendfile}.
+ * <p><b>Virtual threads.</b> From Java 21, {@code transferTo} to a full blocking socket used from a
+ * virtual thread returns 0 instead of parking (JDK 25 {@code FileChannelImpl}). So there the step
+ * waits through a {@link ParkingBridge}: on a 0 it writes the next file bytes through the socket's
+ * own {@code write}, which parks, and then goes on with {@code sendfile}.
  */
 final class TransferToStrategy extends BuiltInStrategy {
     static final TransferToStrategy INSTANCE = new TransferToStrategy();
@@ -68,43 +66,28 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled) {
-        if (parkable(facts)) {
-            return new ParkingStep(facts);
-        }
-        FileChannel source = facts.request().sourceFile();
-        WritableByteChannel target = facts.request().target();
-        long start = facts.request().position();
-        return new TransferStep() {
-            @Override
-            public long move(long transferred, long maxBytes) throws IOException {
-                // Returns 0 both when a non-blocking target is full and when the file ended early;
-                // the engine tells the two apart.
-                return source.transferTo(start + transferred, maxBytes, target);
-            }
-
-            @Override
-            public void close() {}
-
-            @Override
-            public String toString() {
-                return NAME;
-            }
-        };
+        return new Step(facts, parkable(facts));
     }
 
-    /** transferTo to a blocking socket: the plain call on a platform thread, a parking one on a virtual thread. */
-    private static final class ParkingStep implements TransferStep {
+    /**
+     * One {@code transferTo} per move; its 0 means a full non-blocking target or a file that ended
+     * early, which the engine tells apart. To a parkable socket on a virtual thread a 0 parks in the
+     * socket's own write instead.
+     */
+    private static final class Step implements TransferStep {
         private final FileChannel source;
-        private final SocketChannel target;
+        private final WritableByteChannel target;
         private final long start;
+        private final boolean parkable;
         private final ParkingBridge bridge = new ParkingBridge(false);
         private boolean switched;
         private long sentfile;
 
-        ParkingStep(TransferFacts facts) {
+        Step(TransferFacts facts, boolean parkable) {
             this.source = facts.request().sourceFile();
-            this.target = (SocketChannel) facts.request().target();
+            this.target = facts.request().target();
             this.start = facts.request().position();
+            this.parkable = parkable;
         }
 
         @Override
@@ -112,9 +95,9 @@ final class TransferToStrategy extends BuiltInStrategy {
             if (bridge.holdsBytes()) {
                 return bridge.writeTo(target, maxBytes);
             }
-            boolean parks = TransferFacts.currentThreadIsVirtual();
+            boolean parks = parkable && TransferFacts.currentThreadIsVirtual();
             if (parks && !switched) {
-                ParkingBridge.switchToNonBlocking(target, false); // before sendfile meets the socket
+                ParkingBridge.switchToNonBlocking((SocketChannel) target, false); // before sendfile meets the socket
                 switched = true;
             }
             long n = source.transferTo(start + transferred, maxBytes, target);
@@ -136,7 +119,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public String toString() {
-            return NAME + "(parking writes of " + ParkingBridge.BYTES + " bytes)";
+            return parkable ? NAME + "(parking writes of " + ParkingBridge.BYTES + " bytes)" : NAME;
         }
     }
 }
