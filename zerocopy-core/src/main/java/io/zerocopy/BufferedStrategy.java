@@ -11,21 +11,17 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * Reads into one buffer and writes it out, reusing the buffer for the whole transfer; serves every
- * pair. The buffer is direct when both ends are channels (a JDK channel would otherwise copy a heap
- * buffer into a temporary direct one on every call) and a heap array when either end is a stream
- * (streams take arrays). Direct buffers come from, and go back to, the {@link DirectBuffers} pool;
- * when its budget is spent the step reads through a small heap buffer instead (see
- * {@link DirectBuffers#HEAP_FALLBACK_BYTES}). A heap buffer is never larger than the transfer. A source opened for
- * direct I/O is declined: its reads would have to be block-aligned. Stateless; one shared instance.
+ * pair. The buffer is direct between channels (a JDK channel would copy a heap buffer through a
+ * temporary direct one on every call) and a heap array, never larger than the transfer, when either
+ * end is a stream (streams take arrays). Direct buffers are lent by {@link DirectBuffers} when the
+ * strategy is chosen ({@link BuiltInStrategy#takeFromPool}), so the choice's reason names the buffer
+ * that runs; with the budget spent the step reads through a small heap buffer
+ * ({@link DirectBuffers#HEAP_FALLBACK_BYTES}). To a TCP peer on this host on Linux the buffer is cut
+ * to whole loopback segments ({@link #writeSize}). A source opened for direct I/O is declined: its
+ * reads would have to be block-aligned.
  *
- * <p>The buffer is taken from the pool when the strategy is chosen and handed to the step (see
- * {@link BuiltInStrategy#takeFromPool}), so the reason a choice gives names the buffer that runs. To a TCP
- * socket whose peer is on this host on Linux, the buffer (and with it every full write) is cut down
- * to whole loopback segments, see {@link #writeSize}.
- *
- * <p>A read is only issued once the previous read has been written out completely, so bytes read
- * but not yet accepted by a non-blocking target stay in the buffer and are written by the next
- * step.
+ * <p>A read is issued only once the previous one is written out, so bytes a non-blocking target did
+ * not take wait in the buffer for the next step. Stateless; one shared instance.
  */
 final class BufferedStrategy extends BuiltInStrategy {
     static final BufferedStrategy INSTANCE = new BufferedStrategy();
@@ -33,12 +29,10 @@ final class BufferedStrategy extends BuiltInStrategy {
     static final String NAME = "buffered";
 
     /**
-     * Largest file to a socket on this host that goes by a read and a write instead of
-     * {@code sendfile}: 8 KiB, two pages. The read takes the whole file before the transfer starts
-     * and is also the check that it can be read, so the transfer makes a read and a write where
-     * {@code sendfile} makes the check, the JDK's size call and the send, and from JDK 20 a failing
-     * {@code copy_file_range} try before it; on JDK 17 and 25 alike it cost less (docs/fixed-cost.md).
-     * At 16 KiB {@code sendfile} wins, and above that it costs the sender the least CPU per byte.
+     * Largest file to a socket on this host sent by a read and a write instead of {@code sendfile}:
+     * 8 KiB, two pages. The read is also the check that the file can be read, so two calls replace
+     * the check, the size call and the send (from JDK 20 also a failing {@code copy_file_range});
+     * at 16 KiB {@code sendfile} costs less (docs/fixed-cost.md).
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 

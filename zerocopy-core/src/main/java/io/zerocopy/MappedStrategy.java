@@ -10,19 +10,18 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
- * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping) and writes each window to the target.
- * The bytes go from the page cache to the target without a copy into a Java buffer. Each window is
- * unmapped as soon as the transfer moves past it (see {@link Mappings}). Stateless; one shared instance.
+ * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping) and writes each window to the target:
+ * no copy into a Java buffer. Each window is unmapped once the transfer moves past it
+ * ({@link Mappings}). Stateless; one shared instance.
  *
- * <p><b>Truncation.</b> A window never extends past the file's size when it is mapped. If the file
- * shrinks while a window is mapped, touching the lost pages raises SIGBUS: an {@code InternalError}
- * when Java code copies from the buffer, {@code EFAULT} ("Bad address") when a system call reads it.
- * The step turns both into an {@code IOException}, which the engine, finding the file shorter,
- * reports as a {@link TruncatedSourceException}. HotSpot may deliver the {@code InternalError} only
- * after the faulting copy returned ({@link RealTransfer#advance()} and the blocking loop guard against
- * a late one), so a target copying in Java may get bytes of no defined value for the lost pages, and
- * any target up to a page of them from the page holding the new end of file, which stays mapped. All
- * are counted: what a truncated mmap transfer sent past the file's new end is not to be trusted.
+ * <p><b>Truncation.</b> A window never reaches past the file's size when mapped. If the file shrinks
+ * meanwhile, touching the lost pages raises SIGBUS: an {@code InternalError} when Java code copies
+ * from the buffer, {@code EFAULT} when a system call reads it; the step turns both into an
+ * {@code IOException}, which the engine reports as a {@link TruncatedSourceException}. HotSpot may
+ * deliver the {@code InternalError} after the faulting copy returned ({@link RealTransfer#advance()}
+ * and the blocking loop guard against a late one), so a target copying in Java may get bytes of no
+ * defined value for the lost pages, and any target up to a page of them from the page holding the
+ * new end, which stays mapped. All are counted: what was sent past the new end is not to be trusted.
  */
 final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();

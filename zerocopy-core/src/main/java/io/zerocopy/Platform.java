@@ -214,11 +214,8 @@ final class Platform {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof Platform)) {
-            return false;
-        }
-        Platform that = (Platform) o;
-        return os == that.os
+        return o instanceof Platform that
+                && os == that.os
                 && javaFeature == that.javaFeature
                 && osVersion.equals(that.osVersion)
                 && fastFileTransfer == that.fastFileTransfer;

@@ -10,17 +10,14 @@ import java.nio.channels.ReadableByteChannel;
 
 /**
  * {@code FileChannel.transferFrom} from a channel into a file target; never chosen automatically,
- * available to force. The JDK reads a non-file source through an 8 KiB heap buffer, which is why the
- * selector prefers the buffered strategy for sockets. Stateless; one shared instance.
+ * available to force. The JDK reads a non-file source through an 8 KiB heap buffer, so the selector
+ * prefers the buffered strategy for sockets. A {@code FileChannel} source is declined:
+ * {@code transferFrom} reads it at its shared position, and transferTo reaches the same
+ * {@code copy_file_range(2)} at explicit positions. Stateless; one shared instance.
  *
- * <p>A {@code FileChannel} source is declined: {@code transferFrom} reads it at its own position,
- * which a thread sharing the channel could move meanwhile, and transferTo reaches the same
- * {@code copy_file_range(2)} at explicit positions.
- *
- * <p>{@code transferFrom} writes at an explicit target position, so the step moves the target's
- * position past the bytes written when it closes, as a {@code write} would. It returns 0 both at
- * end of stream and when a read yielded nothing, so the source must be blocking, and a 0 is
- * confirmed by reading one byte directly.
+ * <p>It writes at an explicit target position, so the step moves the target's position past the
+ * bytes written when it closes, as a {@code write} would. It returns 0 both at end of stream and when
+ * a read yielded nothing, so the source must be blocking, and a 0 is confirmed by reading one byte.
  */
 final class TransferFromStrategy extends BuiltInStrategy {
     static final TransferFromStrategy INSTANCE = new TransferFromStrategy();

@@ -9,14 +9,10 @@ import java.nio.channels.SocketChannel;
 
 /**
  * Reads the Unix file descriptor of a JDK channel, which the JDK does not expose. Sockets: the
- * public {@code sun.nio.ch.SelChImpl.getFDVal()}, reachable with
- * {@code --add-exports java.base/sun.nio.ch=...}. Files: {@code FileChannelImpl} has no public
- * member that gives its descriptor, so its private {@code fd} field is read, which needs
- * {@code --add-opens java.base/sun.nio.ch=...} (opening implies exporting), and then the public
- * {@code sun.nio.ch.IOUtil.fdVal(FileDescriptor)}.
- *
- * <p>The {@code can*} methods only look at module flags; the handles are looked up on first use,
- * after a check said yes.
+ * public {@code sun.nio.ch.SelChImpl.getFDVal()}, with {@code --add-exports java.base/sun.nio.ch=...}.
+ * Files: {@code FileChannelImpl}'s private {@code fd} field, with {@code --add-opens} (which implies
+ * the export), then the public {@code sun.nio.ch.IOUtil.fdVal(FileDescriptor)}. The {@code can*}
+ * methods only look at module flags; the handles are looked up on first use, after a check said yes.
  */
 final class Descriptors {
     private static final String PACKAGE = "sun.nio.ch";
@@ -34,14 +30,10 @@ final class Descriptors {
 
     /** Whether socket descriptors can be read: {@code --add-exports java.base/sun.nio.ch} to this module. */
     static boolean canReadSockets() {
-        if (socketsReadable) {
-            return true;
+        if (!socketsReadable) {
+            socketsReadable = Object.class.getModule().isExported(PACKAGE, SELF);
         }
-        boolean readable = Object.class.getModule().isExported(PACKAGE, SELF);
-        if (readable) {
-            socketsReadable = true;
-        }
-        return readable;
+        return socketsReadable;
     }
 
     /** Whether file descriptors can be read: {@code --add-opens java.base/sun.nio.ch} to this module. */

@@ -29,10 +29,9 @@ final class NativeFiles {
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(() -> new Scratch(false));
 
     /**
-     * The calls' memory lent to virtual threads, which often live for one task: memory of their own
-     * would be allocated, with its cleaner, for every file. A virtual thread holds one only across
-     * native calls, which pin it to its carrier, so about as many are in use at once as there are
-     * carriers: {@link Slots}, where a loan and its return cost no allocation.
+     * The calls' memory lent to virtual threads, which often live for one task (memory of their own
+     * would cost an allocation and a cleaner per file). One is held only across native calls, which
+     * pin the thread, so about one per carrier is in use: {@link Slots}, which allocate nothing.
      */
     private static final Slots<Scratch> LENDABLE = new Slots<>();
 
@@ -108,27 +107,23 @@ final class NativeFiles {
         if (!opensBeneath()) {
             return null;
         }
+        LinuxFile dir = (LinuxFile) directory;
+        int dirFd = dir.hold();
         try (Scratch s = scratch()) {
-            MemorySegment bytes = s.name(name);
-            LinuxFile dir = (LinuxFile) directory;
-            int dirFd = dir.hold();
-            try {
-                return openEntry(dirFd, path, bytes, followLinks, s);
-            } finally {
-                dir.release();
-            }
+            return openEntry(dirFd, path, s.name(name), followLinks, s);
+        } finally {
+            dir.release();
         }
     }
 
     /**
-     * The file at {@code segments} (at least one) beneath {@code directory} (a directory opened
-     * here, at {@code directoryPath}; the file is at {@code file}): where {@code inOneCall}, in one
-     * {@code openat2} where the kernel has it ({@link Openat2Beneath}); else, or where that leaves it
-     * to the walk, each segment but the last opened relative to the one before as a directory alone
-     * ({@code openat} with {@code O_DIRECTORY | O_NOFOLLOW}: no {@code fstat}, no object, closed
-     * after the next step), the last as {@link #openAt} opens it. A link on the way is a {@link SymbolicLinkException}, a file
-     * on the way a {@code NotDirectoryException}, each naming the path up to it. Null where
-     * {@link #opensBeneath} says no.
+     * The file at {@code segments} (at least one) beneath {@code directory}, a directory opened here
+     * at {@code directoryPath}; the file is at {@code file}. Where {@code inOneCall}, one
+     * {@code openat2} ({@link Openat2Beneath}); else, or where that leaves it to the walk, each segment
+     * but the last opened relative to the one before with {@code O_DIRECTORY | O_NOFOLLOW} (no
+     * {@code fstat}, closed after the next step), the last as {@link #openAt} opens it. A link on the
+     * way is a {@link SymbolicLinkException}, a file a {@code NotDirectoryException}, each naming the
+     * path up to it. Null where {@link #opensBeneath} says no.
      */
     static NativeFile openBeneath(
             NativeFile directory, Path directoryPath, Path file, List<String> segments, boolean inOneCall)

@@ -9,16 +9,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a path beneath an open directory in one {@code openat2(2)} call (Linux 5.6+), with the
- * flags of the walk's last step ({@code O_RDONLY | O_NONBLOCK | O_CLOEXEC}) and
- * {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS}: the kernel refuses a link
- * at any step and never leaves the directory, as {@link NativeFiles#openBeneath}'s walk does one
- * {@code openat} at a time. Where the call cannot serve, the walk runs instead: a kernel
- * without it ({@code ENOSYS}), a seccomp filter that denies it ({@code EPERM}) or a kernel that
- * knows neither these flags nor this struct ({@code EINVAL}, {@code E2BIG}); after the first
- * {@code ENOSYS}, or the first of the others where the walk then opened the file, it is not tried
- * again in this JVM. A failure of more than one segment is left to the walk too, which names the
- * step that failed. Thread-safe.
+ * Opens a path beneath an open directory in one {@code openat2(2)} (Linux 5.6+), with the walk's
+ * last-step flags and {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS}: the
+ * kernel refuses a link at any step and never leaves the directory, as the walk of
+ * {@link NativeFiles#openBeneath} does one {@code openat} at a time. The walk runs instead where the
+ * call cannot serve: a kernel without it ({@code ENOSYS}; not tried again in this JVM), a seccomp
+ * filter that denies it ({@code EPERM}) or a kernel that knows neither these flags nor this struct
+ * ({@code EINVAL}, {@code E2BIG}; not tried again once the walk then opened the file). A failure of
+ * more than one segment is left to the walk too, which names the step. Thread-safe.
  */
 final class Openat2Beneath {
     private static final Logger log = LoggerFactory.getLogger(Openat2Beneath.class);
