@@ -17,11 +17,10 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * The one place that decides what a channel is: every verb, {@code Path} verbs included, asks here.
- *
- * <p>Only the JDK's own channel classes are {@link ChannelKind#FILE}, {@code SOCKET} or
- * {@code PIPE}; a {@code FileChannel} from another file system provider (zipfs, an in-memory file
- * system) is {@code OTHER}, since neither the kernel paths nor {@code map} can be relied on for it,
- * and is read at explicit positions through a {@link FileSliceChannel}.
+ * Only the JDK's own channel classes are {@link ChannelKind#FILE}, {@code SOCKET} or {@code PIPE}; a
+ * {@code FileChannel} of another file system provider (zipfs, in-memory) is {@code OTHER}, since
+ * neither the kernel paths nor {@code map} can be relied on for it, and is read at explicit
+ * positions through a {@link FileSliceChannel}.
  */
 final class ChannelKinds {
 
@@ -61,10 +60,9 @@ final class ChannelKinds {
     }
 
     /**
-     * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}): the JDK
-     * checks a direct channel's position against the block size first, so a read of nothing at
-     * position 1 tells without a system call. A channel not open for reading throws the JDK's
-     * {@link NonReadableChannelException} now, before a transfer starts.
+     * Whether a JDK file channel was opened for direct I/O ({@code ExtendedOpenOption.DIRECT}): a read
+     * of nothing at position 1 fails the JDK's block-alignment check without a system call. A channel
+     * not open for reading throws the JDK's {@link NonReadableChannelException} now.
      */
     static boolean isDirectIo(FileChannel file) {
         try {

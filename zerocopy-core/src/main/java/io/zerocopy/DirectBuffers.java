@@ -10,34 +10,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The library's direct buffers, within a process-wide budget.
+ * The library's direct buffers, within a process-wide budget. {@code ByteBuffer.allocateDirect}
+ * zeroes the memory, reserves it against {@code -XX:MaxDirectMemorySize} (past which the JDK throws
+ * {@code OutOfMemoryError}) and registers a cleaner, which costs more than the whole copy of a small
+ * file. So the pool allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated
+ * for reuse (after a burst, up to the budget stays allocated) and answers null when the budget is
+ * spent: the caller then takes a path that needs no direct buffer.
  *
- * <p>{@code ByteBuffer.allocateDirect} zeroes the memory, reserves it against
- * {@code -XX:MaxDirectMemorySize} and registers a cleaner, which costs more than the whole copy of a
- * small file, and a server running a thousand transfers at once must not ask for a thousand
- * buffers: past {@code MaxDirectMemorySize} the JDK throws {@code OutOfMemoryError}. So the pool
- * allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated for the next
- * transfer once it is released, and answers null when the budget is spent; the caller then takes a
- * path that needs no direct buffer. After a burst, up to the budget stays allocated for reuse.
- *
- * <p>The budget is {@value TransferOptions#DIRECT_MEMORY_PROPERTY} if set, else a quarter of the
- * JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, which defaults to the heap's maximum),
- * at most {@link #DEFAULT_BUDGET_CAP}. It is read once.
+ * <p>The budget, read once, is {@value TransferOptions#DIRECT_MEMORY_PROPERTY} if set, else a
+ * quarter of the JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, by default the heap's
+ * maximum), at most {@link #DEFAULT_BUDGET_CAP}.
  */
 final class DirectBuffers {
     private static final Logger log = LoggerFactory.getLogger(DirectBuffers.class);
 
     /**
-     * Most the default budget reaches: 64 MiB, one 256 KiB buffer for each of 256 transfers at once.
-     * More transfers than that take paths that need no buffer (docs/scale.md shows why that costs
-     * little), so a larger pool would only hold memory.
+     * Most the default budget reaches: 64 MiB, a 256 KiB buffer for each of 256 transfers at once; more
+     * take paths that need no buffer at little cost (docs/scale.md), so a larger pool only holds memory.
      */
     static final long DEFAULT_BUDGET_CAP = 64L << 20;
 
     /**
-     * The heap buffer used between channels when the direct memory budget is spent: 16 KiB. A JDK
-     * channel copies a heap buffer through a temporary direct buffer of the same size that it keeps
-     * per platform thread, so this is also what each such thread then holds outside the budget.
+     * The heap buffer used between channels when the budget is spent: 16 KiB. A JDK channel copies it
+     * through a temporary direct buffer of that size kept per platform thread, outside the budget.
      */
     static final int HEAP_FALLBACK_BYTES = 16 * 1024;
 
@@ -46,9 +41,9 @@ final class DirectBuffers {
 
     private final long budget;
     /**
-     * Released buffers, one lock-free shelf per capacity, the same few (likeliest in the CPU's cache)
-     * lent first. Lock-free because behind a monitor here hundreds of virtual threads piled up
-     * (docs/virtual-threads.md). Copied on write when a new capacity is first seen, once or twice a run.
+     * Released buffers, one shelf per capacity, the same few (likeliest in the CPU's cache) lent first;
+     * lock-free, as hundreds of virtual threads piled up behind a monitor (docs/virtual-threads.md).
+     * Copied on write when a new capacity is first seen, once or twice a run.
      */
     private volatile Shelf[] shelves = new Shelf[0];
 
@@ -70,9 +65,8 @@ final class DirectBuffers {
 
     /**
      * A cleared direct buffer of at least {@code size} bytes, idle or new, or null if the budget is
-     * spent. A new one has exactly {@code size} bytes, so callers should ask for their usual size
-     * rather than the size of one small transfer, or the pool fills with buffers too small for the
-     * next. Never waits for another thread.
+     * spent; never waits. A new one has exactly {@code size} bytes, so callers ask for their usual
+     * size, not one small transfer's, or the pool fills with buffers too small for the next.
      */
     ByteBuffer acquire(int size) {
         Shelf[] all = shelves;
@@ -122,9 +116,8 @@ final class DirectBuffers {
     }
 
     /**
-     * Idle buffers of one capacity: a few in {@link Slots}, which cost no allocation and are all a
-     * steady load uses; the rest of a burst's, since the pool keeps every buffer it allocated, in a
-     * lock-free stack (last in, first out, as the slots are).
+     * Idle buffers of one capacity: the few a steady load uses in {@link Slots}, which allocate
+     * nothing; the rest of a burst's in a lock-free stack (last in, first out, as the slots are).
      */
     private static final class Shelf {
         final int capacity;
@@ -175,10 +168,7 @@ final class DirectBuffers {
         return Math.min(DEFAULT_BUDGET_CAP, maxDirectMemory / 4);
     }
 
-    /**
-     * {@code -XX:MaxDirectMemorySize} as the JVM was started with it, else the heap's maximum (the
-     * JDK's own default for it). The JDK keeps the value to itself; the launch arguments tell.
-     */
+    /** {@code -XX:MaxDirectMemorySize} from the launch arguments (the JDK keeps it to itself), else the heap's maximum. */
     static long maxDirectMemory() {
         long limit = -1;
         try {

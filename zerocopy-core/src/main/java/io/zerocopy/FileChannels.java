@@ -5,10 +5,9 @@ import java.nio.channels.FileChannel;
 
 /**
  * Calls on a caller's file channel that must not close it. A JDK {@code FileChannel} closes itself
- * on any blocking operation made while the thread's interrupt status is set; after an interrupted
- * transfer the library still has to read the source's size (to tell a truncation) and put positions
- * back, and neither may close a channel the caller owns. Each method clears the status for the one
- * call and sets it again afterwards.
+ * on a blocking operation made while the thread's interrupt status is set, yet after an interrupted
+ * transfer the library still reads the source's size (to tell a truncation) and puts positions
+ * back. Each method clears the status for its one call and sets it again afterwards.
  */
 final class FileChannels {
     private FileChannels() {}
@@ -42,10 +41,7 @@ final class FileChannels {
         long run() throws IOException;
     }
 
-    /**
-     * Runs {@code copy} of a caller's file from {@code start} and moves the file's position past
-     * the bytes it moved, also when it fails part-way, as a read would have.
-     */
+    /** Runs {@code copy} of a caller's file from {@code start}; moves its position past what moved, failed or not. */
     static long copyAndAdvance(FileChannel file, long start, Copy copy) throws IOException {
         long moved;
         try {
@@ -60,8 +56,7 @@ final class FileChannels {
 
     /**
      * Moves a source channel's position past what was copied. A failure to do so is added to the
-     * transfer's own failure if there is one, so it cannot hide it, and otherwise reported with
-     * the count.
+     * transfer's own failure if there is one, so it cannot hide it, else reported with the count.
      */
     private static void advance(FileChannel file, long start, long moved, TransferException failure)
             throws TransferException {

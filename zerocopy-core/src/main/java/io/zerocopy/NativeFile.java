@@ -16,15 +16,13 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
- * A file the library opened itself, through the kernel's own calls rather than a JDK
- * {@code FileChannel} ({@link NativeFiles}: Java 22+ on Linux, with native access): read-only, its
- * attributes read by {@code fstat} from the same open. The {@code native} strategy reads it with
- * {@code pread}; so does every positional read here. What only the JDK's channel does (mapping,
- * locks, {@code transferTo}, a large transfer by {@code sendfile}) goes to a JDK channel opened on
- * demand over the very same file ({@code /proc/self/fd}), and closed with this one.
- *
- * <p>Safe for concurrent use, as a {@code FileChannel} is; reads of a regular file do not wait for
- * anything but the disk, so they are not interruptible.
+ * A file the library opened itself through the kernel's calls ({@link NativeFiles}: Java 22+ on
+ * Linux, with native access), not a JDK {@code FileChannel}: read-only, its attributes read by
+ * {@code fstat} from the same open, every positional read a {@code pread}. What only the JDK's
+ * channel does (mapping, locks, {@code transferTo}) goes to a JDK channel opened on demand over the
+ * very same file ({@code /proc/self/fd}) and closed with this one. Safe for concurrent use, as a
+ * {@code FileChannel} is; reads of a regular file wait only for the disk, so they are not
+ * interruptible.
  */
 abstract class NativeFile extends FileChannel {
     private final Path path;
@@ -65,7 +63,6 @@ abstract class NativeFile extends FileChannel {
             try {
                 jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
             } catch (IOException e) {
-                // no /proc, or the file's permissions changed since the open: name what the user gave
                 throw (IOException) new FileSystemException(
                                 path.toString(),
                                 null,

@@ -33,18 +33,12 @@ final class NativeFiles {
         return false;
     }
 
-    /**
-     * The file at {@code path}, opened read-only and without blocking, with its attributes; null
-     * where this JVM cannot open files natively or the path is not on the default file system.
-     *
-     * @throws IOException what {@code FileChannel.open} throws for the same failure
-     *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...)
-     */
+    /** The file at {@code path}, opened natively: null here. */
     static NativeFile open(Path path, boolean followLinks) throws IOException {
         return null;
     }
 
-    /** As {@link #open}, for a file the caller closes before it returns: none here. */
+    /** As {@link #open}, for a file the caller closes before it returns: null here. */
     static NativeFile openForCall(Path path) throws IOException {
         return null;
     }
@@ -54,14 +48,14 @@ final class NativeFiles {
         return false;
     }
 
-    /** The file at {@code segments} beneath a directory opened natively: none here. */
+    /** The file at {@code segments} beneath a directory opened natively: null here. */
     static NativeFile openBeneath(
             NativeFile directory, Path directoryPath, Path file, java.util.List<String> segments, boolean inOneCall)
             throws IOException {
         return null;
     }
 
-    /** The entry {@code name} of a directory opened natively: none here. */
+    /** The entry {@code name} of a directory opened natively: null here. */
     static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
         return null;
     }

@@ -7,15 +7,13 @@ import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * How a step on a virtual thread waits for a socket the way the socket's own calls do. On Java 21+
- * the JDK runs a blocking socket used from a virtual thread non-blocking underneath, so
- * {@code sendfile} or {@code splice} to a full socket (or from an empty one) returns at once where
- * the socket's own {@code read} or {@code write} would park the thread. The step then moves the next
- * {@link #BYTES} bytes through this bridge, whose write goes through the socket's own and parks.
- *
- * <p>Before its first kernel call a step lets the JDK switch the socket to non-blocking
- * ({@link #switchToNonBlocking}), or that call would block the carrier thread. Not thread-safe; one
- * per step.
+ * How a step on a virtual thread waits for a socket as the socket's own calls do. From Java 21 the
+ * JDK runs a blocking socket used from a virtual thread non-blocking underneath, so {@code sendfile}
+ * or {@code splice} to a full socket (or from an empty one) returns at once where the socket's own
+ * {@code read} or {@code write} would park; the step then moves the next {@link #BYTES} bytes
+ * through this bridge, whose write is the socket's own. Before its first kernel call a step lets
+ * the JDK switch the socket to non-blocking ({@link #switchToNonBlocking}), or that call would block
+ * the carrier. Not thread-safe; one per step.
  */
 final class ParkingBridge {
 
@@ -37,10 +35,7 @@ final class ParkingBridge {
         this.direct = direct;
     }
 
-    /**
-     * Makes the JDK switch a socket used from a virtual thread to non-blocking now, with a read or
-     * write of nothing: it does so on the thread's first read or write of it.
-     */
+    /** Makes the JDK switch a socket used from a virtual thread to non-blocking now, as its first read or write would. */
     static void switchToNonBlocking(SocketChannel socket, boolean byRead) throws IOException {
         if (byRead) {
             socket.read(ChannelKinds.NOTHING);

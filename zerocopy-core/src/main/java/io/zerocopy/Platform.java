@@ -33,9 +33,8 @@ final class Platform {
 
     /**
      * The Linux kernel's per-call limit for {@code read}, {@code write}, {@code sendfile} and
-     * {@code copy_file_range}: {@code MAX_RW_COUNT}, which is {@code INT_MAX} rounded down to a 4 KiB
-     * page. Asking for more is not an error, the kernel just stops there; asking for exactly this
-     * much keeps the count honest.
+     * {@code copy_file_range}: {@code MAX_RW_COUNT}, {@code INT_MAX} rounded down to a 4 KiB page. The
+     * kernel stops there rather than failing; asking for exactly this much keeps the count honest.
      */
     static final long LINUX_MAX_BYTES_PER_CALL = 0x7ffff000L;
 

@@ -10,28 +10,25 @@ import java.util.Arrays;
 
 /**
  * The first write of a file region with a prefix: the caller's prefix buffers (consumed, as a
- * gathering write consumes them) and the first bytes of the file, written together so that no
- * segment carries the prefix alone (what nginx gets from {@code TCP_CORK}, which the JDK lacks).
- * The file's bytes ({@link #chunkBytes(long, long, int)}) are read once into a direct buffer lent by
- * {@link DirectBuffers}, or a heap buffer of the transfer's own to a stream or when the pool has
- * none. What a short first write leaves moves to a heap buffer and the pool's buffer goes back, so
- * a transfer waiting on a slow peer holds no pooled memory.
+ * gathering write consumes them) and the file's first bytes ({@link #chunkBytes(long, long, int)}),
+ * written together so that no segment carries the prefix alone (nginx's {@code TCP_CORK}, which the
+ * JDK lacks). The file bytes are read once into a direct buffer lent by {@link DirectBuffers}, or a
+ * heap buffer of its own (to a stream, or with the pool empty); what a short first write leaves
+ * moves to a heap buffer and the pool's goes back, so a wait on a slow peer holds no pooled memory.
  */
 final class PrefixWrite {
 
     /**
-     * File bytes gathered with the prefix when the file is larger than {@link #WHOLE_BODY_BYTES} and
-     * the peer is not on loopback: 16 KiB, eleven segments at a 1500-byte MTU, so that a thousand
-     * transfers waiting on slow clients hold at most 16 MiB of heap between them; the rest of the
-     * file takes the zero-copy path.
+     * File bytes gathered with the prefix for a body over {@link #WHOLE_BODY_BYTES} to a peer not on
+     * loopback: 16 KiB, eleven 1500-byte segments, so a thousand transfers waiting on slow clients hold
+     * at most 16 MiB of heap; the rest of the file takes the zero-copy path.
      */
     static final int FIRST_CHUNK_BYTES = 16 * 1024;
 
     /**
-     * Largest body gathered whole with the prefix: 80 KiB, the first chunk plus one loopback
-     * segment (65,483 bytes, rounded up). Split after the first chunk, a smaller rest would be one
-     * short segment that Nagle's algorithm holds until the peer's delayed acknowledgement, 40 ms
-     * on Linux; a larger rest fills a segment and is acknowledged at once (docs/header-body.md).
+     * Largest body gathered whole with the prefix: 80 KiB, the first chunk plus one loopback segment
+     * (65,483 bytes, rounded up). A smaller rest after the first chunk would be a short segment that
+     * Nagle holds until the delayed acknowledgement, 40 ms on Linux (docs/header-body.md).
      */
     static final int WHOLE_BODY_BYTES = 80 * 1024;
 
@@ -62,10 +59,7 @@ final class PrefixWrite {
                 : (pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk)).limit(0);
     }
 
-    /**
-     * Whether a body of {@code count} bytes may go whole with its prefix, in one read and one
-     * gathering write: at most {@link #WHOLE_BODY_BYTES}. Selection's row for it decides whether it does.
-     */
+    /** Whether a body of {@code count} bytes may go whole with its prefix (Selection's row decides whether it does). */
     static boolean goesWhole(long count) {
         return count <= WHOLE_BODY_BYTES;
     }
@@ -99,9 +93,8 @@ final class PrefixWrite {
     }
 
     /**
-     * Writes what the target takes of the rest of the prefix: one gathering write where the target
-     * gathers and more than one buffer has bytes left, else one write of the next buffer with bytes
-     * left. Short counts are normal.
+     * Writes what the target takes of the rest: one gathering write where the target gathers and more
+     * than one buffer has bytes left, else a plain write of the next buffer. Short counts are normal.
      */
     long write(WritableByteChannel target) throws IOException {
         if (!readChunk()) {
@@ -116,7 +109,7 @@ final class PrefixWrite {
         int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
         long written = target instanceof GatheringByteChannel && last - first > 1
                 ? ((GatheringByteChannel) target).write(buffers, first, last - first)
-                : target.write(buffers[first]); // one buffer left: the JDK's plain write is the cheaper call
+                : target.write(buffers[first]); // the JDK's plain write is the cheaper call
         while (first < last && !buffers[first].hasRemaining()) {
             first++;
         }
@@ -141,10 +134,10 @@ final class PrefixWrite {
     }
 
     /**
-     * Reads the file's bytes of the prefix, once, at explicit positions (the channel's position is
-     * left alone); the prefix + region verb calls it before the transfer starts when they are the
-     * whole body, so that this read is also the check that the slice can be read. Returns false if
-     * the file ended first (and reads again on the next call).
+     * Reads the file's bytes of the prefix, once, at explicit positions (the channel's own is left
+     * alone); the verb calls it before the transfer starts when they are the whole body, so that it
+     * is also the check that the slice can be read. False if the file ended first (then it reads
+     * again on the next call).
      */
     boolean readChunk() throws IOException {
         ByteBuffer chunk = buffers[buffers.length - 1];

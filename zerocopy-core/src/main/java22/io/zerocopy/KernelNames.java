@@ -35,7 +35,7 @@ final class KernelNames {
     static byte[] of(Path path) {
         Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
         String text = resolved.toString();
-        return text.isEmpty() ? DOT.clone() : exactBytes(text);
+        return text.isEmpty() ? new byte[] {'.'} : exactBytes(text);
     }
 
     /** One name beneath a directory, which {@code fs.getPath(entry)} accepted, in the charset the JDK encodes it with. */
@@ -63,8 +63,6 @@ final class KernelNames {
             return false; // resolving against user.dir is then right either way
         }
     }
-
-    private static final byte[] DOT = {'.'};
 
     /**
      * The bytes the JDK gave the kernel for a name it shows as {@code text}, or null where they
