@@ -23,14 +23,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Opens a file beneath a directory one segment at a time, each relative to the directory the step
- * before opened and none through a symbolic link: the walk behind {@link OpenFile#openBeneath}.
- *
- * <p>Beneath an {@link OpenDirectory} opened natively, {@link NativeFiles#openBeneath} opens it (one
- * {@code openat2}, or a walk of {@code openat}). Beneath one held by a {@link SecureDirectoryStream}
- * (Linux and the other Unixes, every JDK 17+), each step is an {@code openat} with
- * {@code O_NOFOLLOW} relative to the directory opened before it, so no rename or link made meanwhile
- * can lead outside. Elsewhere each step is looked at by path and the file opened by path, which a
+ * The walk behind {@link OpenFile#openBeneath}: a file opened beneath a directory one segment at a
+ * time, each relative to the directory the step before opened, none through a symbolic link. Beneath
+ * a directory opened natively, {@link NativeFiles#openBeneath} does it (one {@code openat2}, or a walk
+ * of {@code openat}); beneath a {@link SecureDirectoryStream} (Linux and the other Unixes, every JDK
+ * 17+) each step is an {@code openat} with {@code O_NOFOLLOW}, so no rename or link made meanwhile
+ * can lead outside; elsewhere each step is looked at by path and the file opened by path, which a
  * racing writer can defeat.
  */
 final class BeneathOpener {

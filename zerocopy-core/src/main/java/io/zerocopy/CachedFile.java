@@ -58,9 +58,9 @@ final class CachedFile {
     }
 
     /**
-     * Whether {@code now} (attributes read from a fresh open of the same name) describe this file as
-     * it was opened: the same file key (inode), size and modification time. Then the cached
-     * descriptor reads exactly what the fresh one would.
+     * Whether {@code now} (attributes from a fresh open of the same name) describe this file as it was
+     * opened: the same file key (inode), size and modification time, so the cached descriptor reads
+     * exactly what the fresh one would.
      */
     boolean sameFile(BasicFileAttributes now) {
         BasicFileAttributes then = file.attributes();

@@ -72,16 +72,16 @@ final class KernelNames {
      * {@code LC_ALL=C}).
      */
     static byte[] exactBytes(String text) {
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
+        if (NAMES == null) {
+            return null;
+        }
+        for (int i = 0; i < text.length(); i++) {
             if (text.charAt(i) >= 0x80) {
-                return NAMES == null
-                                || text.indexOf('\uFFFD', i) >= 0
-                                || !NAMES.newEncoder().canEncode(text)
+                return text.indexOf('\uFFFD', i) >= 0 || !NAMES.newEncoder().canEncode(text)
                         ? null
                         : text.getBytes(NAMES);
             }
         }
-        return NAMES == null ? null : text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
+        return text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
     }
 }

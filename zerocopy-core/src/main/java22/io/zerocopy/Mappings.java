@@ -5,14 +5,13 @@ import java.lang.foreign.Arena;
 import java.nio.channels.FileChannel;
 
 /**
- * Maps file regions read-only and unmaps them as soon as they are released, instead of waiting for
- * the garbage collector to find the buffer. This is the Java 22 part of a multi-release jar
- * ({@code META-INF/versions/22}): each region is mapped into a shared {@code Arena}, and closing
- * the arena unmaps it at once (JEP 454); Java 17 to 21 load the version that releases through
+ * Maps file regions read-only and unmaps them as soon as they are released, not when the garbage
+ * collector finds the buffer: the Java 22 part of a multi-release jar, which maps each region into
+ * a shared {@code Arena} whose close unmaps it at once (JEP 454); Java 17 to 21 release through
  * {@code Unsafe.invokeCleaner}, which warns from Java 23. Shared, not confined: a {@code Transfer}
  * may be advanced and closed by any thread, one at a time, and a confined arena's buffer refuses
- * every other thread ({@code WrongThreadException}). Closing a shared arena costs a handshake with
- * the JVM's threads, once per window. A released buffer must not be touched again.
+ * other threads; a shared arena's close costs a handshake with the JVM's threads, once per window.
+ * A released buffer must not be touched again.
  */
 final class Mappings {
 

@@ -98,10 +98,9 @@ final class NativeFiles {
 
     /**
      * The entry {@code name} of {@code directory} (a directory opened here), opened as {@link #open}
-     * opens a path but with {@code openat} relative to that directory's descriptor, so that only
-     * the directory itself is searched; a link at that step is refused with a
-     * {@link SymbolicLinkException} unless {@code followLinks}. {@code path} names the file, in its
-     * failures too. Null where {@link #opensBeneath} says no.
+     * opens a path but relative to that directory alone; a link there is a {@link SymbolicLinkException}
+     * unless {@code followLinks}. {@code path} names the file, in failures too. Null where
+     * {@link #opensBeneath} says no.
      */
     static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
         if (!opensBeneath()) {
@@ -203,8 +202,6 @@ final class NativeFiles {
                                 ? new NoSuchFileException(at.toString()) // taken away meanwhile
                                 : new NotDirectoryException(at.toString());
             }
-            // a directory again: what O_DIRECTORY met a moment before was put there by someone
-            // racing the walk (a link, as the refusal says for a link either way)
             boolean directoryNow = LinuxCalls.fstat(s.callState, fd, s.stat) == 0
                     && LinuxFile.Stat.attributes(s.stat).isDirectory();
             LinuxCalls.close(s.callState, fd);
@@ -268,9 +265,8 @@ final class NativeFiles {
     }
 
     /**
-     * Whether a file opened natively can be sent into {@code target} with {@code sendfile(2)}: a
-     * JDK socket whose descriptor this JVM lets the library read ({@code --add-exports
-     * java.base/sun.nio.ch}).
+     * Whether a file opened natively can be sent into {@code target} with {@code sendfile(2)}: a JDK
+     * socket whose descriptor this JVM lets the library read ({@code --add-exports java.base/sun.nio.ch}).
      */
     static boolean canSendTo(WritableByteChannel target) {
         return target != null && sendsToKind(ChannelKinds.of(target));
@@ -318,9 +314,8 @@ final class NativeFiles {
     }
 
     /**
-     * Memory for the calls: a platform thread's, freed by the GC with the thread, or one that
-     * virtual threads borrow in turn. Made once rather than per file, since each allocation of
-     * native memory registers a cleaner.
+     * Memory for the calls, made once rather than per file (each native allocation registers a
+     * cleaner): a platform thread's, freed by the GC with the thread, or one virtual threads borrow.
      */
     static final class Scratch implements AutoCloseable {
         private final boolean lendable;
@@ -340,10 +335,7 @@ final class NativeFiles {
             this.lendable = lendable;
         }
 
-        /**
-         * Done with it for now: one lent to a virtual thread goes back for the next; with every slot
-         * full (more carriers than slots were busy at once) it is left to the GC.
-         */
+        /** Done for now: one lent to a virtual thread goes back, or to the GC when every slot is full. */
         @Override
         public void close() {
             if (lendable) {
@@ -358,8 +350,8 @@ final class NativeFiles {
         }
 
         /**
-         * One name beneath a directory, NUL-terminated, encoded as the JDK encodes the name of a new
-         * path ({@code fs.getPath(name)}, which refused any character it cannot encode before this).
+         * One name beneath a directory, NUL-terminated, encoded as the JDK encodes a new path's name
+         * ({@code fs.getPath(name)}, which already refused any character it cannot encode).
          */
         MemorySegment name(String entry) {
             return terminated(KernelNames.ofEntry(entry));

@@ -12,23 +12,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Linux {@code splice(2)} from a JDK socket through a pipe to a JDK socket or file, so the bytes
- * never enter user space: the JDK itself has no such path (its {@code transferFrom} from a socket
- * reads through an 8 KiB heap buffer, and socket to socket always copies). This is the Java 22 part
- * of a multi-release jar ({@code META-INF/versions/22}); Java 17 to 21 load a stub that declines.
+ * never enter user space; the JDK has no such path (its {@code transferFrom} from a socket reads
+ * through an 8 KiB heap buffer, and socket to socket always copies). The Java 22 part of a
+ * multi-release jar ({@code META-INF/versions/22}); Java 17 to 21 load a stub that declines.
  *
- * <p>It needs what the JDK does not give: a channel's descriptor, and native calls. So it serves a
- * request only when the JVM runs with
- * <ul>
- *   <li>{@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (or {@code =io.zerocopy} on the
- *       module path) to read a socket's descriptor;</li>
- *   <li>{@code --add-opens java.base/sun.nio.ch=...} instead, for a file target: a file channel's
- *       descriptor is private;</li>
- *   <li>{@code --enable-native-access=ALL-UNNAMED} (or {@code =io.zerocopy}).</li>
- * </ul>
- * Without them, on another system, or for a channel that is not the JDK's own, {@link #supports}
- * says which is missing and selection moves on; the first such answer is logged once at debug level.
- * A file target opened for appending is declined (splice writes at explicit offsets). File sources
- * are not served: {@code sendfile} is the same kernel path. Stateless; one shared instance.
+ * <p>It needs a channel's descriptor and native calls, so it serves a request only with
+ * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (or {@code =io.zerocopy} on the module path;
+ * {@code --add-opens} instead for a file target, whose descriptor is private) and
+ * {@code --enable-native-access=ALL-UNNAMED} (or {@code =io.zerocopy}). Without them, on another
+ * system, or for a channel not the JDK's own, {@link #supports} says which is missing (the first
+ * such answer logged once at debug level) and selection moves on. A file target opened for
+ * appending is declined (splice writes at explicit offsets); file sources are not served
+ * ({@code sendfile} is the same kernel path). Stateless; one shared instance.
  */
 final class SpliceStrategy extends BuiltInStrategy {
     static final SpliceStrategy INSTANCE = new SpliceStrategy();
