@@ -94,13 +94,10 @@ final class Platform {
     }
 
     /**
-     * A platform described by hand, for tests and tools.
-     *
-     * @param os the operating system
-     * @param javaFeature the JDK feature release, as {@code Runtime.version().feature()} (17 or later)
-     * @param osVersion the {@code os.version} string, for Linux the kernel release such as
-     *     {@code "6.8.0-45-generic"}; an unparseable version counts as a very old kernel, so only
-     *     the portable paths are chosen
+     * A platform described by hand, for tests and tools: {@code javaFeature} as
+     * {@code Runtime.version().feature()} (17 or later), {@code osVersion} as {@code os.version}, for
+     * Linux the kernel release such as {@code "6.8.0-45-generic"}; one that does not parse counts as a
+     * very old kernel, so only the portable paths are chosen.
      */
     static Platform of(OperatingSystem os, int javaFeature, String osVersion) {
         return of(os, javaFeature, osVersion, false);
@@ -147,11 +144,8 @@ final class Platform {
     }
 
     /**
-     * The kernel path {@code FileChannel.transferTo} takes from a file to a target of this kind,
-     * such as {@code "sendfile(2)"}, or empty when the JDK would copy through user space instead.
-     *
-     * @param target the kind of the target channel
-     * @param targetNonBlocking whether the target is a selectable channel in non-blocking mode
+     * The kernel path {@code FileChannel.transferTo} takes from a file to a target of this kind (in
+     * non-blocking mode or not), such as {@code "sendfile(2)"}; empty where the JDK copies in user space.
      */
     Optional<String> directTransferPath(ChannelKind target, boolean targetNonBlocking) {
         Objects.requireNonNull(target, "target");

@@ -86,32 +86,30 @@ final class LinuxFile extends NativeFile {
             throw new IllegalArgumentException("Read-only buffer");
         }
         hold();
-        try {
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
             int wanted = dst.remaining();
             if (wanted == 0) {
                 return 0;
             }
-            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-                MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
-                long n;
-                do {
-                    n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
-                } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
-                if (n < 0) {
-                    throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
-                }
-                if (n == 0) {
-                    return -1;
-                }
-                if (!dst.isDirect()) {
-                    MemorySegment.copy(
-                            into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
-                }
-                dst.position(dst.position() + (int) n); // a native read leaves the position alone
-                return (int) n;
+            MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
+            long n;
+            do {
+                n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
+            } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+            if (n < 0) {
+                throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
             }
+            if (n == 0) {
+                return -1;
+            }
+            if (!dst.isDirect()) {
+                MemorySegment.copy(
+                        into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
+            }
+            dst.position(dst.position() + (int) n); // a native read leaves the position alone
+            return (int) n;
         } finally {
-            release();
+            release(); // after the scratch went back: a close here may take one
         }
     }
 
@@ -137,13 +135,11 @@ final class LinuxFile extends NativeFile {
     @Override
     public long size() throws IOException {
         hold();
-        try {
-            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-                if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
-                    throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
-                }
-                return s.stat.get(ValueLayout.JAVA_LONG, Stat.SIZE);
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
+                throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
             }
+            return s.stat.get(ValueLayout.JAVA_LONG, Stat.SIZE);
         } finally {
             release();
         }

@@ -133,12 +133,9 @@ final class NativeFiles {
         LinuxFile top = (LinuxFile) directory;
         int dirFd = top.hold();
         try (Scratch s = scratch()) {
-            int fd = Openat2Beneath.NOT_TRIED;
-            if (inOneCall) {
-                fd = Openat2Beneath.open(s, dirFd, file, segments);
-                if (fd >= 0) {
-                    return opened(fd, file, true, s);
-                }
+            int fd = inOneCall ? Openat2Beneath.open(s, dirFd, file, segments) : Openat2Beneath.NOT_TRIED;
+            if (fd >= 0) {
+                return opened(fd, file, true, s);
             }
             NativeFile walked = walk(s, dirFd, directoryPath, segments);
             if (fd != Openat2Beneath.NOT_TRIED) {
