@@ -31,6 +31,9 @@ final class LinuxCalls {
     static final int SPLICE_F_NONBLOCK = 2;
     static final int SHUT_RDWR = 2;
 
+    /** What {@link #moved} gives for {@code EAGAIN}: a non-blocking end not ready, nothing moved. */
+    static final long WOULD_BLOCK = -2;
+
     /** This architecture's numbers; callers checked that it has a table ({@link LinuxAbi#current()}). */
     private static final LinuxAbi ABI = Objects.requireNonNull(
             LinuxAbi.current(), () -> "no kernel interface table for " + System.getProperty("os.arch"));
@@ -323,6 +326,17 @@ final class LinuxCalls {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /** The bytes a non-blocking move ({@code call}) gave back as {@code n}, {@link #WOULD_BLOCK}, or its failure. */
+    static long moved(State s, long n, String call) throws IOException {
+        if (n >= 0) {
+            return n;
+        }
+        if (s.errno() == EAGAIN) {
+            return WOULD_BLOCK;
+        }
+        throw failure(call, s.errno());
     }
 
     /** An {@code IOException} for a failed call: the C library's message and the call, as the JDK words them. */

@@ -29,8 +29,6 @@ final class NativeSendStep implements TransferStep {
     /** The most one call is asked to send: 1 GiB, as the JDK's own {@code transferTo} asks. */
     private static final long MAX_CALL_BYTES = 1L << 30;
 
-    private static final long WOULD_BLOCK = -2;
-
     private final LinuxFile file;
     private final SocketChannel target;
     private final long start;
@@ -94,7 +92,7 @@ final class NativeSendStep implements TransferStep {
                 count = Math.min(count, room);
             }
             n = count == 0 ? 0 : send(s.calls, fd, position, count);
-            if (socket < 0 && (n == WOULD_BLOCK || n > 0 && position + n < end)) {
+            if (socket < 0 && (n == LinuxCalls.WOULD_BLOCK || n > 0 && position + n < end)) {
                 socket = LinuxCalls.duplicate(
                         s.calls, fd); // the transfer goes on: later moves, and the waits between, on the duplicate
             }
@@ -102,7 +100,7 @@ final class NativeSendStep implements TransferStep {
                 return 0;
             }
         }
-        if (n == WOULD_BLOCK && parks) {
+        if (n == LinuxCalls.WOULD_BLOCK && parks) {
             if (bridge == null) {
                 bridge = new ParkingBridge(true);
             }
@@ -112,7 +110,7 @@ final class NativeSendStep implements TransferStep {
             }
             n = 0; // a positional read of a regular file gives nothing only at its end
         }
-        if (n == WOULD_BLOCK) {
+        if (n == LinuxCalls.WOULD_BLOCK) {
             return 0;
         }
         if (n == 0) {
@@ -142,18 +140,11 @@ final class NativeSendStep implements TransferStep {
         return waits.room(state, fd, mayWait, target);
     }
 
-    /** One {@code sendfile} from {@code position} into {@code fd}, retried on {@code EINTR}; {@link #WOULD_BLOCK} on {@code EAGAIN}. */
+    /** One {@code sendfile} from {@code position} into {@code fd}, retried on {@code EINTR}; {@link LinuxCalls#WOULD_BLOCK} on {@code EAGAIN}. */
     private long send(LinuxCalls.State state, int fd, long position, long count) throws IOException {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
-        long n = file.sendfile(state.callState, fd, state.offset, count);
-        if (n >= 0) {
-            return n;
-        }
-        int errno = state.errno();
-        if (errno == LinuxCalls.EAGAIN) {
-            return WOULD_BLOCK;
-        }
-        throw LinuxCalls.failure("sendfile to the socket", errno);
+        return LinuxCalls.moved(
+                state, file.sendfile(state.callState, fd, state.offset, count), "sendfile to the socket");
     }
 
     @Override

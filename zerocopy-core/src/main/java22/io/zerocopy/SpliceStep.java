@@ -33,7 +33,6 @@ import java.nio.channels.WritableByteChannel;
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
-    private static final long WOULD_BLOCK = -2;
 
     /**
      * The pipe size asked for: 1 MiB, the most an unprivileged process may set by default
@@ -129,10 +128,10 @@ final class SpliceStep implements TransferStep {
                     MemorySegment.NULL,
                     Math.min(maxBytes, pipeSize),
                     "from the source");
-            if (in == WOULD_BLOCK && sourceParks) {
+            if (in == LinuxCalls.WOULD_BLOCK && sourceParks) {
                 return readThroughSource(maxBytes);
             }
-            if (in == WOULD_BLOCK) {
+            if (in == LinuxCalls.WOULD_BLOCK) {
                 stalledOn = Side.SOURCE;
                 return 0;
             }
@@ -151,10 +150,10 @@ final class SpliceStep implements TransferStep {
             }
         }
         long out = splice(fds[2], MemorySegment.NULL, fds[1], offset, count, "to the target");
-        if (out == WOULD_BLOCK && targetParks) {
+        if (out == LinuxCalls.WOULD_BLOCK && targetParks) {
             return writeThroughTarget(maxBytes);
         }
-        if (out == WOULD_BLOCK) {
+        if (out == LinuxCalls.WOULD_BLOCK) {
             return 0;
         }
         inPipe -= out;
@@ -202,7 +201,7 @@ final class SpliceStep implements TransferStep {
     }
 
     /**
-     * One {@code splice(2)}, retried on {@code EINTR}; the bytes moved, {@link #WOULD_BLOCK} on
+     * One {@code splice(2)}, retried on {@code EINTR}; the bytes moved, {@link LinuxCalls#WOULD_BLOCK} on
      * {@code EAGAIN}. It never waits: both ends were found ready or are non-blocking.
      */
     private long splice(int in, MemorySegment offIn, int out, MemorySegment offOut, long len, String what)
@@ -211,14 +210,7 @@ final class SpliceStep implements TransferStep {
         do {
             n = LinuxCalls.splice(state, in, offIn, out, offOut, len, FLAGS);
         } while (n < 0 && state.errno() == LinuxCalls.EINTR);
-        if (n >= 0) {
-            return n;
-        }
-        int errno = state.errno();
-        if (errno == LinuxCalls.EAGAIN) {
-            return WOULD_BLOCK;
-        }
-        throw LinuxCalls.failure("splice " + what, errno);
+        return LinuxCalls.moved(state, n, "splice " + what);
     }
 
     @Override
