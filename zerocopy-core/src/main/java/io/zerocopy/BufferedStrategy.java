@@ -60,9 +60,8 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     /**
-     * A direct buffer from the pool that holds {@code bytes} of the FILE source read ahead of the
-     * step (the file bytes of a {@link PrefixWrite}), or null where this strategy would not take
-     * one, or its buffers are smaller than that.
+     * A pooled direct buffer for {@code bytes} of the FILE source read ahead of the step (a
+     * {@link PrefixWrite}'s file bytes); null where this strategy takes none or its buffers are smaller.
      */
     ByteBuffer takeFromPool(TransferFacts facts, int bytes) {
         int asked = facts.bufferSize();
@@ -137,9 +136,8 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     /**
-     * The size to ask the pool for: the usual size, so that the buffer serves the next transfer too;
-     * one larger than {@link #SHARED_SIZE_LIMIT} (an explicit bufferSize) only at the size this
-     * transfer needs.
+     * The size to ask the pool for: the usual size, so that the buffer serves the next transfer too,
+     * or above {@link #SHARED_SIZE_LIMIT} (an explicit bufferSize) just what this transfer needs.
      */
     private static int poolSize(TransferFacts facts) {
         int asked = facts.bufferSize();
@@ -155,8 +153,8 @@ final class BufferedStrategy extends BuiltInStrategy {
     /**
      * The requested buffer size, or, to a peer on this host on Linux when at least one segment was
      * asked for, the largest multiple of the loopback MSS within it: any other size leaves a runt
-     * segment behind each write that Nagle's algorithm holds until the peer acknowledges. To other
-     * peers the size is left alone, since their MSS is far smaller (docs/benchmarks.md).
+     * segment behind each write that Nagle holds until the peer acknowledges. Other peers' MSS is far
+     * smaller, so their size is left alone (docs/benchmarks.md).
      */
     static int writeSize(TransferFacts facts) {
         int requested = facts.bufferSize();

@@ -59,7 +59,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class OpenDirectory implements Closeable {
     private final Path path;
     private final SecureDirectoryStream<Path> stream;
-    /** The directory opened natively, walked through {@code /proc/self/fd}; null where {@link #stream} serves. */
+    /** The directory opened natively, opened beneath by its descriptor; null where {@link #stream} serves. */
     private final NativeFile opened;
     /** Shared by opens beneath, taken alone by {@link #close()}: no open walks from a closed, reused descriptor. */
     private final ReadWriteLock lock = new ReentrantReadWriteLock();

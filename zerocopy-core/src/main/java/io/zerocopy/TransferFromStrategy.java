@@ -83,10 +83,9 @@ final class TransferFromStrategy extends BuiltInStrategy {
         }
 
         /**
-         * Reads one byte to tell end of stream (-1) from a source with nothing to give (0), and
-         * writes it if there is one. Before JDK 21 {@code transferFrom} also moves nothing to a
-         * position past the target's end; the positional write extends the file, after which
-         * {@code transferFrom} carries on.
+         * Reads one byte to tell end of stream (-1) from a source with nothing to give (0), and writes
+         * it if there is one. Before JDK 21 {@code transferFrom} also moves nothing to a position past
+         * the target's end; this positional write extends the file, and {@code transferFrom} goes on.
          */
         private long probe(long at) throws IOException {
             probe.clear();

@@ -27,9 +27,8 @@ final class LinuxFile extends NativeFile {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     /**
-     * Closes the descriptor of a file that was never closed once it is unreachable, as the JDK's
-     * channels do, with a thread of its own: the JDK's shared cleaner is where a server's
-     * {@code FileChannel}s and direct buffers queue already.
+     * Closes the descriptor of a file never closed once it is unreachable, as the JDK's channels do,
+     * on a thread of its own: the JDK's shared cleaner is where a server's channels and buffers queue.
      */
     private static final Cleaner CLEANER = Cleaner.create(
             Thread.ofPlatform().name("zerocopy-native-files-cleaner").daemon().factory());
