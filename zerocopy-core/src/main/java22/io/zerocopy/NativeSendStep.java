@@ -93,8 +93,8 @@ final class NativeSendStep implements TransferStep {
             }
             n = count == 0 ? 0 : send(s.calls, fd, position, count);
             if (socket < 0 && (n == LinuxCalls.WOULD_BLOCK || n > 0 && position + n < end)) {
-                socket = LinuxCalls.duplicate(
-                        s.calls, fd); // the transfer goes on: later moves, and the waits between, on the duplicate
+                // the transfer goes on: later moves, and the waits between, on the duplicate
+                socket = LinuxCalls.duplicate(s.calls, fd);
             }
             if (count == 0) {
                 return 0;
