@@ -5,14 +5,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The numbers of the Linux kernel's interface that the native calls pass or read, one table per
- * architecture: open flags, system call numbers, errno values, {@code struct stat} offsets and
- * socket options. They differ between architectures ({@code O_NOFOLLOW} is {@code 0400000} on x86-64
- * and {@code 0100000} on AArch64, where {@code 0400000} is {@code O_LARGEFILE}), so each entry is
- * named by the C expression that gives it, and a test compiles those expressions with each
- * architecture's own kernel headers and compares ({@code LinuxAbiHeadersTest},
- * {@code scripts/abi-probe.sh}). An architecture without a table here has no native path: the JDK's
- * calls serve it. Immutable.
+ * The numbers of the Linux kernel's interface that the native calls pass or read (open flags,
+ * system call numbers, errno values, {@code struct stat} offsets, socket options), one table per
+ * architecture: they differ ({@code O_NOFOLLOW} is {@code 0400000} on x86-64 and {@code 0100000} on
+ * AArch64, where {@code 0400000} is {@code O_LARGEFILE}), so each entry is named by the C expression
+ * that gives it, which {@code LinuxAbiHeadersTest} ({@code scripts/abi-probe.sh}) compiles with each
+ * architecture's own kernel headers to compare. An architecture without a table here has no native
+ * path: the JDK's calls serve it. Immutable.
  */
 final class LinuxAbi {
     /** The values every architecture here shares (the kernel's asm-generic headers). */
