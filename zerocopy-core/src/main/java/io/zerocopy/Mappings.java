@@ -9,12 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Maps file regions read-only and unmaps them as soon as they are released, not when the garbage
- * collector finds the buffer. This Java 17 to 21 version releases with
- * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), as Netty and Lucene do,
- * which warns from Java 23 (the jar's Java 22 part maps into an {@code Arena}); without the hook the
- * garbage collector unmaps, holding address space longer (a debug line says so once). A released
- * buffer must not be touched again: unmapped memory crashes the JVM on Java 17.
+ * Maps file regions read-only and unmaps them as soon as they are released, instead of waiting for
+ * the garbage collector to find the buffer. This Java 17 to 21 version releases with
+ * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}), as Netty and Lucene do;
+ * that warns from Java 23, so the jar's Java 22 part maps into an {@code Arena} instead. Without the
+ * hook the garbage collector unmaps, holding address space longer (a debug line says so once). A
+ * released buffer must not be touched again: unmapped memory crashes the JVM on Java 17.
  */
 final class Mappings {
     private static final Logger log = LoggerFactory.getLogger(Mappings.class);
