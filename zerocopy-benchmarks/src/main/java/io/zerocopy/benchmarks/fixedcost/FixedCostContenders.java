@@ -1,6 +1,7 @@
 package io.zerocopy.benchmarks.fixedcost;
 
 import io.zerocopy.FileRegion;
+import io.zerocopy.OpenFile;
 import io.zerocopy.Transfer;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
@@ -53,6 +54,19 @@ enum FixedCostContenders {
         long send(Ends ends) throws IOException {
             try (FileChannel file = FileChannel.open(ends.path, StandardOpenOption.READ)) {
                 return Transfers.copy(file, 0, ends.size, ends.socket);
+            }
+        }
+    },
+    /**
+     * A server's way: {@code OpenFile.open(path)}, {@code Transfers.copy(file.channel(), 0, size,
+     * socket)} with the size its open read, close. On Java 22+ with native access, the file is
+     * opened natively and the slice goes by the {@code native} strategy.
+     */
+    OPEN_FILE("openFile") {
+        @Override
+        long send(Ends ends) throws IOException {
+            try (OpenFile file = OpenFile.open(ends.path)) {
+                return Transfers.copy(file.channel(), 0, file.attributes().size(), ends.socket);
             }
         }
     },
