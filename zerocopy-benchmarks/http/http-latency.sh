@@ -58,7 +58,7 @@ need_jdk_and_jar
 mkdir -p "$OUT"
 make_root latency 4k.bin:4096 1m.bin:$((1 << 20))
 if [[ " ${FILES[*]} " == *" 10000x4k "* ]]; then # f0.bin to f9999.bin, which wrk-statuses.lua asks for at random
-  for i in $(seq 0 9999); do head -c 4096 /dev/urandom >"$ROOT/f$i.bin"; done
+  many_files "$ROOT" 4096 10000
 fi
 cat "$ROOT"/*.bin >/dev/null # into the page cache
 trap cleanup EXIT
