@@ -62,6 +62,17 @@ class NativeStrategyTest {
                 request, Peers.Peer.THIS_HOST_IPV4, TransferOptions.defaults(), linux, false, prefixBytes, 0);
     }
 
+    /** Opens the choice's step and moves until it has moved the data or moves nothing; returns the bytes moved. */
+    private long moveAll(Choice choice, TransferFacts facts) throws IOException {
+        long moved = 0;
+        try (TransferStep step = choice.open(facts)) {
+            for (long n; moved < data.length && (n = step.move(moved, data.length - moved)) > 0; ) {
+                moved += n;
+            }
+        }
+        return moved;
+    }
+
     @Test
     void aFileOpenedNatively_goesByNative_andEveryByteArrives() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -70,13 +81,7 @@ class NativeStrategyTest {
         Choice choice = new Selection(java.util.List.of(), null, Set.of()).choose(facts, null, null);
         assertThat(choice.strategy.name()).isEqualTo(NativeStrategy.NAME);
         assertThat(choice.reason()).contains("opened natively").contains("pread");
-        long moved = 0;
-        try (TransferStep step = choice.open(facts)) {
-            for (long n; moved < data.length && (n = step.move(moved, data.length - moved)) > 0; ) {
-                moved += n;
-            }
-        }
-        assertThat(moved).isEqualTo(data.length);
+        assertThat(moveAll(choice, facts)).isEqualTo(data.length);
         assertThat(out.toByteArray()).isEqualTo(data);
     }
 
@@ -96,13 +101,7 @@ class NativeStrategyTest {
             assertThat(choice.strategy.name()).isEqualTo(NativeStrategy.NAME);
             assertThat(choice.readsAhead()).isTrue();
             assertThat(choice.readAhead()).isEqualTo(data.length);
-            long moved = 0;
-            try (TransferStep step = choice.open(facts)) {
-                for (long n; moved < data.length && (n = step.move(moved, data.length - moved)) > 0; ) {
-                    moved += n;
-                }
-            }
-            assertThat(moved).isEqualTo(data.length);
+            assertThat(moveAll(choice, facts)).isEqualTo(data.length);
         }
         assertThat(out.toByteArray()).isEqualTo(data);
         assertThat(reads).hasValue(1);
