@@ -13,9 +13,11 @@ import java.nio.channels.SocketChannel;
  * <p>The first {@link #move} uses the socket's own descriptor, as the JDK's calls would, so a
  * one-move transfer (the usual small file) makes no extra call; a transfer that goes on works on a
  * duplicate made before anything waits and closed with the step, so a close from another thread
- * never makes a call land on a reused number. The duplicate keeps the socket alive past the
- * owner's close, so no call here blocks in the kernel. The thread that makes each move decides
- * what a full socket does:
+ * during a wait never makes a call land on a reused number. (Between the first move's look at the
+ * channel and its call, a close and a new open elsewhere could still reuse the number: the JDK
+ * guards its own calls against that, as no library can.) The duplicate keeps the socket alive
+ * past the owner's close, so no call here blocks in the kernel. The thread that makes each move
+ * decides what a full socket does:
  * <ul>
  *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
  *   <li>blocking, on a virtual thread: the next bytes go through the socket's own write
