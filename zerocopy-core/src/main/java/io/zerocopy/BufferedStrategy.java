@@ -110,25 +110,26 @@ final class BufferedStrategy extends BuiltInStrategy {
                 && count <= bufferSize(facts, writeSize(facts));
     }
 
-    /**
-     * The whole slice into the pooled buffer (see the superclass): a FILE source by position, a
-     * slice view through itself, so that the step's later reads go on where this one stopped.
-     */
+    /** The whole slice into the pooled buffer (see the superclass). */
     @Override
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
         TransferRequest request = facts.request();
-        FileChannel file = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
-        long start = request.position();
         pooled.clear().limit((int) request.count());
-        while (pooled.hasRemaining()
-                && (file != null
-                                ? file.read(pooled, start + pooled.position())
-                                : request.source().read(pooled))
-                        > 0) {
-            // a read of a regular file returns what it has, and 0 or -1 at its end
+        while (pooled.hasRemaining() && readSlice(request, pooled) > 0) {
+            // a read of a regular file returns what it has, and -1 at its end
         }
         pooled.flip();
         return pooled.remaining();
+    }
+
+    /**
+     * One read of the slice into {@code buffer}, after what it holds: a FILE source at its
+     * position, a slice view through itself, so that the step's later reads go on where this stopped.
+     */
+    private static int readSlice(TransferRequest request, ByteBuffer buffer) throws IOException {
+        return request.sourceKind() == ChannelKind.FILE
+                ? request.sourceFile().read(buffer, request.position() + buffer.position())
+                : request.source().read(buffer);
     }
 
     private static boolean usesHeap(TransferFacts facts) {
