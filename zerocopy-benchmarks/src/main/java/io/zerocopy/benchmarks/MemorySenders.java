@@ -23,11 +23,7 @@ final class MemorySenders {
             senders.add(daemon(() -> {
                 try (SocketChannel socket = SocketChannel.open(address)) {
                     if (receiverProtocol) {
-                        ByteBuffer header =
-                                ByteBuffer.allocate(Long.BYTES).putLong(each).flip();
-                        while (header.hasRemaining()) {
-                            socket.write(header);
-                        }
+                        Receiver.announce(socket, each);
                     }
                     ByteBuffer data = ByteBuffer.allocateDirect(1 << 20);
                     for (long left = each; left > 0; ) {

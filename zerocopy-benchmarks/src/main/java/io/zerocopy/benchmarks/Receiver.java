@@ -19,7 +19,7 @@ import java.nio.channels.SocketChannel;
  * <p>Runs inside the benchmark JVM for loopback, and as its own process ({@link #main}) inside a
  * network namespace for the veth peer (see {@link VethPeer}).
  */
-final class Receiver implements Closeable {
+public final class Receiver implements Closeable {
     private final ServerSocketChannel server;
     private final Thread acceptor;
 
@@ -31,6 +31,14 @@ final class Receiver implements Closeable {
     }
 
     /** Starts a receiver on {@code address} (port 0 picks a free port). */
+    /** Opens a message stream on {@code channel}: the 8-byte size of each message that follows. */
+    public static void announce(SocketChannel channel, long messageSize) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(Long.BYTES).putLong(messageSize).flip();
+        while (header.hasRemaining()) {
+            channel.write(header);
+        }
+    }
+
     static Receiver start(InetSocketAddress address) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(address);

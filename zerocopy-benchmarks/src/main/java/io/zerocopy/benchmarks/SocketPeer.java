@@ -44,10 +44,7 @@ final class SocketPeer implements AutoCloseable {
         }
         channel = SocketChannel.open(address);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
-        ByteBuffer header = ByteBuffer.allocate(Long.BYTES).putLong(size).flip();
-        while (header.hasRemaining()) {
-            channel.write(header);
-        }
+        Receiver.announce(channel, size);
         stream = channel.socket().getOutputStream();
     }
 

@@ -1,5 +1,6 @@
 package io.zerocopy.benchmarks.fixedcost;
 
+import io.zerocopy.benchmarks.Receiver;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,11 +23,7 @@ final class DrainedSocket implements AutoCloseable {
      */
     DrainedSocket(InetSocketAddress peer) throws IOException {
         sender = SocketChannel.open(peer);
-        ByteBuffer header =
-                ByteBuffer.allocate(Long.BYTES).putLong(Long.MAX_VALUE).flip();
-        while (header.hasRemaining()) {
-            sender.write(header);
-        }
+        Receiver.announce(sender, Long.MAX_VALUE);
         drain = null;
     }
 
