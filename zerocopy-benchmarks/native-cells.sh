@@ -45,7 +45,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-JAR=zerocopy-benchmarks/target/benchmarks.jar
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 MAIN=io.zerocopy.benchmarks.scale.ScaleBenchmark
 FLAGS=(--enable-native-access=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED)
@@ -73,18 +72,11 @@ while [ $# -gt 0 ]; do
 done
 if [ ${#CELLS[@]} -eq 0 ]; then CELLS=(cell1 cell2); fi
 
-if [ ! -f "$JAR" ]; then
-  echo "no $JAR: build first (./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests)" >&2
-  exit 2
-fi
+. zerocopy-benchmarks/jvm-runs.sh
 if [ "$("$JAVA" -XshowSettings:properties -version 2>&1 | awk '/java.specification.version/ {print $3}')" != 25 ]; then
   echo "$JAVA is not a JDK 25 (set JAVA)" >&2
   exit 2
 fi
-
-exclusive() {
-  if [ -n "${SCALE_LOCK:-}" ]; then flock -x "$SCALE_LOCK" "$@"; else "$@"; fi
-}
 
 # One JVM of the scale benchmark; its output goes to DIR/log.txt, a line of it here.
 scale() {

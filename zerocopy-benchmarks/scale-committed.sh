@@ -17,7 +17,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-JAR=zerocopy-benchmarks/target/benchmarks.jar
 JDK17=${JDK17:-java}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 MAIN=io.zerocopy.benchmarks.scale.ScaleBenchmark
@@ -26,14 +25,7 @@ WORK=zerocopy-benchmarks/target/scale
 DOCS=docs/scale
 ALL=(jdk25-virtual jdk25-platform jdk17-platform jdk25-direct32m jdk17-direct32m)
 
-if [ ! -f "$JAR" ]; then
-  echo "no $JAR: build first (./mvnw -B -q -pl zerocopy-benchmarks -am package -DskipTests)" >&2
-  exit 2
-fi
-
-exclusive() {
-  if [ -n "${SCALE_LOCK:-}" ]; then flock -x "$SCALE_LOCK" "$@"; else "$@"; fi
-}
+. zerocopy-benchmarks/jvm-runs.sh
 
 measure() {
   local name=$1
