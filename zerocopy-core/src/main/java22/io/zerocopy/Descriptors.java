@@ -30,10 +30,14 @@ final class Descriptors {
 
     /** Whether socket descriptors can be read: {@code --add-exports java.base/sun.nio.ch} to this module. */
     static boolean canReadSockets() {
-        if (!socketsReadable) {
-            socketsReadable = Object.class.getModule().isExported(PACKAGE, SELF);
+        if (socketsReadable) {
+            return true;
         }
-        return socketsReadable;
+        boolean readable = Object.class.getModule().isExported(PACKAGE, SELF);
+        if (readable) {
+            socketsReadable = true; // without the export, no write per call to a field every transfer reads
+        }
+        return readable;
     }
 
     /** Whether file descriptors can be read: {@code --add-opens java.base/sun.nio.ch} to this module. */
