@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
@@ -43,18 +42,30 @@ final class LinuxFile extends NativeFile {
         super(path);
         this.fd = fd;
         this.attributes = attributes;
-        this.onRelease = watched ? new Unreachable(path, fd, holds, new AtomicBoolean()) : null;
+        this.onRelease = watched ? new Unreachable(path, fd, holds) : null;
         this.cleanable = watched ? CLEANER.register(this, onRelease) : null;
     }
 
     /**
      * The cleaner's action: releases the open file's hold; on its own, for a file never closed, it
-     * says so. {@code closed} is set by {@link #closeDescriptor()} before it runs this: a close, not a leak.
+     * says so. A class, not a record: a flag field costs no second object per open file.
      */
-    private record Unreachable(Path path, int fd, AtomicInteger holds, AtomicBoolean closed) implements Runnable {
+    private static final class Unreachable implements Runnable {
+        private final Path path;
+        private final int fd;
+        private final AtomicInteger holds;
+        /** Set by {@link #closeDescriptor()} before it runs this: a close, not a leak. */
+        volatile boolean closed;
+
+        Unreachable(Path path, int fd, AtomicInteger holds) {
+            this.path = path;
+            this.fd = fd;
+            this.holds = holds;
+        }
+
         @Override
         public void run() {
-            if (!closed.get()) {
+            if (!closed) {
                 LoggerFactory.getLogger(LinuxFile.class)
                         .warn(
                                 "a file opened natively was never closed; its descriptor {} is closed now that it is"
@@ -174,7 +185,7 @@ final class LinuxFile extends NativeFile {
             release(); // the open hold's; NativeFile closes once
             return;
         }
-        onRelease.closed().set(true);
+        onRelease.closed = true;
         cleanable.clean(); // the open hold's release, once
     }
 
