@@ -79,7 +79,9 @@ final class TransferToStrategy extends BuiltInStrategy {
         private final WritableByteChannel target;
         private final long start;
         private final boolean parkable;
-        private final ParkingBridge bridge = new ParkingBridge(false);
+        /** Made at the first park: a step that never parks (most) needs none. */
+        private ParkingBridge bridge;
+
         private boolean switched;
         private long sentfile;
 
@@ -92,7 +94,7 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
-            if (bridge.holdsBytes()) {
+            if (bridge != null && bridge.holdsBytes()) {
                 return bridge.writeTo(target, maxBytes);
             }
             boolean parks = parkable && TransferFacts.currentThreadIsVirtual();
@@ -106,6 +108,9 @@ final class TransferToStrategy extends BuiltInStrategy {
                 return n;
             }
             // Full (or the file ended, which the engine tells apart after a 0): park in the socket's write.
+            if (bridge == null) {
+                bridge = new ParkingBridge(false);
+            }
             source.read(bridge.toFill(maxBytes), start + transferred);
             return bridge.filled() ? bridge.writeTo(target, maxBytes) : 0;
         }
@@ -113,7 +118,7 @@ final class TransferToStrategy extends BuiltInStrategy {
         @Override
         public void close() {
             if (switched && log.isDebugEnabled()) { // a virtual thread advanced it: how it waited
-                log.debug("{}: {} bytes by {}, {}", this, sentfile, NAME, bridge);
+                log.debug("{}: {} bytes by {}, {}", this, sentfile, NAME, bridge != null ? bridge : "no parked write");
             }
         }
 
