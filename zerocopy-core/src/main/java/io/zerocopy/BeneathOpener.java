@@ -140,25 +140,30 @@ final class BeneathOpener {
                 }
             }
             Path name = fs.getPath(segments.get(last));
-            BasicFileAttributes attributes = ownAttributes(dir, name, path);
-            if (attributes.isSymbolicLink()) {
-                throw new SymbolicLinkException(path.toString());
-            }
-            if (attributes.isOther()) {
-                throw OpenFile.notAFile(path); // before an open that would block on a FIFO
-            }
-            FileChannel channel = channel(dir, name, path);
+            SecureDirectoryStream<Path> in = dir;
+            OpenFile file = OpenFile.lookedAtTwice(
+                    path,
+                    () -> {
+                        BasicFileAttributes attributes = ownAttributes(in, name, path);
+                        if (attributes.isSymbolicLink()) {
+                            throw new SymbolicLinkException(path.toString());
+                        }
+                        if (attributes.isOther()) {
+                            throw OpenFile.notAFile(path); // before an open that would block on a FIFO
+                        }
+                        return attributes;
+                    },
+                    () -> channel(in, name, path));
             if (dir != top) {
-                SecureDirectoryStream<Path> opened = dir;
                 dir = top;
                 try {
-                    opened.close();
+                    in.close();
                 } catch (IOException e) {
-                    closeAfter(channel, e);
+                    closeAfter(file.channel(), e);
                     throw e;
                 }
             }
-            return new OpenFile(path, channel, attributes);
+            return file;
         } catch (IOException | RuntimeException e) {
             if (dir != top) {
                 closeAfter(dir, e);

@@ -43,10 +43,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code O_NOFOLLOW}) and the last relative to its directory the same way, so a symbolic link at any
  * step is refused even if it was put there a moment before. Each step's attributes are looked up by
  * name relative to its open directory ({@code fstatat}, not following links) just before it is opened,
- * so that a link, a FIFO or a device is refused before an open that would follow or block. What remains
+ * so that a link, a FIFO or a device is refused before an open that would follow or block, and the
+ * last is looked at again after its open, which is tried again if the entry is another file by then
+ * (as {@link OpenFile#open} does), so that the attributes describe the file opened. What remains
  * is a window inside one directory beneath this one: an entry swapped between the look and the open
- * may pair the attributes with another file of that directory, or make the open wait on a FIFO put
- * there; it can never lead outside. Where no secure directory stream is offered, each step is looked at
+ * can make the open wait on a FIFO put there; it can never lead outside. Where no secure directory stream is offered, each step is looked at
  * by path and the whole path is then opened by {@link OpenFile#open}: a writer racing that open can lead
  * it through a link. Every directory opened on the way is closed before {@link #openBeneath} returns or
  * throws. This is nginx's {@code disable_symlinks on}; to follow links wherever they point,

@@ -39,7 +39,9 @@ import java.util.Objects;
  * small file (see {@code native} in the README's strategy table) with one {@code pread} and one
  * write. Everywhere else, or with the {@code native} strategy excluded or another forced by the
  * system properties, the attributes are read by path first (so that a FIFO is refused before an
- * open that would block), then the file is opened with {@code FileChannel.open}.
+ * open that would block), then the file is opened with {@code FileChannel.open}, and the path is
+ * looked at again: if it names another file by then (a rename raced the open), the file is opened
+ * again, so that the attributes describe the file opened.
  *
  * <p><b>What it opens.</b> A regular file or a directory (whose channel fails when read, as a JDK
  * channel on a directory does). Anything else (a FIFO, a device, a socket) is refused with a
@@ -101,22 +103,82 @@ public final class OpenFile implements Closeable {
             }
             return new OpenFile(path, file, file.attributes());
         }
-        BasicFileAttributes attributes;
-        FileChannel channel;
+        boolean follow = followLinks;
         try {
-            attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
-            if (attributes.isOther()) {
-                throw notAFile(path); // before an open that would block on a FIFO
-            }
-            // a link not to be followed fails here, as it fails the native open (ELOOP)
-            channel = followLinks
-                    ? FileChannel.open(path, StandardOpenOption.READ)
-                    : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            return lookedAtTwice(
+                    path,
+                    () -> {
+                        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
+                        if (attributes.isOther()) {
+                            throw notAFile(path); // before an open that would block on a FIFO
+                        }
+                        return attributes;
+                    },
+                    // a link not to be followed fails here, as it fails the native open (ELOOP)
+                    () -> follow
+                            ? FileChannel.open(path, StandardOpenOption.READ)
+                            : FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
         } catch (FileSystemException e) {
             throw OpenFailures.translate(e); // EMFILE, ENFILE, ENOMEM: a ResourceShortageException
         }
-        return new OpenFile(path, channel, attributes);
     }
+
+    /** Reads a file's attributes by its name, refusing what must not be opened. */
+    interface Look {
+        BasicFileAttributes attributes() throws IOException;
+    }
+
+    /** Opens a file by its name. */
+    interface Opening {
+        FileChannel open() throws IOException;
+    }
+
+    /**
+     * Opens a file by name for the JDK's open, which gives no {@code fstat}: the attributes are read
+     * by name just before the open and again just after it, and they are taken as the file opened's
+     * when both looks agree (file key, size, modification time) and the channel's own size matches.
+     * Otherwise a rename raced the open (or a write did): it is tried again, up to
+     * {@link #OPEN_TRIES} times. After that, a file that kept its key (written in place without rest)
+     * is taken with the first look, as a file written after its open is; one that kept being
+     * replaced fails. Where the file system has no file keys, the first look is taken as it is.
+     *
+     * @throws FileSystemException with the reason {@link #REPLACED} if every try met a rename
+     */
+    static OpenFile lookedAtTwice(Path path, Look look, Opening opening) throws IOException {
+        for (int tries = 1; ; tries++) {
+            BasicFileAttributes before = look.attributes();
+            FileChannel channel = opening.open();
+            boolean settled;
+            boolean sameKey;
+            try {
+                if (before.fileKey() == null) {
+                    return new OpenFile(path, channel, before);
+                }
+                BasicFileAttributes after = look.attributes();
+                sameKey = before.fileKey().equals(after.fileKey());
+                settled = sameKey
+                        && before.size() == after.size()
+                        && before.lastModifiedTime().equals(after.lastModifiedTime())
+                        && channel.size() == before.size();
+            } catch (IOException | RuntimeException | Error e) {
+                BeneathOpener.closeAfter(channel, e);
+                throw e;
+            }
+            if (settled || (sameKey && tries == OPEN_TRIES)) {
+                return new OpenFile(path, channel, before);
+            }
+            channel.close();
+            if (tries == OPEN_TRIES) {
+                throw new FileSystemException(path.toString(), null, REPLACED);
+            }
+        }
+    }
+
+    /** Opens tried while the file changes between the looks: a writer must hit eight windows of microseconds in a row to exhaust them. */
+    static final int OPEN_TRIES = 8;
+
+    /** The reason of the {@link FileSystemException} when every try met another file. */
+    static final String REPLACED = "replaced by another file at every try to open it";
 
     /**
      * Opens the file at {@code segments} beneath {@code directory} for reading, and reads its
@@ -168,7 +230,7 @@ public final class OpenFile implements Closeable {
 
     /**
      * The attributes read when the file was opened: natively from the open itself, else by path
-     * just before it. The {@linkplain BasicFileAttributes#fileKey() file key} hashes and prints as
+     * just before it and confirmed by a look just after (see the class description). The {@linkplain BasicFileAttributes#fileKey() file key} hashes and prints as
      * the JDK's does; where {@code fstat} gives no creation time, it is the last-modified time.
      */
     public BasicFileAttributes attributes() {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -272,6 +273,71 @@ class OpenBeneathTest {
         assertThat(refused)
                 .as("opens that met the link or no entry (%d swaps)", swaps)
                 .isPositive();
+    }
+
+    /**
+     * A file replaced by rename over and over while it is opened every way there is, by path and
+     * beneath a directory: the attributes each open gives describe the file it opened (its size is
+     * the channel's), never the one the name held a moment before or after. A look by name before
+     * the open, taken alone, pairs them with the wrong file within a few thousand opens.
+     */
+    @Test
+    void open_racingRenames_attributesAreTheOpenedFiles() throws Exception {
+        byte[][] versions = {version(7_001, 'a'), version(9_002, 'b'), version(5_003, 'c')};
+        Path file = root.resolve("d/changing.bin");
+        Files.write(file, versions[0]);
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> replace(file, versions, done));
+        int opens = 0;
+        try (OpenDirectory held = OpenDirectory.open(root)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            List<String> segments = List.of("d", "changing.bin");
+            for (; opens < 100_000 && System.nanoTime() < deadline; opens++) {
+                try (OpenFile opened = switch (opens % 4) {
+                    case 0 -> OpenFile.open(file);
+                    case 1 -> OpenFile.open(file, LinkOption.NOFOLLOW_LINKS);
+                    case 2 -> OpenFile.openBeneath(root, segments);
+                    default -> held.openBeneath(segments);
+                }) {
+                    long size = opened.attributes().size();
+                    assertThat(opened.channel().size())
+                            .as("open %d: the channel's size", opens)
+                            .isEqualTo(size);
+                    ByteBuffer body = ByteBuffer.allocate((int) size);
+                    while (body.hasRemaining() && opened.channel().read(body, body.position()) > 0) {
+                        // to the end
+                    }
+                    assertThat(List.of(versions))
+                            .as("open %d: one version, whole", opens)
+                            .anyMatch(v -> java.util.Arrays.equals(v, body.array()));
+                }
+            }
+        } finally {
+            done.set(true);
+        }
+        int replaced = writer.get(30, TimeUnit.SECONDS);
+        assertThat(replaced).as("renames during %d opens", opens).isPositive();
+    }
+
+    private static byte[] version(int size, char fill) {
+        byte[] bytes = new byte[size];
+        java.util.Arrays.fill(bytes, (byte) fill);
+        return bytes;
+    }
+
+    /** Replaces {@code file} by rename with the next version until {@code done}; returns the renames made. */
+    private static int replace(Path file, byte[][] versions, AtomicBoolean done) {
+        Path next = file.resolveSibling("next.bin");
+        int renames = 0;
+        try {
+            while (!done.get() && renames < 5_000_000) {
+                Files.write(next, versions[++renames % versions.length]);
+                Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return renames;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Swaps {@code d} for a link to {@code outside} and back until {@code done}; returns the swaps made. */

@@ -6,8 +6,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The error log's line for a request answered 503 because its file could not be opened for lack of
- * descriptors or memory, as nginx logs "Too many open files": at most one line a second, since a
- * shortage comes in floods, each counting the requests since the line before. Thread-safe.
+ * descriptors or memory, as nginx logs "Too many open files", or because a writer kept replacing it
+ * while it was opened: at most one line a second, since a shortage comes in floods, each counting
+ * the requests since the line before. Thread-safe.
  */
 final class ShortageLog {
 

@@ -190,6 +190,10 @@ final class TargetResolver {
             // a FIFO or device (refused without blocking); following links, a loop of them (ELOOP)
             // or ENOTDIR on the way, which the JDK words but does not type
             String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
+            if (reason.contains("replaced by another file")) {
+                // a writer renamed over it at every try of the open: it may settle shortly
+                return Resolution.refuse(503, "file replaced at every try to open it");
+            }
             return reason.contains("not a directory")
                     ? Resolution.refuse(404, "not found")
                     : Resolution.refuse(403, reason.contains("symbolic link") ? "symbolic link" : "not a regular file");
