@@ -1,9 +1,12 @@
 package io.zerocopy;
 
 import java.io.FileDescriptor;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.Channel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 
@@ -43,6 +46,34 @@ final class Descriptors {
     /** Whether file descriptors can be read: {@code --add-opens java.base/sun.nio.ch} to this module. */
     static boolean canReadFiles() {
         return Object.class.getModule().isOpen(PACKAGE, SELF);
+    }
+
+    /**
+     * A duplicate of a JDK socket channel's descriptor ({@link #canReadSockets()} said yes), which
+     * the caller closes. Between reading a channel's number and a call on it, another thread's close
+     * and an open elsewhere could give the number to another file; the JDK guards its own calls
+     * against that, and a call here works on this duplicate, made and then checked: a channel's close
+     * marks it closed before it closes its descriptor, so a channel still open after the duplicate
+     * was made was duplicated, never a number reused meanwhile.
+     *
+     * @throws AsynchronousCloseException if the channel was closed before the check
+     */
+    static int duplicate(LinuxCalls.State s, SocketChannel channel) throws IOException {
+        return checked(s, channel, LinuxCalls.duplicate(s, of(channel)));
+    }
+
+    /** {@link #duplicate(LinuxCalls.State, SocketChannel)} for a JDK file channel ({@link #canReadFiles()} said yes). */
+    static int duplicate(LinuxCalls.State s, FileChannel channel) throws IOException {
+        return checked(s, channel, LinuxCalls.duplicate(s, of(channel)));
+    }
+
+    /** {@code copy}, a duplicate of what was {@code channel}'s number, if the channel is still open; else closed, and a failure. */
+    static int checked(LinuxCalls.State s, Channel channel, int copy) throws AsynchronousCloseException {
+        if (!channel.isOpen()) {
+            LinuxCalls.close(s.callState, copy);
+            throw new AsynchronousCloseException();
+        }
+        return copy;
     }
 
     /** The descriptor of a JDK socket channel; only after {@link #canReadSockets()} said yes. */

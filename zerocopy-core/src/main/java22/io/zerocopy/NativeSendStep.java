@@ -10,13 +10,10 @@ import java.nio.channels.SocketChannel;
  * A file the library opened natively, sent with {@code sendfile(2)} straight into the socket's
  * descriptor: the calls nginx makes, and no second open through the JDK.
  *
- * <p>The first {@link #move} uses the socket's own descriptor, as the JDK's calls would, so a
- * one-move transfer (the usual small file) makes no extra call; a transfer that goes on works on a
- * duplicate made before anything waits and closed with the step, so a close from another thread
- * during a wait never makes a call land on a reused number. (Between the first move's look at the
- * channel and its call, a close and a new open elsewhere could still reuse the number: the JDK
- * guards its own calls against that, as no library can.) The duplicate keeps the socket alive
- * past the owner's close, so no call here blocks in the kernel. The thread that makes each move
+ * <p>Every call works on a duplicate of the socket's descriptor ({@link Descriptors#duplicate}),
+ * made at the first move and closed with the step, so a close from another thread never makes a
+ * call land on a number the kernel gave out again; the duplicate keeps the socket alive past the
+ * owner's close, so no call here blocks in the kernel. The thread that makes each move
  * decides what a full socket does:
  * <ul>
  *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
@@ -44,7 +41,7 @@ final class NativeSendStep implements TransferStep {
 
     /** Made on a virtual thread's first wait: a platform thread never needs it. */
     private ParkingBridge bridge;
-    /** The duplicate the moves after the first work on, or -1 before it is made: a step with none is on its first move. */
+    /** The duplicate of the socket's descriptor every call works on, or -1 before the first move. */
     private int socket = -1;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
@@ -82,25 +79,17 @@ final class NativeSendStep implements TransferStep {
         long position = start + transferred;
         long n;
         try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            boolean first = socket < 0; // any move after the first is on the duplicate
-            int fd = first ? socketDescriptor() : socket;
+            if (socket < 0) {
+                socket = Descriptors.duplicate(s.calls, target);
+            }
             long count = Math.min(maxBytes, MAX_CALL_BYTES);
             if (blockingTarget && !parks) {
-                long room = room(s.calls, fd, !first);
-                if (room == 0 && first) {
-                    fd = socket = LinuxCalls.duplicate(s.calls, fd); // a wait comes: on the duplicate
-                    room = room(s.calls, fd, true);
-                }
-                count = Math.min(count, room);
-            }
-            n = count == 0 ? 0 : send(s.calls, fd, position, count);
-            if (socket < 0 && (n == LinuxCalls.WOULD_BLOCK || n > 0 && position + n < end)) {
-                // the transfer goes on: later moves, and the waits between, on the duplicate
-                socket = LinuxCalls.duplicate(s.calls, fd);
+                count = Math.min(count, room(s.calls));
             }
             if (count == 0) {
                 return 0;
             }
+            n = send(s.calls, position, count);
         }
         if (n == LinuxCalls.WOULD_BLOCK && parks) {
             if (bridge == null) {
@@ -122,31 +111,19 @@ final class NativeSendStep implements TransferStep {
         return n;
     }
 
-    /** The socket's own descriptor, read now. */
-    private int socketDescriptor() throws IOException {
-        try {
-            return Descriptors.of(target);
-        } catch (RuntimeException e) {
-            throw new IOException("sendfile could not read the socket's descriptor: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * What blocking socket {@code fd} takes now ({@link SocketWaits#room}), after a wait if
-     * {@code mayWait}, else 0 if that would need one; an interrupt during a wait closes the target.
-     */
-    private long room(LinuxCalls.State state, int fd, boolean mayWait) throws IOException {
+    /** What the blocking socket takes now, after a wait if need be ({@link SocketWaits#room}); an interrupt during the wait closes the target. */
+    private long room(LinuxCalls.State state) throws IOException {
         if (waits == null) {
             waits = new SocketWaits();
         }
-        return waits.room(state, fd, mayWait, target);
+        return waits.room(state, socket, target);
     }
 
-    /** One {@code sendfile} from {@code position} into {@code fd}, retried on {@code EINTR}; {@link LinuxCalls#WOULD_BLOCK} on {@code EAGAIN}. */
-    private long send(LinuxCalls.State state, int fd, long position, long count) throws IOException {
+    /** One {@code sendfile} from {@code position} into the socket, retried on {@code EINTR}; {@link LinuxCalls#WOULD_BLOCK} on {@code EAGAIN}. */
+    private long send(LinuxCalls.State state, long position, long count) throws IOException {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
         return LinuxCalls.moved(
-                state, file.sendfile(state.callState, fd, state.offset, count), "sendfile to the socket");
+                state, file.sendfile(state.callState, socket, state.offset, count), "sendfile to the socket");
     }
 
     @Override

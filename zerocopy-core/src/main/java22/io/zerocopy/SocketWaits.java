@@ -26,13 +26,13 @@ final class SocketWaits {
      * How much one call may write into blocking socket {@code fd} without waiting in the kernel:
      * half its room, since each segment's bookkeeping is charged to the buffer too. With less than
      * a third of the buffer free (where the kernel itself wakes a waiting writer) it first waits
-     * for more if {@code mayWait}; 0 if there is still too little.
+     * for more; 0 if there is still too little.
      *
      * @throws ClosedByInterruptException if an interrupt ended the wait, having closed {@code channel}
      */
-    long room(LinuxCalls.State state, int fd, boolean mayWait, Channel channel) throws IOException {
+    long room(LinuxCalls.State state, int fd, Channel channel) throws IOException {
         long room = sendRoom(state, fd);
-        if (room * 3 < LinuxCalls.sendBuffer(state) && mayWait) {
+        if (room * 3 < LinuxCalls.sendBuffer(state)) {
             await(state, fd, LinuxCalls.POLLOUT, channel);
             room = sendRoom(state, fd);
         }

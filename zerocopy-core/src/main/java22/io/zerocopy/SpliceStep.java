@@ -18,7 +18,7 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>A step first drains what an earlier step left in the pipe, and reads into an empty pipe only
  * what it was asked for, so the source never gives up a byte beyond the count. Both ends are used
- * through duplicates of their descriptors, closed by {@link #close()}, so a close from another
+ * through duplicates of their descriptors ({@link Descriptors#duplicate}), closed by {@link #close()}, so a close from another
  * thread never makes a splice land on a reused number; every step first checks both channels are
  * open.
  *
@@ -69,9 +69,10 @@ final class SpliceStep implements TransferStep {
         this.sourceParkable = !facts.sourceNonBlocking();
         this.targetParkable = !facts.targetNonBlocking() && request.targetKind() == ChannelKind.SOCKET;
         try {
-            fds[0] = LinuxCalls.duplicate(state, Descriptors.of(source));
-            fds[1] = LinuxCalls.duplicate(
-                    state, targetFile != null ? Descriptors.of(targetFile) : Descriptors.of((SocketChannel) target));
+            fds[0] = Descriptors.duplicate(state, source);
+            fds[1] = targetFile != null
+                    ? Descriptors.duplicate(state, targetFile)
+                    : Descriptors.duplicate(state, (SocketChannel) target);
             if (LinuxCalls.pipe2(state, LinuxCalls.O_CLOEXEC) < 0) {
                 throw LinuxCalls.failure("pipe2", state.errno());
             }
@@ -144,7 +145,7 @@ final class SpliceStep implements TransferStep {
         stalledOn = Side.TARGET;
         long count = Math.min(inPipe, maxBytes);
         if (targetParkable && !virtual) {
-            count = Math.min(count, waits.room(state, fds[1], true, target));
+            count = Math.min(count, waits.room(state, fds[1], target));
             if (count == 0) {
                 return 0;
             }

@@ -162,12 +162,13 @@ class NativePromisesTest {
     }
 
     /**
-     * A file that one {@code sendfile} sends goes on the socket's own descriptor, duplicating
-     * nothing; a transfer that goes on past its first move works on a duplicate, made before it
-     * waits, so that a close meanwhile never makes a call land on a reused number.
+     * Every {@code sendfile} works on a duplicate of the socket's descriptor, made at the first move
+     * and closed with the transfer, so that another thread's close never makes a call land on a
+     * number the kernel gave out again: two descriptors on the socket during a move, one after the
+     * transfer, whether it ended in one move or failed after many.
      */
     @Test
-    void sendfile_duplicatesTheSocketOnlyForATransferThatGoesOn() throws Exception {
+    void sendfile_worksOnADuplicateOfTheSocket_closedWithTheTransfer() throws Exception {
         Path small = TestFiles.write(dir.resolve("small"), TestFiles.randomBytes(64 * 1024, SEED));
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
                 SocketChannel channel = receiver.connectChannel()) {
@@ -180,7 +181,8 @@ class NativePromisesTest {
                     .isEqualTo(64 * 1024);
             assertThat(during.get())
                     .as("the socket's descriptors during its one move")
-                    .isEqualTo(1);
+                    .isEqualTo(2);
+            assertThat(descriptorsOf(channel)).as("after the transfer").isEqualTo(1);
         }
         Path big = sparse(64L << 20);
         try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
@@ -201,6 +203,7 @@ class NativePromisesTest {
             assertThat(after.get())
                     .as("the socket's descriptors after its first move")
                     .isEqualTo(2);
+            assertThat(descriptorsOf(channel)).as("after the failure").isEqualTo(1);
             receiver.openGate();
         }
     }
