@@ -47,9 +47,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * last is looked at again after its open, which is tried again if the entry is another file by then
  * (as {@link OpenFile#open} does), so that the attributes describe the file opened. What remains
  * is a window inside one directory beneath this one: an entry swapped between the look and the open
- * can make the open wait on a FIFO put there; it can never lead outside. Where no secure directory stream is offered, each step is looked at
- * by path and the whole path is then opened by {@link OpenFile#open}: a writer racing that open can lead
- * it through a link. Every directory opened on the way is closed before {@link #openBeneath} returns or
+ * can make the open wait on a FIFO put there; it can never lead outside. Where no secure directory
+ * stream is offered, each step is looked at by path and the whole path is then opened by
+ * {@link OpenFile#open}: a writer racing that open can lead it through a link. Every directory opened on the way is closed before {@link #openBeneath} returns or
  * throws. This is nginx's {@code disable_symlinks on}; to follow links wherever they point,
  * {@link OpenFile#open} the joined path.
  *

@@ -174,7 +174,7 @@ public final class OpenFile implements Closeable {
         }
     }
 
-    /** Opens tried while the file changes between the looks: a writer must hit eight windows of microseconds in a row to exhaust them. */
+    /** Opens tried while the file changes between the looks: a writer must hit eight windows of microseconds in a row. */
     static final int OPEN_TRIES = 8;
 
     /** The reason of the {@link FileSystemException} when every try met another file. */
@@ -230,8 +230,9 @@ public final class OpenFile implements Closeable {
 
     /**
      * The attributes read when the file was opened: natively from the open itself, else by path
-     * just before it and confirmed by a look just after (see the class description). The {@linkplain BasicFileAttributes#fileKey() file key} hashes and prints as
-     * the JDK's does; where {@code fstat} gives no creation time, it is the last-modified time.
+     * just before it and confirmed by a look just after (see the class description). The
+     * {@linkplain BasicFileAttributes#fileKey() file key} hashes and prints as the JDK's does; where
+     * {@code fstat} gives no creation time, it is the last-modified time.
      */
     public BasicFileAttributes attributes() {
         return attributes;

@@ -9,6 +9,7 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
+import java.util.function.IntSupplier;
 
 /**
  * Reads the Unix file descriptor of a JDK channel, which the JDK does not expose. Sockets: the
@@ -59,18 +60,26 @@ final class Descriptors {
      * @throws AsynchronousCloseException if the channel was closed before the check
      */
     static int duplicate(LinuxCalls.State s, SocketChannel channel) throws IOException {
-        return checked(s, channel, LinuxCalls.duplicate(s, of(channel)));
+        return duplicate(s, channel, () -> of(channel));
     }
 
     /** {@link #duplicate(LinuxCalls.State, SocketChannel)} for a JDK file channel ({@link #canReadFiles()} said yes). */
     static int duplicate(LinuxCalls.State s, FileChannel channel) throws IOException {
-        return checked(s, channel, LinuxCalls.duplicate(s, of(channel)));
+        return duplicate(s, channel, () -> of(channel));
     }
 
-    /** {@code copy}, a duplicate of what was {@code channel}'s number, if the channel is still open; else closed, and a failure. */
-    static int checked(LinuxCalls.State s, Channel channel, int copy) throws AsynchronousCloseException {
+    private static int duplicate(LinuxCalls.State s, Channel channel, IntSupplier number) throws IOException {
+        int copy;
+        try {
+            copy = LinuxCalls.duplicate(s, number.getAsInt());
+        } catch (IOException | IllegalStateException e) {
+            if (!channel.isOpen()) {
+                throw (AsynchronousCloseException) new AsynchronousCloseException().initCause(e);
+            }
+            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
         if (!channel.isOpen()) {
-            LinuxCalls.close(s.callState, copy);
+            LinuxCalls.close(s.callState, copy); // perhaps another file's number by now: not to be used
             throw new AsynchronousCloseException();
         }
         return copy;

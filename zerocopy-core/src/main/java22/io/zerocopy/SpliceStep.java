@@ -18,9 +18,9 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>A step first drains what an earlier step left in the pipe, and reads into an empty pipe only
  * what it was asked for, so the source never gives up a byte beyond the count. Both ends are used
- * through duplicates of their descriptors ({@link Descriptors#duplicate}), closed by {@link #close()}, so a close from another
- * thread never makes a splice land on a reused number; every step first checks both channels are
- * open.
+ * through duplicates of their descriptors ({@link Descriptors#duplicate}), closed by
+ * {@link #close()}, so a close from another thread never makes a splice land on a reused number;
+ * every step first checks both channels are open.
  *
  * <p>The thread that makes each step decides how it waits. A non-blocking end that is not ready
  * gives {@code EAGAIN}: the step returns 0 and says which side it waits for. A blocking socket on a
