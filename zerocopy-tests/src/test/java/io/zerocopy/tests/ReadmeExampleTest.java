@@ -17,10 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.tools.JavaCompiler;
@@ -82,7 +84,7 @@ class ReadmeExampleTest {
                 .as("a ```java block in the event-loop section")
                 .isTrue();
         String snippet = block.group(1);
-        assertThat(snippet).contains("\"video.mp4\"", "8080", "served < 100", "Transfers.open(");
+        assertThat(snippet).contains("\"video.mp4\"", "\"127.0.0.1\", 8080", "served < 100", "Transfers.open(");
 
         byte[] content = TestFiles.randomBytes(5 << 20, 20261123);
         Path file = TestFiles.write(dir.resolve("video.mp4"), content);
@@ -90,9 +92,10 @@ class ReadmeExampleTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        String runnable = snippet.replace("\"video.mp4\"", javaString(file.toString()))
-                .replace("8080", Integer.toString(port))
-                .replace("served < 100", "served < 3");
+        // the address first and whole: a temporary directory's name may hold "8080"
+        String runnable = snippet.replace("\"127.0.0.1\", 8080", "\"127.0.0.1\", " + port)
+                .replace("served < 100", "served < 3")
+                .replace("\"video.mp4\"", javaString(file.toString()));
         Method run = compile(runnable).getMethod("run");
         ExecutorService threads = Executors.newFixedThreadPool(4);
         try {
@@ -105,11 +108,30 @@ class ReadmeExampleTest {
                 clients.add(threads.submit(() -> readAll(port)));
             }
             for (Future<byte[]> client : clients) {
-                assertThat(client.get(30, TimeUnit.SECONDS)).isEqualTo(content);
+                try {
+                    assertThat(client.get(30, TimeUnit.SECONDS)).isEqualTo(content);
+                } catch (TimeoutException e) {
+                    throw new AssertionError("a client had no end of stream in 30 s; the example " + state(server), e);
+                }
             }
             server.get(30, TimeUnit.SECONDS);
         } finally {
             threads.shutdownNow();
+        }
+    }
+
+    /** What became of the example's server: still running, or how it ended. */
+    private static String state(Future<?> server) throws InterruptedException {
+        if (!server.isDone()) {
+            return "still runs";
+        }
+        try {
+            server.get();
+            return "returned";
+        } catch (ExecutionException e) {
+            StringWriter trace = new StringWriter();
+            e.getCause().printStackTrace(new java.io.PrintWriter(trace));
+            return "failed: " + trace;
         }
     }
 
