@@ -30,13 +30,12 @@ final class NativeSendStep implements TransferStep {
 
     private final LinuxFile file;
     private final SocketChannel target;
+    /** Where this transfer's bytes begin in the file. */
     private final long start;
-    /** Where the bytes this transfer sends end in the file. */
-    private final long end;
 
     private final boolean blockingTarget;
 
-    /** Made on the first wait for room: most steps never wait. */
+    /** Made at the first move into a blocking socket on a platform thread: only those ask for room. */
     private SocketWaits waits;
 
     /** Made on a virtual thread's first wait: a platform thread never needs it. */
@@ -51,8 +50,7 @@ final class NativeSendStep implements TransferStep {
     private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) {
         this.file = file;
         this.target = target;
-        this.end = facts.truncatableEnd();
-        this.start = end - facts.request().count();
+        this.start = facts.truncatableEnd() - facts.request().count();
         this.blockingTarget = !facts.targetNonBlocking();
     }
 
