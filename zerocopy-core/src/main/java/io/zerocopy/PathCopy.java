@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.CopyOption;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -14,6 +15,7 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -33,6 +35,8 @@ final class PathCopy {
 
     private static final Set<StandardOpenOption> NEW_FILE =
             EnumSet.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    /** The reason of a copy without following links whose source became a link after its look. */
+    static final String REPLACED_BY_LINK = "replaced by a symbolic link after its look (NOFOLLOW_LINKS)";
 
     private PathCopy() {}
 
@@ -54,9 +58,9 @@ final class PathCopy {
             }
         }
         LinkOption[] linkOptions = followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-        BasicFileAttributes sourceAttributes = Files.readAttributes(source, BasicFileAttributes.class, linkOptions);
-        if (!sourceAttributes.isRegularFile()) {
-            Files.copy(source, target, copyOptions);
+        BasicFileAttributes sourceAttributes = attributes(source, linkOptions);
+        if (!sourceAttributes.isRegularFile() && !sourceAttributes.isSymbolicLink()) {
+            Files.copy(source, target, copyOptions); // a directory or a special file: no bytes to read
             return 0;
         }
         BasicFileAttributes targetAttributes = existingAttributes(target);
@@ -72,10 +76,16 @@ final class PathCopy {
             }
             Files.delete(target);
         }
+        if (sourceAttributes.isSymbolicLink()) {
+            // The link itself, as Files.copy makes it; handing it to Files.copy would look again and
+            // could open a file renamed over the link since. A link's attributes are not copied.
+            Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+            return 0;
+        }
         long moved;
         boolean created = false;
-        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(source))) {
+        try (FileChannel in = openSource(source, followLinks);
+                FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes))) {
             created = true;
             moved = bytes.copy(in, out);
         } catch (IOException | RuntimeException e) {
@@ -89,7 +99,7 @@ final class PathCopy {
             throw e;
         }
         if (attributes) {
-            copyAttributes(source, target, sourceAttributes);
+            copyAttributes(target, sourceAttributes);
         }
         return moved;
     }
@@ -104,27 +114,54 @@ final class PathCopy {
     }
 
     /**
+     * The source file for reading. Without following links, a link renamed over the file since its
+     * look fails the open ({@code ELOOP}), where {@code Files.copy} would read what the link names;
+     * the JDK says so with a bare {@code IOException}, made here one that names the source.
+     */
+    private static FileChannel openSource(Path source, boolean followLinks) throws IOException {
+        if (followLinks) {
+            return FileChannel.open(source, StandardOpenOption.READ);
+        }
+        try {
+            return FileChannel.open(source, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+        } catch (FileSystemException e) {
+            throw e;
+        } catch (IOException e) {
+            throw (FileSystemException) new FileSystemException(source.toString(), null, REPLACED_BY_LINK).initCause(e);
+        }
+    }
+
+    /**
+     * The source's attributes in one look, its POSIX permissions among them where the file system
+     * has them: the mode and times the copy gives the target are those of the file that was looked
+     * at, not of whatever the name holds later.
+     */
+    private static BasicFileAttributes attributes(Path source, LinkOption[] linkOptions) throws IOException {
+        PosixFileAttributeView posix = Files.getFileAttributeView(source, PosixFileAttributeView.class, linkOptions);
+        return posix != null
+                ? posix.readAttributes()
+                : Files.readAttributes(source, BasicFileAttributes.class, linkOptions);
+    }
+
+    /**
      * The source's POSIX permissions as a creation attribute, so that the target never exists with
      * wider permissions than the source (a 0600 key must not be readable by others for the length
      * of the copy); the umask applies on top, as it does for {@code Files.copy}. None elsewhere.
      */
-    private static FileAttribute<?>[] sameMode(Path source) throws IOException {
-        PosixFileAttributeView posix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
-        if (posix == null) {
-            return new FileAttribute<?>[0];
-        }
-        return new FileAttribute<?>[] {
-            PosixFilePermissions.asFileAttribute(posix.readAttributes().permissions())
-        };
+    private static FileAttribute<?>[] sameMode(BasicFileAttributes source) {
+        return source instanceof PosixFileAttributes
+                ? new FileAttribute<?>[] {
+                    PosixFilePermissions.asFileAttribute(((PosixFileAttributes) source).permissions())
+                }
+                : new FileAttribute<?>[0];
     }
 
-    private static void copyAttributes(Path source, Path target, BasicFileAttributes attributes) throws IOException {
-        PosixFileAttributeView sourcePosix = Files.getFileAttributeView(source, PosixFileAttributeView.class);
+    private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {
         PosixFileAttributeView targetPosix = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-        if (sourcePosix != null && targetPosix != null) {
-            targetPosix.setPermissions(sourcePosix.readAttributes().permissions());
+        if (source instanceof PosixFileAttributes && targetPosix != null) {
+            targetPosix.setPermissions(((PosixFileAttributes) source).permissions());
         }
         Files.getFileAttributeView(target, BasicFileAttributeView.class)
-                .setTimes(attributes.lastModifiedTime(), attributes.lastAccessTime(), null);
+                .setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
     }
 }

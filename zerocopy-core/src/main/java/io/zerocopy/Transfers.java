@@ -129,9 +129,12 @@ public final class Transfers {
      * {@link StandardCopyOption#REPLACE_EXISTING} is given; {@link StandardCopyOption#COPY_ATTRIBUTES}
      * copies the modification time and, where supported, POSIX permissions;
      * {@link LinkOption#NOFOLLOW_LINKS} copies a symbolic link itself. Copying a file onto itself
-     * does nothing and returns 0. A directory, or a symbolic link with {@code NOFOLLOW_LINKS}, is
-     * copied by {@code Files.copy} itself (there are no bytes to move) and counts as 0 bytes. If the
-     * copy fails part-way the partial target is deleted.
+     * does nothing and returns 0. A directory or a special file is made by {@code Files.copy}
+     * itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
+     * (without its attributes); each counts as 0 bytes. With {@code NOFOLLOW_LINKS} no link is
+     * followed, not even one renamed over the source during the copy: that copy fails with a
+     * {@code FileSystemException} naming the source. If the copy fails part-way the partial target
+     * is deleted.
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */

@@ -1,0 +1,135 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotLinkException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code Transfers.copy(Path, Path, NOFOLLOW_LINKS)} copies a link as a link, as
+ * {@code Files.copy} does, and never what a link names: not even when a writer swaps the source
+ * between a file and a link while the copy runs, where a look and then an open by name would read
+ * the link's target.
+ */
+class PathCopyLinksTest {
+    private static final String FILE = "the source file";
+    private static final String SECRET = "what the link names";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void nofollowLinks_aLinkIsCopiedAsTheLink() throws IOException {
+        Path secret = Files.writeString(dir.resolve("secret"), SECRET);
+        Path link = Files.createSymbolicLink(dir.resolve("link"), secret);
+
+        assertThat(Transfers.copy(link, dir.resolve("copy"), LinkOption.NOFOLLOW_LINKS))
+                .isZero();
+        assertThat(Files.isSymbolicLink(dir.resolve("copy"))).isTrue();
+        assertThat(Files.readSymbolicLink(dir.resolve("copy"))).isEqualTo(secret);
+
+        assertThat(Transfers.copy(link, dir.resolve("followed"))).isEqualTo(SECRET.length());
+        assertThat(Files.isSymbolicLink(dir.resolve("followed"))).isFalse();
+        assertThat(Files.readString(dir.resolve("followed"))).isEqualTo(SECRET);
+    }
+
+    @Test
+    void nofollowLinks_anExistingTarget_asFilesCopy() throws IOException {
+        Path secret = Files.writeString(dir.resolve("secret"), SECRET);
+        Path link = Files.createSymbolicLink(dir.resolve("link"), secret);
+        Path target = Files.writeString(dir.resolve("target"), FILE);
+
+        assertThatThrownBy(() -> Transfers.copy(link, target, LinkOption.NOFOLLOW_LINKS))
+                .isExactlyInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Files.readString(target)).isEqualTo(FILE);
+
+        Transfers.copy(link, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.REPLACE_EXISTING);
+        assertThat(Files.readSymbolicLink(target)).isEqualTo(secret);
+        assertThat(Transfers.copy(link, link, LinkOption.NOFOLLOW_LINKS)).isZero();
+        assertThat(Files.readSymbolicLink(link)).isEqualTo(secret);
+    }
+
+    @Test
+    void newFile_hasTheSourcesMode() throws IOException {
+        Path source = Files.writeString(dir.resolve("source"), FILE);
+        Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rw-------"));
+
+        Transfers.copy(source, dir.resolve("copy"), LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("copy"))))
+                .isEqualTo("rw-------");
+        assertThat(Files.readString(dir.resolve("copy"))).isEqualTo(FILE);
+    }
+
+    /**
+     * A writer renames a link to a secret and the source file over each other without rest. Every
+     * copy with {@code NOFOLLOW_LINKS} makes the file's bytes, the link, or fails; none makes the
+     * secret's bytes. Before the fix, the look saw a file and the open followed the link swapped in
+     * since, within a few thousand copies.
+     */
+    @Test
+    void nofollowLinks_racingLinkSwaps_neverWhatTheLinkNames() throws Exception {
+        Path secret = Files.writeString(dir.resolve("secret"), SECRET);
+        Path source = Files.writeString(dir.resolve("source"), FILE);
+        Path aside = dir.resolve("source.aside");
+        Path link = dir.resolve("source.link");
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Integer> writer =
+                CompletableFuture.supplyAsync(() -> OpenBeneathTest.swap(source, aside, link, secret, done));
+        int files = 0;
+        int links = 0;
+        int failed = 0;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            for (int i = 0; i < 20_000 && System.nanoTime() < deadline; i++) {
+                Path copy = dir.resolve("copy" + i);
+                try {
+                    Transfers.copy(source, copy, LinkOption.NOFOLLOW_LINKS);
+                } catch (NoSuchFileException | NotLinkException e) {
+                    failed++; // between two renames, or a link at the look and a file at the read of it
+                    continue;
+                } catch (FileSystemException e) {
+                    assertThat(e.getReason()).as("copy %d: %s", i, e).isEqualTo(PathCopy.REPLACED_BY_LINK);
+                    assertThat(e.getFile()).isEqualTo(source.toString());
+                    assertThat(copy).doesNotExist();
+                    failed++;
+                    continue;
+                }
+                if (Files.isSymbolicLink(copy)) {
+                    assertThat(Files.readSymbolicLink(copy)).as("copy %d", i).isEqualTo(secret);
+                    links++;
+                } else {
+                    assertThat(new String(Files.readAllBytes(copy), StandardCharsets.UTF_8))
+                            .as("copy %d", i)
+                            .isEqualTo(FILE);
+                    files++;
+                }
+                Files.delete(copy);
+            }
+        } finally {
+            done.set(true);
+        }
+        int swaps = writer.get(30, TimeUnit.SECONDS);
+        assertThat(files)
+                .as("copies of the file (%d links, %d failed, %d swaps)", links, failed, swaps)
+                .isPositive();
+        assertThat(links + failed)
+                .as("copies that met the link (%d swaps)", swaps)
+                .isPositive();
+    }
+}
