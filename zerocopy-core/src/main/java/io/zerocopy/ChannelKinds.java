@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.Pipe;
@@ -31,6 +33,27 @@ final class ChannelKinds {
     private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
 
     private ChannelKinds() {}
+
+    static void requireOpen(Channel channel) throws ClosedChannelException {
+        if (!channel.isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /**
+     * Checks that both ends are open, and makes a JDK file target opened in the wrong mode throw the
+     * JDK's own {@code NonWritableChannelException} now, with a write of zero bytes that checks the
+     * mode and makes no system call. A JDK file source was checked the same way when
+     * {@link SourceFile} asked whether it was opened for direct I/O.
+     */
+    static void requireModes(TransferRequest request) throws IOException {
+        requireOpen(request.source());
+        requireOpen(request.target());
+        if (request.targetKind() == ChannelKind.FILE) {
+            // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
+            request.targetFile().write(NOTHING);
+        }
+    }
 
     /** Whether the channel is the library's adapter of an {@code InputStream} or {@code OutputStream}. */
     static boolean isStream(Channel channel) {

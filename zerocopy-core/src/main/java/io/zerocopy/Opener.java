@@ -15,10 +15,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
- * Turns a verb's arguments into a started {@link RealTransfer}: builds the request and its
- * {@link TransferFacts} once, makes the checks that must fail before the first byte
- * ({@link Preflight}), has {@link Selection} choose, and starts the transfer. One per
- * {@link TransferOptions}; immutable and thread-safe.
+ * Turns a verb's arguments into a started {@link RealTransfer}: reads the peer once, opens a path's
+ * file, makes the checks that must fail before the first byte ({@link Preflight}), has
+ * {@link TransferFacts} complete the request, {@link Selection} choose, and starts the transfer.
+ * One per {@link TransferOptions}; immutable and thread-safe.
  */
 final class Opener {
     private final TransferOptions options;
@@ -163,8 +163,9 @@ final class Opener {
         boolean directIo = source.directIo();
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
         int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize);
-        TransferFacts facts = TransferFacts.afterPrefix(
-                request(fileSource(source, position + chunk, count - chunk), target),
+        TransferFacts facts = TransferFacts.complete(
+                fileSource(source, position + chunk, count - chunk),
+                target,
                 peer,
                 options,
                 platform,
@@ -273,7 +274,8 @@ final class Opener {
             Preflight.requireSlice(channel, position, count, null);
             return start(fileSource(file, position, count), directIo, target, peer, owned);
         }
-        TransferFacts facts = facts(fileSource(file, position, count), false, target, peer);
+        TransferFacts facts =
+                TransferFacts.complete(fileSource(file, position, count), target, peer, options, platform, false, 0, 0);
         Choice choice = choose(facts, file, position, count);
         try {
             Preflight.requireSlice(
@@ -330,24 +332,8 @@ final class Opener {
             Peers.Peer peer,
             Closeable owned)
             throws IOException {
-        TransferFacts facts = facts(builder, directIo, target, peer);
+        TransferFacts facts = TransferFacts.complete(builder, target, peer, options, platform, directIo, 0, 0);
         return RealTransfer.start(facts, selection.choose(facts), options, null, owned);
-    }
-
-    /** Completes and checks the request, and works out its facts. */
-    private TransferFacts facts(
-            TransferRequest.Builder builder, boolean directIo, WritableByteChannel target, Peers.Peer peer)
-            throws IOException {
-        return TransferFacts.of(request(builder, target), peer, options, platform, directIo);
-    }
-
-    /** Completes the request with its target and checks both ends' modes. */
-    private static TransferRequest request(TransferRequest.Builder builder, WritableByteChannel target)
-            throws IOException {
-        TransferRequest request =
-                builder.target(target, ChannelKinds.of(target)).build();
-        Preflight.requireModes(request);
-        return request;
     }
 
     /** Whether a file may be opened natively with these options ({@link Selection#nativeLimit}). */

@@ -1,19 +1,17 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.channels.Channel;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
 /**
  * The checks made before a transfer starts, so that what cannot work fails with the JDK's own
- * exception before the listener hears of a transfer: a pending interrupt, a closed channel, a file
- * channel opened in the wrong mode, a directory given as the source. None of them touches a byte.
+ * exception before the listener hears of a transfer: a pending interrupt, a closed channel, a slice
+ * the file does not hold, a directory given as the source. A file channel opened in the wrong mode
+ * is found when the facts complete the request ({@link ChannelKinds#requireModes}). None of them
+ * touches a byte.
  */
 final class Preflight {
     private Preflight() {}
@@ -32,27 +30,6 @@ final class Preflight {
         }
     }
 
-    static void requireOpen(Channel channel) throws ClosedChannelException {
-        if (!channel.isOpen()) {
-            throw new ClosedChannelException();
-        }
-    }
-
-    /**
-     * Checks that both ends are open, and makes a JDK file target opened in the wrong mode throw the
-     * JDK's own {@code NonWritableChannelException} now, with a write of zero bytes that checks the
-     * mode and makes no system call. A JDK file source was checked the same way when
-     * {@link SourceFile} asked whether it was opened for direct I/O.
-     */
-    static void requireModes(TransferRequest request) throws IOException {
-        requireOpen(request.source());
-        requireOpen(request.target());
-        if (request.targetKind() == ChannelKind.FILE) {
-            // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
-            request.targetFile().write(ChannelKinds.NOTHING);
-        }
-    }
-
     /** The checks every verb starts with: both ends given, and the caller not interrupted. */
     static void checkEnds(Object source, Object target) throws TransferException {
         Objects.requireNonNull(source, "source");
@@ -66,8 +43,8 @@ final class Preflight {
         checkEnds(source, target);
         Checks.notNegative(position, "position");
         Checks.notNegative(count, "count");
-        requireOpen(source);
-        requireOpen(target);
+        ChannelKinds.requireOpen(source);
+        ChannelKinds.requireOpen(target);
     }
 
     /** A read of a slice that also checks it: whether the file holds the slice's last byte (false: it ended first). */

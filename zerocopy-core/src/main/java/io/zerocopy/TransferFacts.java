@@ -2,10 +2,12 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 
 /**
  * Everything the library needs to know about one transfer, worked out once when it opens and read
@@ -102,6 +104,30 @@ final class TransferFacts {
             Platform platform,
             boolean sourceDirectIo) {
         return new TransferFacts(request, peer, options, platform, sourceDirectIo, 0, 0);
+    }
+
+    /**
+     * The facts of the request {@code builder} holds, completed with {@code target} and both ends'
+     * modes checked ({@link ChannelKinds#requireModes}): what a verb's transfer is chosen from. A
+     * file region's request follows {@code prefixBytes} of the caller's prefix and the region's first
+     * {@code prefixChunk} bytes, which go out with the prefix; both are 0 without one.
+     *
+     * @param peer where {@code target}'s peer is, read once by the caller
+     */
+    static TransferFacts complete(
+            TransferRequest.Builder builder,
+            WritableByteChannel target,
+            Peers.Peer peer,
+            TransferOptions options,
+            Platform platform,
+            boolean sourceDirectIo,
+            long prefixBytes,
+            int prefixChunk)
+            throws IOException {
+        TransferRequest request =
+                builder.target(target, ChannelKinds.of(target)).build();
+        ChannelKinds.requireModes(request);
+        return new TransferFacts(request, peer, options, platform, sourceDirectIo, prefixBytes, prefixChunk);
     }
 
     /**
