@@ -46,7 +46,12 @@ final class TransferFacts {
     /** The file bytes before the slice that go out with the prefix (its first chunk), or 0. */
     private final int prefixChunk;
 
-    private TransferFacts(
+    /**
+     * The facts of {@code request}, its target's peer already read; a file region's request follows
+     * {@code prefixBytes} of the caller's prefix and the region's first {@code prefixChunk} bytes,
+     * which go out with the prefix (both 0 without one). A verb's facts come from {@link #complete}.
+     */
+    TransferFacts(
             TransferRequest request,
             Peers.Peer peer,
             TransferOptions options,
@@ -96,21 +101,9 @@ final class TransferFacts {
                 request, Peers.of(request.target(), platform), TransferOptions.defaults(), platform, false, 0, 0);
     }
 
-    /** The facts of {@code request} without a prefix, its target's peer already read. */
-    static TransferFacts of(
-            TransferRequest request,
-            Peers.Peer peer,
-            TransferOptions options,
-            Platform platform,
-            boolean sourceDirectIo) {
-        return new TransferFacts(request, peer, options, platform, sourceDirectIo, 0, 0);
-    }
-
     /**
      * The facts of the request {@code builder} holds, completed with {@code target} and both ends'
-     * modes checked ({@link ChannelKinds#requireModes}): what a verb's transfer is chosen from. A
-     * file region's request follows {@code prefixBytes} of the caller's prefix and the region's first
-     * {@code prefixChunk} bytes, which go out with the prefix; both are 0 without one.
+     * modes checked ({@link ChannelKinds#requireModes}): what a verb's transfer is chosen from.
      *
      * @param peer where {@code target}'s peer is, read once by the caller
      */
@@ -127,21 +120,6 @@ final class TransferFacts {
         TransferRequest request =
                 builder.target(target, ChannelKinds.of(target)).build();
         ChannelKinds.requireModes(request);
-        return new TransferFacts(request, peer, options, platform, sourceDirectIo, prefixBytes, prefixChunk);
-    }
-
-    /**
-     * The facts of a file region's {@code request} that follows {@code prefixBytes} of the caller's
-     * prefix and the first {@code prefixChunk} bytes of the region, which go out with the prefix.
-     */
-    static TransferFacts afterPrefix(
-            TransferRequest request,
-            Peers.Peer peer,
-            TransferOptions options,
-            Platform platform,
-            boolean sourceDirectIo,
-            long prefixBytes,
-            int prefixChunk) {
         return new TransferFacts(request, peer, options, platform, sourceDirectIo, prefixBytes, prefixChunk);
     }
 

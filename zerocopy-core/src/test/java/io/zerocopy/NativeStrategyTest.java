@@ -58,7 +58,7 @@ class NativeStrategyTest {
                 .target(target, ChannelKind.SOCKET)
                 .build();
         Platform linux = Platform.of(Platform.OperatingSystem.LINUX, 25, "6.18.44-fc");
-        return TransferFacts.afterPrefix(
+        return new TransferFacts(
                 request, Peers.Peer.THIS_HOST_IPV4, TransferOptions.defaults(), linux, false, prefixBytes, 0);
     }
 

@@ -142,7 +142,7 @@ class ReadmeStrategyTableTest {
                 .slice(0, count)
                 .target(kind == ChannelKind.FILE ? file : SINK, kind)
                 .build();
-        return TransferFacts.of(request, peer, TransferOptions.defaults(), platform, false);
+        return new TransferFacts(request, peer, TransferOptions.defaults(), platform, false, 0, 0);
     }
 
     private static TransferFacts nativeTo(NativeFile opened, long count, Platform platform) throws IOException {
@@ -151,7 +151,7 @@ class ReadmeStrategyTableTest {
                 .count(count)
                 .target(SINK, ChannelKind.SOCKET)
                 .build();
-        return TransferFacts.of(request, Peers.Peer.THIS_HOST_IPV4, TransferOptions.defaults(), platform, false);
+        return new TransferFacts(request, Peers.Peer.THIS_HOST_IPV4, TransferOptions.defaults(), platform, false, 0, 0);
     }
 
     private static TransferFacts streamTo(ChannelKind sourceKind, ChannelKind targetKind, Platform platform)
@@ -160,7 +160,7 @@ class ReadmeStrategyTableTest {
                 .source(EMPTY, sourceKind)
                 .target(SINK, targetKind)
                 .build();
-        return TransferFacts.of(request, Peers.Peer.ELSEWHERE, TransferOptions.defaults(), platform, false);
+        return new TransferFacts(request, Peers.Peer.ELSEWHERE, TransferOptions.defaults(), platform, false, 0, 0);
     }
 
     /** The rows of the README's strategy table: the pair in words, and what the table says of it. */

@@ -11,7 +11,8 @@ final class TestFacts {
     /** The facts of {@code request} run with {@code options} on {@code platform}, its target's peer read now. */
     static TransferFacts of(
             TransferRequest request, TransferOptions options, Platform platform, boolean sourceDirectIo) {
-        return TransferFacts.of(request, Peers.of(request.target(), platform), options, platform, sourceDirectIo);
+        return new TransferFacts(
+                request, Peers.of(request.target(), platform), options, platform, sourceDirectIo, 0, 0);
     }
 
     /** A choice of {@code strategy} whose reason is {@code reason}, as a registered strategy's would be. */
