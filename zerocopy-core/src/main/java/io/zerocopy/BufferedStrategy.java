@@ -39,11 +39,8 @@ final class BufferedStrategy extends BuiltInStrategy {
     /** Buffer sizes up to 4 MiB are asked for whole, so that they serve later transfers; larger ones are rare. */
     static final int SHARED_SIZE_LIMIT = 4 << 20;
 
-    private BufferedStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private BufferedStrategy() {
+        super(NAME);
     }
 
     @Override

@@ -14,6 +14,16 @@ import java.nio.ByteBuffer;
  * out the facts of a bare request and serve strategy authors' tests and the registry alike.
  */
 abstract class BuiltInStrategy implements TransferStrategy {
+    private final String name;
+
+    BuiltInStrategy(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
 
     /** Null when the strategy can serve the transfer; else why not, in words. Cheap: no I/O. */
     abstract String refusal(TransferFacts facts);
@@ -94,6 +104,6 @@ abstract class BuiltInStrategy implements TransferStrategy {
 
     @Override
     public String toString() {
-        return name();
+        return name;
     }
 }

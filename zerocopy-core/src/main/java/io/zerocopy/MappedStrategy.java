@@ -28,11 +28,8 @@ final class MappedStrategy extends BuiltInStrategy {
 
     static final String NAME = "mmap";
 
-    private MappedStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private MappedStrategy() {
+        super(NAME);
     }
 
     @Override

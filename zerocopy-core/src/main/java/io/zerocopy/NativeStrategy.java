@@ -32,7 +32,9 @@ final class NativeStrategy extends BuiltInStrategy {
      */
     static final long NATIVE_MAX_BYTES = 64 * 1024;
 
-    private NativeStrategy() {}
+    private NativeStrategy() {
+        super(NAME);
+    }
 
     /**
      * The most bytes of a file opened natively that go by one {@code pread} and one write into a
@@ -65,11 +67,6 @@ final class NativeStrategy extends BuiltInStrategy {
      */
     static boolean sendsByKernel(TransferFacts facts) {
         return !byRead(facts) && NativeFiles.canSendfile(facts.truncatableFile(), facts.targetKind());
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     @Override

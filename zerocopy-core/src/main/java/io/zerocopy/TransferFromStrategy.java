@@ -24,11 +24,8 @@ final class TransferFromStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferFrom";
 
-    private TransferFromStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private TransferFromStrategy() {
+        super(NAME);
     }
 
     @Override

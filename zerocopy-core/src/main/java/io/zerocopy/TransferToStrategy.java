@@ -27,11 +27,8 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferTo";
 
-    private TransferToStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private TransferToStrategy() {
+        super(NAME);
     }
 
     @Override

@@ -33,11 +33,8 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
-    private SpliceStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private SpliceStrategy() {
+        super(NAME);
     }
 
     @Override
