@@ -112,9 +112,7 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final FileChannel position(long newPosition) throws IOException {
-        if (newPosition < 0) {
-            throw new IllegalArgumentException("newPosition: " + newPosition + " (expected: >= 0)");
-        }
+        Checks.notNegative(newPosition, "newPosition");
         ensureOpen();
         synchronized (positionLock) {
             position = newPosition;
