@@ -66,11 +66,6 @@ final class TransferToStrategy extends BuiltInStrategy {
         return new Step(facts, parkable(facts));
     }
 
-    /**
-     * One {@code transferTo} per move; its 0 means a full non-blocking target or a file that ended
-     * early, which the engine tells apart. To a parkable socket on a virtual thread a 0 parks in the
-     * socket's own write instead.
-     */
     private static final class Step implements TransferStep {
         private final FileChannel source;
         private final WritableByteChannel target;
