@@ -85,11 +85,6 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
-        return new Step(facts, pooled, false);
-    }
-
-    @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
         return new Step(facts, pooled, firstBytesRead);
     }

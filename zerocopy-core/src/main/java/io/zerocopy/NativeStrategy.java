@@ -94,11 +94,6 @@ final class NativeStrategy extends BuiltInStrategy {
                         + BufferedStrategy.INSTANCE.how(facts, pooled) + ", no FileChannel";
     }
 
-    @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        return open(facts, pooled, false);
-    }
-
     /** A file that goes by one read is read ahead as the buffered step reads it: that read is the check. */
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {

@@ -44,7 +44,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         throw new IOException("splice is unavailable: " + refusal(facts));
     }
 }

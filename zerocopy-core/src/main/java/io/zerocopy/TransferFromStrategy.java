@@ -49,7 +49,7 @@ final class TransferFromStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         return new Step(facts.request());
     }
 

@@ -62,7 +62,7 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
         return new Step(facts, parkable(facts));
     }
 

@@ -100,7 +100,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         TransferRequest request = facts.request();
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
