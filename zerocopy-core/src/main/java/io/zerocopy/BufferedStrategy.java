@@ -89,10 +89,7 @@ final class BufferedStrategy extends BuiltInStrategy {
         return new Step(facts, pooled, firstBytesRead);
     }
 
-    /**
-     * A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled
-     * buffer whole (see the superclass).
-     */
+    /** A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled buffer whole. */
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
         long count = facts.request().count();
@@ -102,7 +99,6 @@ final class BufferedStrategy extends BuiltInStrategy {
                 && count <= bufferSize(facts, writeSize(facts));
     }
 
-    /** The whole slice into the pooled buffer (see the superclass). */
     @Override
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
         TransferRequest request = facts.request();
