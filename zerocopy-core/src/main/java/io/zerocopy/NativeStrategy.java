@@ -16,9 +16,8 @@ import java.nio.ByteBuffer;
  * the buffered strategy's over the native file, so a full non-blocking target, a virtual thread
  * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.
  *
- * <p>It serves only such a file: {@code Transfers.copy(Path, ...)} and {@link OpenFile} make one
- * when the options let this strategy run; another strategy forced, or this one excluded, and they
- * open a JDK channel as before. Stateless; one shared instance.
+ * <p>It serves only such a file, which {@code Transfers.copy(Path, ...)} and {@link OpenFile} make
+ * unless the options force another strategy or exclude this one. Stateless; one shared instance.
  */
 final class NativeStrategy extends BuiltInStrategy {
     static final NativeStrategy INSTANCE = new NativeStrategy();
