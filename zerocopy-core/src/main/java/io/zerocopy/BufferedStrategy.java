@@ -13,12 +13,11 @@ import java.nio.channels.WritableByteChannel;
  * Reads into one buffer and writes it out, reusing the buffer for the whole transfer; serves every
  * pair. The buffer is direct between channels (a JDK channel would copy a heap buffer through a
  * temporary direct one on every call) and a heap array, never larger than the transfer, when either
- * end is a stream (streams take arrays). Direct buffers are lent by {@link DirectBuffers} when the
- * strategy is chosen ({@link BuiltInStrategy#takeFromPool}), so the choice's reason names the buffer
- * that runs; with the budget spent the step reads through a small heap buffer
- * ({@link DirectBuffers#HEAP_FALLBACK_BYTES}). To a TCP peer on this host on Linux the buffer is cut
- * to whole loopback segments ({@link #writeSize}). A source opened for direct I/O is declined: its
- * reads would have to be block-aligned.
+ * end is a stream (streams take arrays). Direct buffers come from {@link DirectBuffers} when the
+ * strategy is chosen ({@link BuiltInStrategy}); with the budget spent the step reads through a small
+ * heap buffer ({@link DirectBuffers#HEAP_FALLBACK_BYTES}). To a TCP peer on this host on Linux the
+ * buffer is cut to whole loopback segments ({@link #writeSize}). A source opened for direct I/O is
+ * declined: its reads would have to be block-aligned.
  *
  * <p>A read is issued only once the previous one is written out, so bytes a non-blocking target did
  * not take wait in the buffer for the next step. Stateless; one shared instance.
