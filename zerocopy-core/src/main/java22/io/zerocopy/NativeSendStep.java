@@ -19,9 +19,8 @@ import java.nio.channels.SocketChannel;
  *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
  *   <li>blocking, on a virtual thread: the next bytes go through the socket's own write
  *       ({@link ParkingBridge}), which parks the thread and frees its carrier;</li>
- *   <li>blocking, on a platform thread: asked for no more than it takes now, with bounded waits in
- *       {@code poll} between ({@link SocketWaits}; an interrupt closes the channel); a step that
- *       found no room returns 0, so the engine sees a close and the stall timeout.</li>
+ *   <li>blocking, on a platform thread: through {@link SocketWaits}, never waiting in the kernel; a
+ *       step that found no room returns 0, so the engine sees a close and the stall timeout.</li>
  * </ul>
  */
 final class NativeSendStep implements TransferStep {

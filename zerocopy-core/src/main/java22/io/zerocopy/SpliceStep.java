@@ -24,12 +24,10 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>The thread that makes each step decides how it waits. A non-blocking end that is not ready
  * gives {@code EAGAIN}: the step returns 0 and says which side it waits for. A blocking socket on a
- * platform thread is never waited on in the kernel, where a close could not reach the duplicate:
- * the step reads only once bytes wait and writes no more than the socket takes, with bounded
- * {@code poll} waits between ({@link SocketWaits}; an interrupt closes that channel). On a virtual
- * thread, where the JDK runs a blocking socket non-blocking underneath, the step waits through a
- * {@link ParkingBridge}: the source's own {@code read} (nothing to read) or the target's own
- * {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice} goes on.
+ * platform thread waits through {@link SocketWaits}, never in the kernel. On a virtual thread the
+ * step waits through a {@link ParkingBridge}: the source's own {@code read} (nothing to read) or the
+ * target's own {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice}
+ * goes on.
  */
 final class SpliceStep implements TransferStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
