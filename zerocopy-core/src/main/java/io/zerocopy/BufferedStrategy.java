@@ -150,7 +150,7 @@ final class BufferedStrategy extends BuiltInStrategy {
         return mss > 0 && requested >= mss ? requested / mss * mss : requested;
     }
 
-    private static final class Step implements TransferStep {
+    private static final class Step extends SidedStep {
         private final ReadableByteChannel source;
         private final FileChannel sourceFile;
         private final long start;
@@ -159,8 +159,6 @@ final class BufferedStrategy extends BuiltInStrategy {
         private final ByteBuffer buffer;
         /** How much of the buffer one read may fill: the buffer size, or less for a small transfer. */
         private final int size;
-
-        private Side stalledOn = Side.TARGET;
 
         /** {@code firstBytesRead}: {@code pooled} holds the transfer's first bytes, read ahead (drain mode). */
         Step(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
@@ -191,11 +189,6 @@ final class BufferedStrategy extends BuiltInStrategy {
             }
             stalledOn = Side.TARGET;
             return Writes.atMost(target, buffer, maxBytes);
-        }
-
-        @Override
-        public Side stalledOn() {
-            return stalledOn;
         }
 
         @Override

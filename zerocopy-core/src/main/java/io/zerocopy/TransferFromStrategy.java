@@ -53,13 +53,12 @@ final class TransferFromStrategy extends BuiltInStrategy {
         return new Step(facts.request());
     }
 
-    private static final class Step implements TransferStep {
+    private static final class Step extends SidedStep {
         private final FileChannel target;
         private final ReadableByteChannel source;
         private final long targetStart;
         private final ByteBuffer probe = ByteBuffer.allocate(1);
         private long done;
-        private Side stalledOn = Side.TARGET;
 
         Step(TransferRequest request) throws IOException {
             this.target = request.targetFile();
@@ -96,11 +95,6 @@ final class TransferFromStrategy extends BuiltInStrategy {
                 target.write(probe, at);
             }
             return 1;
-        }
-
-        @Override
-        public Side stalledOn() {
-            return stalledOn;
         }
 
         @Override

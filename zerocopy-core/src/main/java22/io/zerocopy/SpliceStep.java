@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
-import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -29,7 +28,7 @@ import java.nio.channels.WritableByteChannel;
  * target's own {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice}
  * goes on.
  */
-final class SpliceStep implements TransferStep {
+final class SpliceStep extends SidedStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
 
     /**
@@ -48,7 +47,6 @@ final class SpliceStep implements TransferStep {
     private final int pipeSize;
     private long inPipe;
     private long written;
-    private Side stalledOn = Side.TARGET;
     /** Whether the source, and the target, are blocking sockets: a step on a virtual thread parks in them (see the type's doc). */
     private final boolean sourceParkable;
 
@@ -192,11 +190,6 @@ final class SpliceStep implements TransferStep {
         }
         written += n;
         return n;
-    }
-
-    @Override
-    public Side stalledOn() {
-        return stalledOn;
     }
 
     /**
