@@ -153,13 +153,10 @@ final class NativeFiles {
         try {
             Path at = directoryPath;
             int last = segments.size() - 1;
+            int stepFlags = LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC;
             for (int i = 0; i < last; i++) {
                 at = at.resolve(segments.get(i));
-                int fd = openRetrying(
-                        s,
-                        dirFd,
-                        s.name(segments.get(i)),
-                        LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                int fd = openRetrying(s, dirFd, s.name(segments.get(i)), stepFlags);
                 if (fd < 0) {
                     throw stepFailure(s, dirFd, at, LinuxCalls.errno(s.callState));
                 }
@@ -187,10 +184,7 @@ final class NativeFiles {
     private static IOException stepFailure(Scratch s, int dirFd, Path at, int errno) {
         if (errno == LinuxCalls.ENOTDIR) {
             int fd = openRetrying(
-                    s,
-                    dirFd,
-                    s.name(at.getFileName().toString()),
-                    LinuxCalls.O_RDONLY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_NONBLOCK | LinuxCalls.O_CLOEXEC);
+                    s, dirFd, s.name(at.getFileName().toString()), LinuxCalls.OPEN_READ | LinuxCalls.O_NOFOLLOW);
             if (fd < 0) {
                 int again = LinuxCalls.errno(s.callState);
                 return again == LinuxCalls.ELOOP
@@ -235,11 +229,7 @@ final class NativeFiles {
     private static NativeFile open(
             int dirFd, Path path, MemorySegment name, boolean followLinks, boolean watched, Scratch s)
             throws IOException {
-        int flags = LinuxCalls.O_RDONLY
-                | LinuxCalls.O_NONBLOCK
-                | LinuxCalls.O_CLOEXEC
-                | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
-        int fd = openRetrying(s, dirFd, name, flags);
+        int fd = openRetrying(s, dirFd, name, LinuxCalls.OPEN_READ | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW));
         if (fd < 0) {
             int errno = LinuxCalls.errno(s.callState);
             if (errno == LinuxCalls.ELOOP && !followLinks) {
