@@ -33,7 +33,6 @@ final class DirectBuffers {
      */
     static final int HEAP_FALLBACK_BYTES = 16 * 1024;
 
-    /** The pool every transfer shares. */
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
     private final long budget;
