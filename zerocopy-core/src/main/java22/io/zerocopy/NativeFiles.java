@@ -91,25 +91,23 @@ final class NativeFiles {
         }
     }
 
-    /** Whether {@link #openAt} can open names beneath a directory in this JVM. */
+    /** Whether names beneath a directory opened here can be opened in this JVM. */
     static boolean opensBeneath() {
         return UNAVAILABLE == null && KernelNames.canSpellNames();
     }
 
     /**
-     * The entry {@code name} of {@code directory} (a directory opened here), opened as {@link #open}
-     * opens a path but relative to that directory alone; a link there is a {@link SymbolicLinkException}
-     * unless {@code followLinks}. {@code path} names the file, in failures too. Null where
-     * {@link #opensBeneath} says no.
+     * {@code directory} (a directory opened here at {@code path}) opened again through its
+     * {@code "."}, as {@link #open} opens a path. Null where {@link #opensBeneath} says no.
      */
-    static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
+    static NativeFile reopen(NativeFile directory, Path path) throws IOException {
         if (!opensBeneath()) {
             return null;
         }
         LinuxFile dir = (LinuxFile) directory;
         int dirFd = dir.hold();
         try (Scratch s = scratch()) {
-            return openEntry(dirFd, path, s.name(name), followLinks, s);
+            return open(dirFd, path, s.name("."), true, true, s);
         } finally {
             dir.release();
         }
@@ -120,9 +118,10 @@ final class NativeFiles {
      * at {@code directoryPath}; the file is at {@code file}. Where {@code inOneCall}, one
      * {@code openat2} ({@link Openat2Beneath}); else, or where that leaves it to the walk, each segment
      * but the last opened relative to the one before with {@code O_DIRECTORY | O_NOFOLLOW} (no
-     * {@code fstat}, closed after the next step), the last as {@link #openAt} opens it. A link on the
-     * way is a {@link SymbolicLinkException}, a file a {@code NotDirectoryException}, each naming the
-     * path up to it. Null where {@link #opensBeneath} says no.
+     * {@code fstat}, closed after the next step), the last as {@link #open} opens a path, without
+     * following a link. A link on the way is a {@link SymbolicLinkException}, a file a
+     * {@code NotDirectoryException}, each naming the path up to it. Null where {@link #opensBeneath}
+     * says no.
      */
     static NativeFile openBeneath(
             NativeFile directory, Path directoryPath, Path file, List<String> segments, boolean inOneCall)
