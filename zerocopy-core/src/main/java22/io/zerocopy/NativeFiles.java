@@ -166,7 +166,14 @@ final class NativeFiles {
                 dirFd = fd;
             }
             at = at.resolve(segments.get(last));
-            return openEntry(dirFd, at, s.name(segments.get(last)), false, s);
+            try {
+                return open(dirFd, at, s.name(segments.get(last)), false, true, s);
+            } catch (IOException e) {
+                if (e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
+                    throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
+                }
+                throw e;
+            }
         } finally {
             if (owned >= 0) {
                 LinuxCalls.close(s.callState, owned);
@@ -209,19 +216,6 @@ final class NativeFiles {
             fd = LinuxCalls.openat(s.callState, dirFd, name, flags);
         } while (fd < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
         return fd;
-    }
-
-    /** An entry beneath {@code dirFd}, as {@link #open} opens it; a link not followed is a {@link SymbolicLinkException}. */
-    private static NativeFile openEntry(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
-            throws IOException {
-        try {
-            return open(dirFd, path, name, followLinks, true, s);
-        } catch (IOException e) {
-            if (!followLinks && e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
-                throw (SymbolicLinkException) new SymbolicLinkException(path.toString()).initCause(e);
-            }
-            throw e;
-        }
     }
 
     /** {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile}). */
