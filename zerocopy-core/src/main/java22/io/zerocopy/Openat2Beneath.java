@@ -32,6 +32,11 @@ final class Openat2Beneath {
 
     private Openat2Beneath() {}
 
+    /** Whether {@link #open} calls {@code openat2} in this JVM (until the kernel says otherwise); tests read it. */
+    static boolean tried() {
+        return givenUp == null;
+    }
+
     /**
      * {@code segments} (plain names, at least one) beneath {@code dirFd}, opened in one call: the
      * file's descriptor; {@link #NOT_TRIED} where no call was made (given up, or a segment's bytes
