@@ -45,11 +45,8 @@ final class BeneathOpener {
         checkSegments(path.getFileSystem(), segments);
         Path file = resolved(path, segments);
         NativeFile opened = segments.isEmpty()
-                ? NativeFiles.openAt(directory, ".", path, true)
+                ? NativeFiles.reopen(directory, path)
                 : NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
-        if (opened == null) {
-            throw new IOException("cannot open natively: " + NativeFiles.unavailable());
-        }
         if (opened.attributes().isOther()) {
             opened.close();
             throw OpenFile.notAFile(file);

@@ -13,12 +13,11 @@ import java.nio.channels.WritableByteChannel;
  * Reads into one buffer and writes it out, reusing the buffer for the whole transfer; serves every
  * pair. The buffer is direct between channels (a JDK channel would copy a heap buffer through a
  * temporary direct one on every call) and a heap array, never larger than the transfer, when either
- * end is a stream (streams take arrays). Direct buffers are lent by {@link DirectBuffers} when the
- * strategy is chosen ({@link BuiltInStrategy#takeFromPool}), so the choice's reason names the buffer
- * that runs; with the budget spent the step reads through a small heap buffer
- * ({@link DirectBuffers#HEAP_FALLBACK_BYTES}). To a TCP peer on this host on Linux the buffer is cut
- * to whole loopback segments ({@link #writeSize}). A source opened for direct I/O is declined: its
- * reads would have to be block-aligned.
+ * end is a stream (streams take arrays). Direct buffers come from {@link DirectBuffers} when the
+ * strategy is chosen ({@link BuiltInStrategy}); with the budget spent the step reads through a small
+ * heap buffer ({@link DirectBuffers#HEAP_FALLBACK_BYTES}). To a TCP peer on this host on Linux the
+ * buffer is cut to whole loopback segments ({@link #writeSize}). A source opened for direct I/O is
+ * declined: its reads would have to be block-aligned.
  *
  * <p>A read is issued only once the previous one is written out, so bytes a non-blocking target did
  * not take wait in the buffer for the next step. Stateless; one shared instance.
@@ -39,11 +38,8 @@ final class BufferedStrategy extends BuiltInStrategy {
     /** Buffer sizes up to 4 MiB are asked for whole, so that they serve later transfers; larger ones are rare. */
     static final int SHARED_SIZE_LIMIT = 4 << 20;
 
-    private BufferedStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private BufferedStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -88,19 +84,11 @@ final class BufferedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
-        return new Step(facts, pooled, false);
-    }
-
-    @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
         return new Step(facts, pooled, firstBytesRead);
     }
 
-    /**
-     * A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled
-     * buffer whole (see the superclass).
-     */
+    /** A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled buffer whole. */
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
         long count = facts.request().count();
@@ -110,7 +98,6 @@ final class BufferedStrategy extends BuiltInStrategy {
                 && count <= bufferSize(facts, writeSize(facts));
     }
 
-    /** The whole slice into the pooled buffer (see the superclass). */
     @Override
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
         TransferRequest request = facts.request();
@@ -163,7 +150,7 @@ final class BufferedStrategy extends BuiltInStrategy {
         return mss > 0 && requested >= mss ? requested / mss * mss : requested;
     }
 
-    private static final class Step implements TransferStep {
+    private static final class Step extends SidedStep {
         private final ReadableByteChannel source;
         private final FileChannel sourceFile;
         private final long start;
@@ -172,8 +159,6 @@ final class BufferedStrategy extends BuiltInStrategy {
         private final ByteBuffer buffer;
         /** How much of the buffer one read may fill: the buffer size, or less for a small transfer. */
         private final int size;
-
-        private Side stalledOn = Side.TARGET;
 
         /** {@code firstBytesRead}: {@code pooled} holds the transfer's first bytes, read ahead (drain mode). */
         Step(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
@@ -204,11 +189,6 @@ final class BufferedStrategy extends BuiltInStrategy {
             }
             stalledOn = Side.TARGET;
             return Writes.atMost(target, buffer, maxBytes);
-        }
-
-        @Override
-        public Side stalledOn() {
-            return stalledOn;
         }
 
         @Override

@@ -14,6 +14,16 @@ import java.nio.ByteBuffer;
  * out the facts of a bare request and serve strategy authors' tests and the registry alike.
  */
 abstract class BuiltInStrategy implements TransferStrategy {
+    private final String name;
+
+    BuiltInStrategy(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
 
     /** Null when the strategy can serve the transfer; else why not, in words. Cheap: no I/O. */
     abstract String refusal(TransferFacts facts);
@@ -29,8 +39,11 @@ abstract class BuiltInStrategy implements TransferStrategy {
         return null;
     }
 
-    /** The per-transfer step, owning {@code pooled} from now on (it gives it back when it closes). */
-    abstract TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException;
+    /**
+     * The per-transfer step, owning {@code pooled} from now on (it gives it back when it closes);
+     * {@code pooled} holds what {@link #readAhead} read if {@code firstBytesRead}.
+     */
+    abstract TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException;
 
     /**
      * Whether {@link #readAhead} can read the whole transfer from its FILE source into
@@ -47,14 +60,6 @@ abstract class BuiltInStrategy implements TransferStrategy {
      */
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
         throw new UnsupportedOperationException(name() + " reads nothing ahead");
-    }
-
-    /**
-     * As {@link #open(TransferFacts, ByteBuffer)}, with {@code pooled} holding what
-     * {@link #readAhead} read if {@code firstBytesRead}.
-     */
-    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
-        return open(facts, pooled);
     }
 
     @Override
@@ -85,7 +90,7 @@ abstract class BuiltInStrategy implements TransferStrategy {
     final TransferStep open(TransferFacts facts) throws IOException {
         ByteBuffer pooled = takeFromPool(facts);
         try {
-            return open(facts, pooled);
+            return open(facts, pooled, false);
         } catch (IOException | RuntimeException | Error e) {
             DirectBuffers.giveBack(pooled);
             throw e;
@@ -94,6 +99,6 @@ abstract class BuiltInStrategy implements TransferStrategy {
 
     @Override
     public String toString() {
-        return name();
+        return name;
     }
 }

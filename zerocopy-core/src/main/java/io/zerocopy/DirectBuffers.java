@@ -15,11 +15,8 @@ import org.slf4j.LoggerFactory;
  * {@code OutOfMemoryError}) and registers a cleaner, which costs more than the whole copy of a small
  * file. So the pool allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated
  * for reuse (after a burst, up to the budget stays allocated) and answers null when the budget is
- * spent: the caller then takes a path that needs no direct buffer.
- *
- * <p>The budget, read once, is {@value TransferOptions#DIRECT_MEMORY_PROPERTY} if set, else a
- * quarter of the JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, by default the heap's
- * maximum), at most {@link #DEFAULT_BUDGET_CAP}.
+ * spent: the caller then takes a path that needs no direct buffer. The budget is read once
+ * ({@link #configuredBudget}).
  */
 final class DirectBuffers {
     private static final Logger log = LoggerFactory.getLogger(DirectBuffers.class);
@@ -36,7 +33,6 @@ final class DirectBuffers {
      */
     static final int HEAP_FALLBACK_BYTES = 16 * 1024;
 
-    /** The pool every transfer shares. */
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
     private final long budget;

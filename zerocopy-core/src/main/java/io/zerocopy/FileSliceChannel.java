@@ -28,7 +28,6 @@ final class FileSliceChannel implements ReadableByteChannel {
         return file;
     }
 
-    /** Where the slice ends in the file. */
     long end() {
         return end;
     }

@@ -28,11 +28,8 @@ final class MappedStrategy extends BuiltInStrategy {
 
     static final String NAME = "mmap";
 
-    private MappedStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private MappedStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -52,7 +49,7 @@ final class MappedStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
         return new Step(facts.request(), facts.mappedWindow());
     }
 

@@ -56,9 +56,7 @@ abstract class NativeFile extends FileChannel {
      *     mounted, or the file's permissions changed since the open)
      */
     final synchronized FileChannel jdkChannel() throws IOException {
-        if (!isOpen()) {
-            throw new ClosedChannelException();
-        }
+        ensureOpen();
         if (jdkChannel == null || !jdkChannel.isOpen()) { // closed by an interrupt in its transferTo: again
             try {
                 jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
@@ -114,9 +112,7 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final FileChannel position(long newPosition) throws IOException {
-        if (newPosition < 0) {
-            throw new IllegalArgumentException("newPosition: " + newPosition + " (expected: >= 0)");
-        }
+        Checks.notNegative(newPosition, "newPosition");
         ensureOpen();
         synchronized (positionLock) {
             position = newPosition;

@@ -55,8 +55,8 @@ final class NativeFiles {
         return null;
     }
 
-    /** The entry {@code name} of a directory opened natively: null here. */
-    static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
+    /** A directory opened natively, opened again: null here. */
+    static NativeFile reopen(NativeFile directory, Path path) throws IOException {
         return null;
     }
 }

@@ -16,9 +16,8 @@ import java.nio.ByteBuffer;
  * the buffered strategy's over the native file, so a full non-blocking target, a virtual thread
  * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.
  *
- * <p>It serves only such a file: {@code Transfers.copy(Path, ...)} and {@link OpenFile} make one
- * when the options let this strategy run; another strategy forced, or this one excluded, and they
- * open a JDK channel as before. Stateless; one shared instance.
+ * <p>It serves only such a file, which {@code Transfers.copy(Path, ...)} and {@link OpenFile} make
+ * unless the options force another strategy or exclude this one. Stateless; one shared instance.
  */
 final class NativeStrategy extends BuiltInStrategy {
     static final NativeStrategy INSTANCE = new NativeStrategy();
@@ -32,7 +31,9 @@ final class NativeStrategy extends BuiltInStrategy {
      */
     static final long NATIVE_MAX_BYTES = 64 * 1024;
 
-    private NativeStrategy() {}
+    private NativeStrategy() {
+        super(NAME);
+    }
 
     /**
      * The most bytes of a file opened natively that go by one {@code pread} and one write into a
@@ -68,11 +69,6 @@ final class NativeStrategy extends BuiltInStrategy {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
     String refusal(TransferFacts facts) {
         if (facts.nativeSource()) {
             return null;
@@ -95,11 +91,6 @@ final class NativeStrategy extends BuiltInStrategy {
                         + " descriptor, no FileChannel and no copy in the sender"
                 : "the file opened with openat and sized with fstat, read with pread into "
                         + BufferedStrategy.INSTANCE.how(facts, pooled) + ", no FileChannel";
-    }
-
-    @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        return open(facts, pooled, false);
     }
 
     /** A file that goes by one read is read ahead as the buffered step reads it: that read is the check. */

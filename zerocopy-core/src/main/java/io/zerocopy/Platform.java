@@ -115,17 +115,14 @@ final class Platform {
         return os;
     }
 
-    /** The JDK feature release, as {@code Runtime.version().feature()}. */
     int javaFeature() {
         return javaFeature;
     }
 
-    /** The {@code os.version} string this platform was described with. */
     String osVersion() {
         return osVersion;
     }
 
-    /** Whether Windows' {@code jdk.nio.enableFastFileTransfer} is on. */
     boolean fastFileTransfer() {
         return fastFileTransfer;
     }

@@ -21,11 +21,8 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
-    private SpliceStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private SpliceStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -47,7 +44,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         throw new IOException("splice is unavailable: " + refusal(facts));
     }
 }

@@ -22,14 +22,9 @@ final class TransferEvents {
         }
     }
 
-    /** Whether a recording wants transfer events now. */
-    static boolean wanted() {
-        return TYPE != null && TYPE.isEnabled();
-    }
-
     /** A begun event for a transfer that starts now, or null when no recording wants one. */
     static Object begin() {
-        if (!wanted()) {
+        if (TYPE == null || !TYPE.isEnabled()) {
             return null;
         }
         TransferEvent event = new TransferEvent();

@@ -23,10 +23,7 @@ public class TransferException extends IOException {
      */
     public TransferException(String message, long bytesTransferred, Throwable cause) {
         super(message, cause);
-        if (bytesTransferred < 0) {
-            throw new IllegalArgumentException("bytesTransferred: " + bytesTransferred + " (expected: >= 0)");
-        }
-        this.bytesTransferred = bytesTransferred;
+        this.bytesTransferred = Checks.notNegative(bytesTransferred, "bytesTransferred");
     }
 
     /** The bytes that reached the target before the failure. */

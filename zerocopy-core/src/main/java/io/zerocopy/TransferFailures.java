@@ -5,11 +5,11 @@ import io.zerocopy.spi.TransferRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.SocketAddress;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * Turns whatever ended a transfer (a step's exception, an interrupt, the source's early end) into
@@ -40,12 +40,11 @@ final class TransferFailures {
      */
     String subject() {
         String to = null;
-        if (request.target() instanceof SocketChannel) {
+        if (request.target() instanceof SocketChannel socket) {
             try {
-                SocketAddress peer = ((SocketChannel) request.target()).getRemoteAddress();
-                to = peer == null ? null : peer.toString();
+                to = Objects.toString(socket.getRemoteAddress(), null);
             } catch (IOException e) {
-                to = null; // closed: nothing to name
+                // closed: nothing to name
             }
         }
         if (sourcePath == null && to == null) {

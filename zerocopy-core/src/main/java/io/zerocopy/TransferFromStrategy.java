@@ -24,11 +24,8 @@ final class TransferFromStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferFrom";
 
-    private TransferFromStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private TransferFromStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -52,17 +49,16 @@ final class TransferFromStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         return new Step(facts.request());
     }
 
-    private static final class Step implements TransferStep {
+    private static final class Step extends SidedStep {
         private final FileChannel target;
         private final ReadableByteChannel source;
         private final long targetStart;
         private final ByteBuffer probe = ByteBuffer.allocate(1);
         private long done;
-        private Side stalledOn = Side.TARGET;
 
         Step(TransferRequest request) throws IOException {
             this.target = request.targetFile();
@@ -99,11 +95,6 @@ final class TransferFromStrategy extends BuiltInStrategy {
                 target.write(probe, at);
             }
             return 1;
-        }
-
-        @Override
-        public Side stalledOn() {
-            return stalledOn;
         }
 
         @Override

@@ -27,11 +27,8 @@ final class TransferToStrategy extends BuiltInStrategy {
 
     static final String NAME = "transferTo";
 
-    private TransferToStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private TransferToStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -65,15 +62,10 @@ final class TransferToStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
         return new Step(facts, parkable(facts));
     }
 
-    /**
-     * One {@code transferTo} per move; its 0 means a full non-blocking target or a file that ended
-     * early, which the engine tells apart. To a parkable socket on a virtual thread a 0 parks in the
-     * socket's own write instead.
-     */
     private static final class Step implements TransferStep {
         private final FileChannel source;
         private final WritableByteChannel target;

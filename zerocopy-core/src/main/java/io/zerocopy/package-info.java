@@ -31,8 +31,8 @@
  *   <li><b>Strategies</b>, one step of progress each: {@code BuiltInStrategy},
  *       {@code BufferedStrategy}, {@code MappedStrategy}, {@code TransferToStrategy},
  *       {@code TransferFromStrategy}, {@code NativeStrategy}, {@code NativeSendStep},
- *       {@code SpliceStrategy}, {@code SpliceStep}, {@code PrefixWrite}, {@code ParkingBridge},
- *       {@code Writes}.
+ *       {@code SpliceStrategy}, {@code SpliceStep}, {@code SidedStep}, {@code PrefixWrite},
+ *       {@code ParkingBridge}, {@code Writes}.
  *   <li><b>Platform</b>, what the JDK and the kernel give: {@code TransferFacts} (what is known of
  *       both ends, read by every layer above), {@code Peers}, {@code Platform},
  *       {@code ChannelKinds}, {@code StreamChannels}, {@code FileChannels}, {@code FileSliceChannel},

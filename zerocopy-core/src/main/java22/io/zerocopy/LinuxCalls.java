@@ -52,6 +52,9 @@ final class LinuxCalls {
     static final short POLLIN = (short) ABI.getInt("POLLIN");
     static final short POLLOUT = (short) ABI.getInt("POLLOUT");
 
+    /** How every native open reads: a FIFO never blocks the open, and no child process inherits it. */
+    static final int OPEN_READ = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+
     static final int EINTR = ABI.getInt("EINTR");
     static final int EAGAIN = ABI.getInt("EAGAIN");
     static final int ENOENT = ABI.getInt("ENOENT");

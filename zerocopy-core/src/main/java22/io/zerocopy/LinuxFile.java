@@ -89,9 +89,7 @@ final class LinuxFile extends NativeFile {
 
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
-        if (position < 0) {
-            throw new IllegalArgumentException("position: " + position + " (expected: >= 0)");
-        }
+        Checks.notNegative(position, "position");
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("Read-only buffer");
         }

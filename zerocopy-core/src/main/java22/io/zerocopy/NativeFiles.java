@@ -91,25 +91,23 @@ final class NativeFiles {
         }
     }
 
-    /** Whether {@link #openAt} can open names beneath a directory in this JVM. */
+    /** Whether names beneath a directory opened here can be opened in this JVM. */
     static boolean opensBeneath() {
         return UNAVAILABLE == null && KernelNames.canSpellNames();
     }
 
     /**
-     * The entry {@code name} of {@code directory} (a directory opened here), opened as {@link #open}
-     * opens a path but relative to that directory alone; a link there is a {@link SymbolicLinkException}
-     * unless {@code followLinks}. {@code path} names the file, in failures too. Null where
-     * {@link #opensBeneath} says no.
+     * {@code directory} (a directory opened here at {@code path}) opened again through its
+     * {@code "."}, as {@link #open} opens a path. Null where {@link #opensBeneath} says no.
      */
-    static NativeFile openAt(NativeFile directory, String name, Path path, boolean followLinks) throws IOException {
+    static NativeFile reopen(NativeFile directory, Path path) throws IOException {
         if (!opensBeneath()) {
             return null;
         }
         LinuxFile dir = (LinuxFile) directory;
         int dirFd = dir.hold();
         try (Scratch s = scratch()) {
-            return openEntry(dirFd, path, s.name(name), followLinks, s);
+            return open(dirFd, path, s.name("."), true, true, s);
         } finally {
             dir.release();
         }
@@ -120,9 +118,10 @@ final class NativeFiles {
      * at {@code directoryPath}; the file is at {@code file}. Where {@code inOneCall}, one
      * {@code openat2} ({@link Openat2Beneath}); else, or where that leaves it to the walk, each segment
      * but the last opened relative to the one before with {@code O_DIRECTORY | O_NOFOLLOW} (no
-     * {@code fstat}, closed after the next step), the last as {@link #openAt} opens it. A link on the
-     * way is a {@link SymbolicLinkException}, a file a {@code NotDirectoryException}, each naming the
-     * path up to it. Null where {@link #opensBeneath} says no.
+     * {@code fstat}, closed after the next step), the last as {@link #open} opens a path, without
+     * following a link. A link on the way is a {@link SymbolicLinkException}, a file a
+     * {@code NotDirectoryException}, each naming the path up to it. Null where {@link #opensBeneath}
+     * says no.
      */
     static NativeFile openBeneath(
             NativeFile directory, Path directoryPath, Path file, List<String> segments, boolean inOneCall)
@@ -153,13 +152,10 @@ final class NativeFiles {
         try {
             Path at = directoryPath;
             int last = segments.size() - 1;
+            int stepFlags = LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC;
             for (int i = 0; i < last; i++) {
                 at = at.resolve(segments.get(i));
-                int fd = openRetrying(
-                        s,
-                        dirFd,
-                        s.name(segments.get(i)),
-                        LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                int fd = openRetrying(s, dirFd, s.name(segments.get(i)), stepFlags);
                 if (fd < 0) {
                     throw stepFailure(s, dirFd, at, LinuxCalls.errno(s.callState));
                 }
@@ -170,7 +166,14 @@ final class NativeFiles {
                 dirFd = fd;
             }
             at = at.resolve(segments.get(last));
-            return openEntry(dirFd, at, s.name(segments.get(last)), false, s);
+            try {
+                return open(dirFd, at, s.name(segments.get(last)), false, true, s);
+            } catch (IOException e) {
+                if (e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
+                    throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
+                }
+                throw e;
+            }
         } finally {
             if (owned >= 0) {
                 LinuxCalls.close(s.callState, owned);
@@ -187,10 +190,7 @@ final class NativeFiles {
     private static IOException stepFailure(Scratch s, int dirFd, Path at, int errno) {
         if (errno == LinuxCalls.ENOTDIR) {
             int fd = openRetrying(
-                    s,
-                    dirFd,
-                    s.name(at.getFileName().toString()),
-                    LinuxCalls.O_RDONLY | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_NONBLOCK | LinuxCalls.O_CLOEXEC);
+                    s, dirFd, s.name(at.getFileName().toString()), LinuxCalls.OPEN_READ | LinuxCalls.O_NOFOLLOW);
             if (fd < 0) {
                 int again = LinuxCalls.errno(s.callState);
                 return again == LinuxCalls.ELOOP
@@ -218,28 +218,11 @@ final class NativeFiles {
         return fd;
     }
 
-    /** An entry beneath {@code dirFd}, as {@link #open} opens it; a link not followed is a {@link SymbolicLinkException}. */
-    private static NativeFile openEntry(int dirFd, Path path, MemorySegment name, boolean followLinks, Scratch s)
-            throws IOException {
-        try {
-            return open(dirFd, path, name, followLinks, true, s);
-        } catch (IOException e) {
-            if (!followLinks && e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
-                throw (SymbolicLinkException) new SymbolicLinkException(path.toString()).initCause(e);
-            }
-            throw e;
-        }
-    }
-
     /** {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile}). */
     private static NativeFile open(
             int dirFd, Path path, MemorySegment name, boolean followLinks, boolean watched, Scratch s)
             throws IOException {
-        int flags = LinuxCalls.O_RDONLY
-                | LinuxCalls.O_NONBLOCK
-                | LinuxCalls.O_CLOEXEC
-                | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW);
-        int fd = openRetrying(s, dirFd, name, flags);
+        int fd = openRetrying(s, dirFd, name, LinuxCalls.OPEN_READ | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW));
         if (fd < 0) {
             int errno = LinuxCalls.errno(s.callState);
             if (errno == LinuxCalls.ELOOP && !followLinks) {

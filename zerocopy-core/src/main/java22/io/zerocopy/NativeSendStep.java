@@ -19,12 +19,11 @@ import java.nio.channels.SocketChannel;
  *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
  *   <li>blocking, on a virtual thread: the next bytes go through the socket's own write
  *       ({@link ParkingBridge}), which parks the thread and frees its carrier;</li>
- *   <li>blocking, on a platform thread: asked for no more than it takes now, with bounded waits in
- *       {@code poll} between ({@link SocketWaits}; an interrupt closes the channel); a step that
- *       found no room returns 0, so the engine sees a close and the stall timeout.</li>
+ *   <li>blocking, on a platform thread: through {@link SocketWaits}, never waiting in the kernel; a
+ *       step that found no room returns 0, so the engine sees a close and the stall timeout.</li>
  * </ul>
  */
-final class NativeSendStep implements TransferStep {
+final class NativeSendStep extends SidedStep {
     /** The most one call is asked to send: 1 GiB, as the JDK's own {@code transferTo} asks. */
     private static final long MAX_CALL_BYTES = 1L << 30;
 
@@ -44,8 +43,6 @@ final class NativeSendStep implements TransferStep {
     private int socket = -1;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
-
-    private Side stalledOn = Side.TARGET;
 
     private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) {
         this.file = file;
@@ -122,11 +119,6 @@ final class NativeSendStep implements TransferStep {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
         return LinuxCalls.moved(
                 state, file.sendfile(state.callState, socket, state.offset, count), "sendfile to the socket");
-    }
-
-    @Override
-    public Side stalledOn() {
-        return stalledOn;
     }
 
     @Override

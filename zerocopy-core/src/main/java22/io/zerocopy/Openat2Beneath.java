@@ -24,9 +24,6 @@ final class Openat2Beneath {
     /** What {@link #open} returns when it did not call: the walk opens. */
     static final int NOT_TRIED = Integer.MIN_VALUE;
 
-    /** {@code O_RDONLY | O_NONBLOCK | O_CLOEXEC}: as the walk's last open, so a FIFO never blocks. */
-    private static final long FLAGS = LinuxCalls.O_RDONLY | LinuxCalls.O_NONBLOCK | LinuxCalls.O_CLOEXEC;
-
     private static final long RESOLVE =
             LinuxCalls.RESOLVE_BENEATH | LinuxCalls.RESOLVE_NO_SYMLINKS | LinuxCalls.RESOLVE_NO_MAGICLINKS;
 
@@ -35,7 +32,7 @@ final class Openat2Beneath {
 
     private Openat2Beneath() {}
 
-    /** Whether {@link #open} calls {@code openat2} in this JVM (until the kernel says it cannot serve). */
+    /** Whether {@link #open} calls {@code openat2} in this JVM (until the kernel says otherwise); tests read it. */
     static boolean tried() {
         return givenUp == null;
     }
@@ -58,7 +55,7 @@ final class Openat2Beneath {
             return NOT_TRIED;
         }
         MemorySegment how = s.openHow;
-        how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_FLAGS, FLAGS);
+        how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_FLAGS, LinuxCalls.OPEN_READ);
         how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_MODE, 0L);
         how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_RESOLVE, RESOLVE);
         MemorySegment name = s.terminated(joined);

@@ -2,7 +2,6 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
-import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,14 +23,12 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>The thread that makes each step decides how it waits. A non-blocking end that is not ready
  * gives {@code EAGAIN}: the step returns 0 and says which side it waits for. A blocking socket on a
- * platform thread is never waited on in the kernel, where a close could not reach the duplicate:
- * the step reads only once bytes wait and writes no more than the socket takes, with bounded
- * {@code poll} waits between ({@link SocketWaits}; an interrupt closes that channel). On a virtual
- * thread, where the JDK runs a blocking socket non-blocking underneath, the step waits through a
- * {@link ParkingBridge}: the source's own {@code read} (nothing to read) or the target's own
- * {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice} goes on.
+ * platform thread waits through {@link SocketWaits}, never in the kernel. On a virtual thread the
+ * step waits through a {@link ParkingBridge}: the source's own {@code read} (nothing to read) or the
+ * target's own {@code write} of the pipe's first bytes (full) parks the thread; then {@code splice}
+ * goes on.
  */
-final class SpliceStep implements TransferStep {
+final class SpliceStep extends SidedStep {
     private static final int FLAGS = LinuxCalls.SPLICE_F_MOVE | LinuxCalls.SPLICE_F_NONBLOCK;
 
     /**
@@ -50,7 +47,6 @@ final class SpliceStep implements TransferStep {
     private final int pipeSize;
     private long inPipe;
     private long written;
-    private Side stalledOn = Side.TARGET;
     /** Whether the source, and the target, are blocking sockets: a step on a virtual thread parks in them (see the type's doc). */
     private final boolean sourceParkable;
 
@@ -194,11 +190,6 @@ final class SpliceStep implements TransferStep {
         }
         written += n;
         return n;
-    }
-
-    @Override
-    public Side stalledOn() {
-        return stalledOn;
     }
 
     /**

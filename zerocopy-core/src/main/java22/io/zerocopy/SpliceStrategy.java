@@ -33,11 +33,8 @@ final class SpliceStrategy extends BuiltInStrategy {
     private static final Logger log = LoggerFactory.getLogger(SpliceStrategy.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
-    private SpliceStrategy() {}
-
-    @Override
-    public String name() {
-        return NAME;
+    private SpliceStrategy() {
+        super(NAME);
     }
 
     @Override
@@ -103,7 +100,7 @@ final class SpliceStrategy extends BuiltInStrategy {
     }
 
     @Override
-    TransferStep open(TransferFacts facts, ByteBuffer pooled) throws IOException {
+    TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) throws IOException {
         TransferRequest request = facts.request();
         if (!(request.source() instanceof SocketChannel)) {
             throw new IllegalArgumentException("source: " + request.source() + " (expected: a SocketChannel)");
