@@ -22,7 +22,10 @@ import java.util.List;
  * alike (alternating JVMs leaves each build the load of its own minute). Prints each build's median
  * wall and CPU time per transfer, and every build's median of per-round ratios to the first. A
  * build labelled {@code floor} runs the bare calls instead ({@code bareCalls}: a jar built with
- * {@code -Puring}, Java 22+ with the native flags).
+ * {@code -Puring}, Java 22+ with the native flags). Name one build twice as a control: on JDK 25
+ * the two agree to about 2%, but on JDK 17 the first build named runs about 15% slower than the
+ * same jar named again (docs/records/2026-11-29-fixed-cost-controls.md), so compare builds there
+ * by alternating JVMs.
  *
  * <p>{@code java [flags] -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.SideBySideRun ROUNDS BATCH
  * SIZE LABEL=JAR...}; the first two rounds are warm-up and not counted.
