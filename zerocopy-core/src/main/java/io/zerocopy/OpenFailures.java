@@ -24,6 +24,15 @@ final class OpenFailures {
     private OpenFailures() {}
 
     /**
+     * Whether an open told not to follow links failed on a link ({@code ELOOP}):
+     * {@code FileChannel.open} says so with a bare {@code IOException}, naming no file, where every
+     * other refusal is a {@link FileSystemException}; the native open uses the same words.
+     */
+    static boolean refusedLink(IOException failure) {
+        return failure.getClass() == IOException.class;
+    }
+
+    /**
      * {@code failure} as a {@link ResourceShortageException} (with {@code failure} as its cause) if
      * it is a {@code FileSystemException} whose reason names a shortage; otherwise {@code failure}
      * itself.

@@ -124,10 +124,12 @@ final class PathCopy {
         }
         try {
             return FileChannel.open(source, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-        } catch (FileSystemException e) {
-            throw e;
         } catch (IOException e) {
-            throw (FileSystemException) new FileSystemException(source.toString(), null, REPLACED_BY_LINK).initCause(e);
+            if (OpenFailures.refusedLink(e)) {
+                throw (FileSystemException)
+                        new FileSystemException(source.toString(), null, REPLACED_BY_LINK).initCause(e);
+            }
+            throw e;
         }
     }
 

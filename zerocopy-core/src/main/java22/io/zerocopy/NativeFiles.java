@@ -169,7 +169,7 @@ final class NativeFiles {
             try {
                 return open(dirFd, at, s.name(segments.get(last)), false, true, s);
             } catch (IOException e) {
-                if (e.getClass() == IOException.class) { // O_NOFOLLOW's ELOOP, in FileChannel.open's words
+                if (OpenFailures.refusedLink(e)) {
                     throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
                 }
                 throw e;
