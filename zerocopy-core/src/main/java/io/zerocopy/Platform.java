@@ -60,6 +60,9 @@ final class Platform {
         }
     }
 
+    private static final Optional<String> SENDFILE = Optional.of("sendfile(2)");
+    private static final Optional<String> COPY_FILE_RANGE = Optional.of("copy_file_range(2)");
+
     private static final Platform CURRENT = of(
             OperatingSystem.fromName(System.getProperty("os.name", "")),
             Runtime.version().feature(),
@@ -69,7 +72,11 @@ final class Platform {
     private final OperatingSystem os;
     private final int javaFeature;
     private final String osVersion;
-    private final int[] kernel;
+    /** Linux: {@code sendfile} takes any descriptor as its target (kernel 2.6.33). */
+    private final boolean sendfileToAnyFd;
+    /** Linux: {@code transferTo} to a file goes by {@code copy_file_range} (JDK 20, kernel 4.5). */
+    private final boolean copyFileRange;
+
     private final boolean fastFileTransfer;
 
     private Platform(OperatingSystem os, int javaFeature, String osVersion, boolean fastFileTransfer) {
@@ -79,7 +86,9 @@ final class Platform {
         }
         this.javaFeature = javaFeature;
         this.osVersion = Objects.requireNonNull(osVersion, "osVersion");
-        this.kernel = parseVersion(osVersion);
+        int[] kernel = parseVersion(osVersion);
+        this.sendfileToAnyFd = atLeast(kernel, 2, 6, 33);
+        this.copyFileRange = javaFeature >= 20 && atLeast(kernel, 4, 5, 0);
         this.fastFileTransfer = fastFileTransfer;
     }
 
@@ -148,7 +157,7 @@ final class Platform {
         Objects.requireNonNull(target, "target");
         return switch (os) {
             case LINUX -> linuxPath(target);
-            case MACOS -> target == ChannelKind.SOCKET ? Optional.of("sendfile(2)") : Optional.empty();
+            case MACOS -> target == ChannelKind.SOCKET ? SENDFILE : Optional.empty();
             case WINDOWS ->
                 target == ChannelKind.SOCKET && fastFileTransfer && !targetNonBlocking
                         ? Optional.of("TransmitFile")
@@ -158,19 +167,15 @@ final class Platform {
     }
 
     private Optional<String> linuxPath(ChannelKind target) {
-        boolean sendfileToAnyFd = kernelAtLeast(2, 6, 33);
         return switch (target) {
-            case SOCKET -> Optional.of("sendfile(2)");
-            case FILE ->
-                javaFeature >= 20 && kernelAtLeast(4, 5, 0)
-                        ? Optional.of("copy_file_range(2)")
-                        : sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
-            case PIPE -> javaFeature < 25 && sendfileToAnyFd ? Optional.of("sendfile(2)") : Optional.empty();
+            case SOCKET -> SENDFILE;
+            case FILE -> copyFileRange ? COPY_FILE_RANGE : sendfileToAnyFd ? SENDFILE : Optional.empty();
+            case PIPE -> javaFeature < 25 && sendfileToAnyFd ? SENDFILE : Optional.empty();
             default -> Optional.empty();
         };
     }
 
-    private boolean kernelAtLeast(int major, int minor, int patch) {
+    private static boolean atLeast(int[] kernel, int major, int minor, int patch) {
         int[] wanted = {major, minor, patch};
         for (int i = 0; i < 3; i++) {
             if (kernel[i] != wanted[i]) {
