@@ -5,7 +5,6 @@ import io.zerocopy.benchmarks.Median;
 import io.zerocopy.benchmarks.VethPeer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +26,8 @@ import java.util.Random;
  * JVM, so that the machine's drift falls on every contender alike. A round times a batch of
  * transfers per contender, in wall-clock time and in the sending thread's CPU time (which another
  * process on the machine disturbs less); the report gives the medians of the rounds' per-transfer
- * times and their ratios to the faster raw loop that opens its file the same way.
+ * times and their ratios to the faster raw loop that opens its file the same way, and the heap
+ * bytes the sending thread allocated per transfer (which the machine does not disturb at all).
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...]
  * [--csv FILE] [--contenders a,b,...] [--vs a,b,...]} (defaults: 15 rounds, 2,000 transfers a batch, sizes 0,
@@ -114,9 +114,10 @@ public final class FixedCostRun {
         if (sizes.isEmpty()) {
             sizes = List.of(0, 4096, 8192, 65536);
         }
-        StringBuilder table = new StringBuilder("| size | contender | wall us per transfer | vs faster raw loop"
-                + " | CPU us per transfer | vs faster raw loop |\n|---|---|---|---|---|---|\n");
-        StringBuilder lines = new StringBuilder("java,size,contender,wall_us,wall_ratio,cpu_us,cpu_ratio\n");
+        StringBuilder table = new StringBuilder(
+                "| size | contender | wall us per transfer | vs faster raw loop"
+                        + " | CPU us per transfer | vs faster raw loop | heap bytes per transfer |\n|---|---|---|---|---|---|---|\n");
+        StringBuilder lines = new StringBuilder("java,size,contender,wall_us,wall_ratio,cpu_us,cpu_ratio,heap_bytes\n");
         String java = Integer.toString(Runtime.version().feature());
         List<FixedCostContenders> contenders = new ArrayList<>();
         for (FixedCostContenders c : FixedCostContenders.values()) {
@@ -135,6 +136,7 @@ public final class FixedCostRun {
             List<Map<FixedCostContenders, List<Double>>> perRound = run(contenders, size, rounds, batch);
             Map<FixedCostContenders, Double> wall = medians(perRound.get(0));
             Map<FixedCostContenders, Double> cpu = medians(perRound.get(1));
+            Map<FixedCostContenders, Double> heap = medians(perRound.get(2));
             for (String label : vs) {
                 FixedCostContenders reference = FixedCostContenders.of(label);
                 for (FixedCostContenders c : contenders) {
@@ -153,9 +155,11 @@ public final class FixedCostRun {
             for (FixedCostContenders c : contenders) {
                 double wallRatio = wall.get(c) / fasterRaw(wall, c.opensPerTransfer());
                 double cpuRatio = cpu.get(c) / fasterRaw(cpu, c.opensPerTransfer());
-                Object[] row = {size, c.label, wall.get(c), wallRatio, cpu.get(c), cpuRatio};
-                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f |%n", row));
-                lines.append(java).append(',').append(String.format(Locale.ROOT, "%d,%s,%.3f,%.3f,%.3f,%.3f%n", row));
+                Object[] row = {size, c.label, wall.get(c), wallRatio, cpu.get(c), cpuRatio, heap.get(c)};
+                table.append(String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %.2f | %.0f |%n", row));
+                lines.append(java)
+                        .append(',')
+                        .append(String.format(Locale.ROOT, "%d,%s,%.3f,%.3f,%.3f,%.3f,%.0f%n", row));
             }
         }
         System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS + " warm-up) of "
@@ -203,13 +207,17 @@ public final class FixedCostRun {
         return Median.of(ratios);
     }
 
-    /** Per-transfer microseconds for every contender at one size, one entry per counted round: wall-clock, then CPU. */
+    /**
+     * Per-transfer figures for every contender at one size, one entry per counted round: wall-clock
+     * and CPU microseconds, then heap bytes the sending thread allocated.
+     */
     private static List<Map<FixedCostContenders, List<Double>>> run(
             List<FixedCostContenders> contenders, int size, int rounds, int batch) throws IOException {
         Path path = Data.source(Data.dir(), size);
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Map<FixedCostContenders, List<Double>> times = new EnumMap<>(FixedCostContenders.class);
         Map<FixedCostContenders, List<Double>> cpuTimes = new EnumMap<>(FixedCostContenders.class);
+        Map<FixedCostContenders, List<Double>> heapBytes = new EnumMap<>(FixedCostContenders.class);
         List<FixedCostContenders> order = new ArrayList<>(contenders);
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
@@ -220,6 +228,7 @@ public final class FixedCostRun {
                 for (FixedCostContenders c : order) {
                     long start = System.nanoTime();
                     long cpuStart = threads.getCurrentThreadCpuTime();
+                    long heapStart = threads.getCurrentThreadAllocatedBytes();
                     for (int i = 0; i < batch; i++) {
                         if (c.send(ends) != size) {
                             throw new IllegalStateException(c.label + " sent the wrong number of bytes");
@@ -227,14 +236,16 @@ public final class FixedCostRun {
                     }
                     double us = (System.nanoTime() - start) / 1e3 / batch;
                     double cpuUs = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e3 / batch;
+                    double heap = (threads.getCurrentThreadAllocatedBytes() - heapStart) / (double) batch;
                     if (round >= WARM_UP_ROUNDS) {
                         times.computeIfAbsent(c, k -> new ArrayList<>()).add(us);
                         cpuTimes.computeIfAbsent(c, k -> new ArrayList<>()).add(cpuUs);
+                        heapBytes.computeIfAbsent(c, k -> new ArrayList<>()).add(heap);
                     }
                 }
             }
         }
-        return List.of(times, cpuTimes);
+        return List.of(times, cpuTimes, heapBytes);
     }
 
     private static Map<FixedCostContenders, Double> medians(Map<FixedCostContenders, List<Double>> times) {
