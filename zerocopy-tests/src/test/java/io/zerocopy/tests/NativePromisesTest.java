@@ -45,13 +45,16 @@ class NativePromisesTest {
      * Names whose bytes the JDK's text for them does not spell (a Latin-1 name under a UTF-8
      * locale; UTF-8 under {@code LC_ALL=C}), each beside a file named as the lossy decode reads, and
      * a relative path under a {@code user.dir} that is not the working directory: a child JVM
-     * opens each through the native path and must read what {@code Files.readAllBytes} reads.
+     * opens each through every entry point that takes a path or a name ({@link NativePathMain})
+     * and must read what {@code Files.readAllBytes} reads, or fail as it fails; a name beneath a
+     * directory, given as text, what the JDK reads at the path that text makes.
      */
     @ParameterizedTest(name = "LC_ALL={0}")
     @ValueSource(strings = {"C.UTF-8", "C"})
     void everyPath_opensTheFileTheJdkOpens(String locale) throws Exception {
         Path served = Files.createDirectory(dir.resolve("served"));
         Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        Path copies = Files.createDirectory(dir.resolve("copies"));
         // the shell makes names from raw bytes; the JVM here may run under any locale
         shell(
                 served,
@@ -70,7 +73,8 @@ class NativePromisesTest {
                         "-cp",
                         System.getProperty("java.class.path"),
                         NativePathMain.class.getName(),
-                        served.toString())
+                        served.toString(),
+                        copies.toString())
                 .directory(elsewhere.toFile())
                 .redirectErrorStream(true);
         child.environment().remove("LANG");
@@ -86,11 +90,34 @@ class NativePromisesTest {
         }
         assertThat(process.exitValue()).as(printed).isZero();
         List<String> lines = printed.lines().filter(l -> l.startsWith("file ")).toList();
-        assertThat(lines).as(printed).hasSize(7);
+        assertThat(lines).as(printed).hasSize(7 * (OPENS_NATIVELY.size() + 1));
         assertThat(lines).as(printed).allMatch(l -> l.endsWith(" same"));
-        // the ASCII names still go the native way, so the test sees that path
-        assertThat(printed).contains("file plain.txt natively same").contains("file rel.txt natively same");
+        // the ASCII names still go the native way, so the test sees that path at every entry point
+        for (String name : List.of("served/plain.txt", "rel.txt")) {
+            for (String entry : OPENS_NATIVELY) {
+                assertThat(printed).contains("file " + name + " " + entry + " natively same");
+            }
+            assertThat(printed).contains("file " + name + " copy-to-file jdk same");
+        }
+        // and a name no text spells is asked for by its text beneath a directory
+        assertThat(printed).contains(" beneath-by-text ");
     }
+
+    /** {@link NativePathMain}'s entry points that open natively; {@code copy-to-file} opens by the JDK. */
+    private static final List<String> OPENS_NATIVELY = List.of(
+            "open",
+            "open-nofollow",
+            "copy-to-socket",
+            "transfer-to-socket",
+            "copy-async",
+            "copy-to-stream",
+            "cache-miss",
+            "cache-hit",
+            "cache-relook",
+            "cache-nofollow",
+            "beneath",
+            "open-beneath",
+            "cache-beneath");
 
     /** Another thread's close ends a {@code sendfile} into a blocking socket whose peer reads nothing, and the peer sees the end. */
     @Test
