@@ -109,8 +109,12 @@ public final class OpenDirectory implements Closeable {
      * {@link #path()} joined with the segments.
      *
      * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},
-     *     none holding {@code /} (or another separator of its file system) or NUL
-     * @throws IllegalArgumentException if a segment is not one plain name
+     *     none holding {@code /} (or another separator of its file system) or NUL; each in the bytes
+     *     the JDK encodes it to ({@code path().resolve(segment)}), so a name whose bytes no string
+     *     spells in the JVM's charset for names (a Latin-1 name under a UTF-8 locale) cannot be
+     *     given: the text it is listed as names another file, or none
+     * @throws IllegalArgumentException if a segment is not one plain name, or one the file system
+     *     cannot encode ({@link java.nio.file.InvalidPathException}, as {@code Path.resolve} throws)
      * @throws SymbolicLinkException if a segment is a symbolic link
      * @throws NotDirectoryException if a segment before the last is not a directory
      * @throws NoSuchFileException if a segment is missing
