@@ -5,6 +5,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The bytes the JDK hands the kernel for a {@code Path}, so that a native open names the very file
@@ -43,6 +44,11 @@ final class KernelNames {
         return entry.getBytes(NAMES);
     }
 
+    /** Names beneath a directory, each as {@link #ofEntry} spells it, joined by {@code /} (one byte in all three charsets). */
+    static byte[] ofEntries(List<String> entries) {
+        return String.join("/", entries).getBytes(NAMES);
+    }
+
     private static Charset namesCharset(String name) {
         try {
             Charset charset = Charset.forName(name);
@@ -71,7 +77,7 @@ final class KernelNames {
      * that did not decode (a Latin-1 name under a UTF-8 locale, any non-ASCII byte under
      * {@code LC_ALL=C}).
      */
-    static byte[] exactBytes(String text) {
+    private static byte[] exactBytes(String text) {
         if (NAMES == null) {
             return null;
         }

@@ -39,9 +39,10 @@ final class Openat2Beneath {
 
     /**
      * {@code segments} (plain names, at least one) beneath {@code dirFd}, opened in one call: the
-     * file's descriptor; {@link #NOT_TRIED} where no call was made (given up, or a segment's bytes
-     * are not exact, {@link KernelNames#exactBytes}); or {@code -errno} where the walk must open it
-     * or name its failure (then tell {@link #walkOpened} if it opened). {@code file} names the file.
+     * file's descriptor; {@link #NOT_TRIED} where no call was made (given up); or {@code -errno}
+     * where the walk must open it or name its failure (then tell {@link #walkOpened} if it opened).
+     * Each segment is spelled as the walk spells it ({@link KernelNames#ofEntries}). {@code file}
+     * names the file.
      *
      * @throws IOException the walk's failure where one segment leaves no doubt about it, and
      *     {@link ResourceShortageException} for {@code EMFILE}, {@code ENFILE}, {@code ENOMEM}
@@ -50,15 +51,11 @@ final class Openat2Beneath {
         if (givenUp != null) {
             return NOT_TRIED;
         }
-        byte[] joined = KernelNames.exactBytes(String.join("/", segments));
-        if (joined == null) {
-            return NOT_TRIED;
-        }
         MemorySegment how = s.openHow;
         how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_FLAGS, LinuxCalls.OPEN_READ);
         how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_MODE, 0L);
         how.set(ValueLayout.JAVA_LONG, LinuxCalls.OPEN_HOW_RESOLVE, RESOLVE);
-        MemorySegment name = s.terminated(joined);
+        MemorySegment name = s.terminated(KernelNames.ofEntries(segments));
         int fd;
         do {
             fd = LinuxCalls.openat2(s.callState, dirFd, name, how);
