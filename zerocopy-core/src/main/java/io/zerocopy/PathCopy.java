@@ -78,8 +78,11 @@ final class PathCopy {
         }
         if (sourceAttributes.isSymbolicLink()) {
             // The link itself, as Files.copy makes it; handing it to Files.copy would look again and
-            // could open a file renamed over the link since. A link's attributes are not copied.
+            // could open a file renamed over the link since.
             Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+            if (attributes) {
+                copyLinkOwner(target, sourceAttributes);
+            }
             return 0;
         }
         long moved;
@@ -156,6 +159,29 @@ final class PathCopy {
                     PosixFilePermissions.asFileAttribute(((PosixFileAttributes) source).permissions())
                 }
                 : new FileAttribute<?>[0];
+    }
+
+    /**
+     * A link's owner and group, as {@code Files.copy} copies a link's attributes: where the process
+     * may set them ({@code lchown}), and nothing else; a failure is ignored, as there.
+     */
+    private static void copyLinkOwner(Path link, BasicFileAttributes source) {
+        PosixFileAttributeView view =
+                Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        if (!(source instanceof PosixFileAttributes) || view == null) {
+            return;
+        }
+        PosixFileAttributes posix = (PosixFileAttributes) source;
+        try {
+            view.setOwner(posix.owner());
+        } catch (IOException e) {
+            // not the process's to give away: the link stays the process's, as with Files.copy
+        }
+        try {
+            view.setGroup(posix.group());
+        } catch (IOException e) {
+            // a group the process is not in: as above
+        }
     }
 
     private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {

@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -62,6 +66,41 @@ class PathCopyLinksTest {
         assertThat(Files.readSymbolicLink(target)).isEqualTo(secret);
         assertThat(Transfers.copy(link, link, LinkOption.NOFOLLOW_LINKS)).isZero();
         assertThat(Files.readSymbolicLink(link)).isEqualTo(secret);
+    }
+
+    /**
+     * With {@code COPY_ATTRIBUTES} a copied link gets the source link's owner and group, as
+     * {@code Files.copy} gives them ({@code lchown}); without it, the process's. Only root may give
+     * a link away, so only root can tell the two apart.
+     */
+    @Test
+    void nofollowLinks_copyAttributes_theLinksOwner_asFilesCopy() throws IOException {
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root may give a link away");
+        Path secret = Files.writeString(dir.resolve("secret"), SECRET);
+        Path link = Files.createSymbolicLink(dir.resolve("link"), secret);
+        PosixFileAttributeView linkView =
+                Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        UserPrincipalLookupService users = dir.getFileSystem().getUserPrincipalLookupService();
+        linkView.setOwner(users.lookupPrincipalByName("nobody"));
+        linkView.setGroup(users.lookupPrincipalByGroupName("nogroup"));
+
+        Files.copy(link, dir.resolve("jdk"), LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+        Transfers.copy(link, dir.resolve("ours"), LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+        Transfers.copy(link, dir.resolve("plain"), LinkOption.NOFOLLOW_LINKS);
+
+        PosixFileAttributes jdk = linkAttributes(dir.resolve("jdk"));
+        PosixFileAttributes ours = linkAttributes(dir.resolve("ours"));
+        assertThat(jdk.owner().getName()).isEqualTo("nobody");
+        assertThat(ours.owner()).isEqualTo(jdk.owner());
+        assertThat(ours.group()).isEqualTo(jdk.group());
+        assertThat(linkAttributes(dir.resolve("plain")).owner().getName()).isEqualTo("root");
+        assertThat(Files.readSymbolicLink(dir.resolve("ours"))).isEqualTo(secret);
+        // what the link names is left alone
+        assertThat(Files.getOwner(secret).getName()).isEqualTo("root");
+    }
+
+    private static PosixFileAttributes linkAttributes(Path link) throws IOException {
+        return Files.readAttributes(link, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     }
 
     @Test
