@@ -132,10 +132,10 @@ public final class Transfers {
      * does nothing and returns 0. A directory or a special file is made by {@code Files.copy}
      * itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
      * (with {@code COPY_ATTRIBUTES} its owner and group where the process may set them, as
-     * {@code Files.copy} does, and no other attribute); each counts as 0 bytes. With {@code NOFOLLOW_LINKS} no link is
-     * followed, not even one renamed over the source during the copy: that copy fails with a
-     * {@code FileSystemException} naming the source. If the copy fails part-way the partial target
-     * is deleted.
+     * {@code Files.copy} does, and no other attribute); each counts as 0 bytes. With
+     * {@code NOFOLLOW_LINKS} no link is followed, not even one renamed over the source during the
+     * copy: that copy fails with a {@code FileSystemException} naming the source. If the copy fails
+     * part-way the partial target is deleted.
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
