@@ -3,12 +3,14 @@ package io.zerocopy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.CopyOption;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
@@ -184,12 +186,47 @@ final class PathCopy {
         }
     }
 
+    /**
+     * The source's permissions and times on the new file, never through a link renamed over it since
+     * the copy made it (that fails the copy): set relative to the open parent directory without
+     * following links where the file system gives a {@link SecureDirectoryStream} (Linux), else by
+     * name without following links. {@code Files.copy} sets them on the file it holds open, which
+     * Java 17 cannot; and JDK 25's {@code PosixFileAttributeView.setPermissions} by name follows a
+     * link despite {@code NOFOLLOW_LINKS} (its open takes {@code O_NOFOLLOW} as the mode).
+     */
     private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {
-        PosixFileAttributeView targetPosix = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-        if (source instanceof PosixFileAttributes && targetPosix != null) {
-            targetPosix.setPermissions(((PosixFileAttributes) source).permissions());
+        Path name = target.getFileName();
+        try (SecureDirectoryStream<Path> parent = secureParent(target)) {
+            PosixFileAttributeView posix = parent != null
+                    ? parent.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    : Files.getFileAttributeView(target, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            if (source instanceof PosixFileAttributes && posix != null) {
+                posix.setPermissions(((PosixFileAttributes) source).permissions());
+            }
+            BasicFileAttributeView basic = parent != null
+                    ? parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    : Files.getFileAttributeView(target, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            basic.setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
         }
-        Files.getFileAttributeView(target, BasicFileAttributeView.class)
-                .setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
+    }
+
+    /** The directory {@code file} is in, open, where the file system gives a secure stream of it; else null. */
+    private static SecureDirectoryStream<Path> secureParent(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        DirectoryStream<Path> stream;
+        try {
+            stream = Files.newDirectoryStream(parent);
+        } catch (IOException e) {
+            return null; // not readable, say: by name then
+        }
+        if (stream instanceof SecureDirectoryStream) {
+            return (SecureDirectoryStream<Path>) stream;
+        }
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // nothing was read from it
+        }
+        return null;
     }
 }

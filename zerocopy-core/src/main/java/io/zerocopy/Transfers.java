@@ -134,8 +134,10 @@ public final class Transfers {
      * (with {@code COPY_ATTRIBUTES} its owner and group where the process may set them, as
      * {@code Files.copy} does, and no other attribute); each counts as 0 bytes. With
      * {@code NOFOLLOW_LINKS} no link is followed, not even one renamed over the source during the
-     * copy: that copy fails with a {@code FileSystemException} naming the source. If the copy fails
-     * part-way the partial target is deleted.
+     * copy: that copy fails with a {@code FileSystemException} naming the source. With
+     * {@code COPY_ATTRIBUTES} the new file's attributes are set without following links, so a link
+     * renamed over the target while the copy runs fails it rather than having them set on what it
+     * names. If the copy fails part-way the partial target is deleted.
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */

@@ -14,10 +14,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Transfers.copy(Path, Path, NOFOLLOW_LINKS)} copies a link as a link, as
  * {@code Files.copy} does, and never what a link names: not even when a writer swaps the source
  * between a file and a link while the copy runs, where a look and then an open by name would read
- * the link's target.
+ * the link's target. Nor does {@code COPY_ATTRIBUTES} set anything through a link a writer renames
+ * over the target.
  */
 class PathCopyLinksTest {
     private static final String FILE = "the source file";
@@ -113,6 +116,74 @@ class PathCopyLinksTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("copy"))))
                 .isEqualTo("rw-------");
         assertThat(Files.readString(dir.resolve("copy"))).isEqualTo(FILE);
+    }
+
+    /**
+     * A writer renames a link to a victim file over the target whenever the target is a file: the
+     * copy's own, once made. {@code COPY_ATTRIBUTES} must give its mode and times to the file the
+     * copy made, or fail, and never to what a link put in its place names. Before the fix it set them
+     * by name after the bytes, following the link, within a few copies.
+     */
+    @Test
+    void copyAttributes_racingLinkOverTheTarget_neverTouchesWhatTheLinkNames() throws Exception {
+        Path victim = Files.writeString(dir.resolve("victim"), SECRET);
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-------"));
+        FileTime victimTime = FileTime.from(Instant.parse("2001-01-01T00:00:00Z"));
+        Files.setLastModifiedTime(victim, victimTime);
+        Path source = Files.writeString(dir.resolve("source"), FILE);
+        Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setLastModifiedTime(source, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        Path target = dir.resolve("target");
+        Path link = dir.resolve("target.link");
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> linkOver(target, link, victim, done));
+        int copied = 0;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            for (int i = 0; i < 20_000 && System.nanoTime() < deadline; i++) {
+                Files.deleteIfExists(target);
+                try {
+                    Transfers.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                    copied++;
+                } catch (IOException e) {
+                    // the link came first (the target exists), or over the copy's file before its attributes
+                }
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(victim)))
+                        .as("copy %d", i)
+                        .isEqualTo("rw-------");
+                assertThat(Files.getLastModifiedTime(victim)).as("copy %d", i).isEqualTo(victimTime);
+            }
+        } finally {
+            done.set(true);
+        }
+        int swaps = writer.get(30, TimeUnit.SECONDS);
+        assertThat(swaps).as("links renamed over the copy's file").isPositive();
+        assertThat(copied).as("copies that were not raced (%d swaps)", swaps).isPositive();
+        assertThat(Files.readString(victim)).isEqualTo(SECRET);
+    }
+
+    /** Renames a link to {@code victim} over {@code target} whenever that is a file; returns how often. */
+    private static int linkOver(Path target, Path link, Path victim, AtomicBoolean done) {
+        int swaps = 0;
+        try {
+            while (!done.get() && swaps < 5_000_000) {
+                if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(link);
+                    Files.createSymbolicLink(link, victim);
+                    try {
+                        Files.move(link, target, StandardCopyOption.ATOMIC_MOVE);
+                        swaps++;
+                    } catch (NoSuchFileException e) {
+                        // the copy's loop deleted the target's directory entry meanwhile: try again
+                    }
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            return swaps;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
