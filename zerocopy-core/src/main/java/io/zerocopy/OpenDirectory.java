@@ -92,12 +92,20 @@ public final class OpenDirectory implements Closeable {
             }
             return new OpenDirectory(directory, null, opened);
         }
+        return new OpenDirectory(directory, secureStream(directory), null);
+    }
+
+    /**
+     * {@code directory} opened as a {@link SecureDirectoryStream}, whose operations are relative to
+     * the open directory (Linux); null, the stream closed, where its file system gives none.
+     */
+    static SecureDirectoryStream<Path> secureStream(Path directory) throws IOException {
         DirectoryStream<Path> stream = Files.newDirectoryStream(directory);
         if (stream instanceof SecureDirectoryStream) {
-            return new OpenDirectory(directory, (SecureDirectoryStream<Path>) stream, null);
+            return (SecureDirectoryStream<Path>) stream;
         }
         stream.close();
-        return new OpenDirectory(directory, null, null);
+        return null;
     }
 
     /**

@@ -3,7 +3,6 @@ package io.zerocopy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.CopyOption;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -16,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -168,8 +168,7 @@ final class PathCopy {
      * may set them ({@code lchown}), and nothing else; a failure is ignored, as there.
      */
     private static void copyLinkOwner(Path link, BasicFileAttributes source) {
-        PosixFileAttributeView view =
-                Files.getFileAttributeView(link, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        PosixFileAttributeView view = view(null, link, PosixFileAttributeView.class);
         if (!(source instanceof PosixFileAttributes) || view == null) {
             return;
         }
@@ -195,38 +194,30 @@ final class PathCopy {
      * link despite {@code NOFOLLOW_LINKS} (its open takes {@code O_NOFOLLOW} as the mode).
      */
     private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {
-        Path name = target.getFileName();
         try (SecureDirectoryStream<Path> parent = secureParent(target)) {
-            PosixFileAttributeView posix = parent != null
-                    ? parent.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    : Files.getFileAttributeView(target, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            PosixFileAttributeView posix = view(parent, target, PosixFileAttributeView.class);
             if (source instanceof PosixFileAttributes && posix != null) {
                 posix.setPermissions(((PosixFileAttributes) source).permissions());
             }
-            BasicFileAttributeView basic = parent != null
-                    ? parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    : Files.getFileAttributeView(target, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-            basic.setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
+            view(parent, target, BasicFileAttributeView.class)
+                    .setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
         }
     }
 
-    /** The directory {@code file} is in, open, where the file system gives a secure stream of it; else null. */
+    /** {@code target}'s own view, not a link's destination's: through {@code parent} where there is one. */
+    private static <V extends FileAttributeView> V view(
+            SecureDirectoryStream<Path> parent, Path target, Class<V> type) {
+        return parent != null
+                ? parent.getFileAttributeView(target.getFileName(), type, LinkOption.NOFOLLOW_LINKS)
+                : Files.getFileAttributeView(target, type, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The directory {@code file} is in, as {@link OpenDirectory#secureStream} opens it; null where it cannot. */
     private static SecureDirectoryStream<Path> secureParent(Path file) {
-        Path parent = file.toAbsolutePath().getParent();
-        DirectoryStream<Path> stream;
         try {
-            stream = Files.newDirectoryStream(parent);
+            return OpenDirectory.secureStream(file.toAbsolutePath().getParent());
         } catch (IOException e) {
             return null; // not readable, say: by name then
         }
-        if (stream instanceof SecureDirectoryStream) {
-            return (SecureDirectoryStream<Path>) stream;
-        }
-        try {
-            stream.close();
-        } catch (IOException e) {
-            // nothing was read from it
-        }
-        return null;
     }
 }
