@@ -341,8 +341,9 @@ final class Opener {
         return selection.nativeLimit(false, null, Peers.Peer.ELSEWHERE) >= 0;
     }
 
-    /** Runs a transfer to its end on the calling thread; returns the bytes moved. */
+    /** Runs a transfer to its end on the calling thread for a verb that drops its result; returns the bytes moved. */
     long run(RealTransfer transfer) throws IOException {
+        transfer.dropResult();
         return engine(transfer).run();
     }
 

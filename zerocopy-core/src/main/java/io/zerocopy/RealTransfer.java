@@ -50,6 +50,11 @@ final class RealTransfer implements Transfer {
     private State state = State.RUNNING;
     private TransferStep step;
     private long moved;
+    /** Whether the result's time may be read: false once a verb said it drops the result and no listener hears it. */
+    private boolean timed = true;
+    /** Whether {@link #started} holds the time of the first step, taken only when {@link #timed}. */
+    private boolean clockStarted;
+
     private long started;
     private int interestOps = SelectionKey.OP_WRITE;
     private long elapsedNanos;
@@ -108,9 +113,8 @@ final class RealTransfer implements Transfer {
         }
         t.listener.onStart(choice.strategy.name(), t.count);
         t.event = TransferEvents.begin();
-        t.started = System.nanoTime();
         if (t.pacer != null) {
-            t.pacer.start(t.started);
+            t.pacer.start(System.nanoTime());
         }
         if (t.count == 0) {
             t.complete();
@@ -146,8 +150,20 @@ final class RealTransfer implements Transfer {
         }
     }
 
+    /**
+     * The caller reads the count and never the result (a blocking verb): the clock, two reads of it
+     * a transfer, runs only for a listener. Before the first advance.
+     */
+    void dropResult() {
+        timed = listener != TransferListener.NONE;
+    }
+
     /** Steps until the transfer is over, the channel would block, or (on a blocking channel) after one step. */
     private void run() throws TransferException {
+        if (timed && !clockStarted) {
+            started = System.nanoTime(); // the result's time runs from the first step
+            clockStarted = true;
+        }
         boolean mayLoop = facts.mayLoop();
         while (state == State.RUNNING) {
             if (pacer != null && pacer.ahead(moved)) {
@@ -214,9 +230,10 @@ final class RealTransfer implements Transfer {
         releaseQuietly(null);
         state = State.DONE;
         interestOps = 0;
-        long now = System.nanoTime();
-        elapsedNanos = now - started;
-        record("completed", now);
+        if (clockStarted) {
+            elapsedNanos = System.nanoTime() - started;
+        }
+        record("completed");
         if (listener != TransferListener.NONE) {
             listener.onComplete(result());
         }
@@ -241,7 +258,7 @@ final class RealTransfer implements Transfer {
         interestOps = 0;
         failure = e;
         releaseQuietly(e);
-        record(e.getCause() instanceof CancellationException ? "cancelled" : "failed", System.nanoTime());
+        record(e.getCause() instanceof CancellationException ? "cancelled" : "failed");
         listener.onFailure(e);
         if (cause instanceof Error && !(e instanceof TruncatedSourceException)) {
             throw (Error) cause;
@@ -300,6 +317,11 @@ final class RealTransfer implements Transfer {
         return stall;
     }
 
+    /** Whether the last step moved nothing and no byte has moved since: a stall is on. */
+    boolean stalled() {
+        return stall != null && stall.idleSteps() > 0;
+    }
+
     /** Bytes moved, or a pause of the rate limit: a stall, if one began, is over. */
     private void progressed() {
         if (stall != null) {
@@ -349,15 +371,15 @@ final class RealTransfer implements Transfer {
             state = State.CLOSED;
             interestOps = 0;
             releaseQuietly(null);
-            record("failed", System.nanoTime());
+            record("failed");
         }
     }
 
     /** Ends the transfer's flight recorder event, if a recording wanted one. */
-    private void record(String outcome, long now) {
+    private void record(String outcome) {
         if (event != null) {
-            TransferEvents.end(
-                    event, facts, choice, moved, count, stall == null ? 0 : stall.stalledInAll(now), outcome);
+            long stalled = stall == null ? 0 : stall.stalledInAll(System.nanoTime());
+            TransferEvents.end(event, facts, choice, moved, count, stalled, outcome);
             event = null;
         }
     }
@@ -373,7 +395,7 @@ final class RealTransfer implements Transfer {
         interestOps = 0;
         failure = abandoned;
         releaseQuietly(abandoned);
-        record("closed", System.nanoTime());
+        record("closed");
         listener.onFailure(abandoned);
     }
 

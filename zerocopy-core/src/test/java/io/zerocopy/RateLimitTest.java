@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The rate limit is a ceiling: at no point may more bytes have moved than the rate allows for the
@@ -51,5 +58,50 @@ class RateLimitTest {
         assertThat(elapsed)
                 .as("the whole copy cannot beat the rate")
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(data.length * 1000L / RATE));
+    }
+
+    /**
+     * A paced transfer of {@code data.length} bytes cannot end before the rate allows all but its
+     * first step ({@code RATE / 10} bytes), so every way of reading its result's time must see at
+     * least that: a listener of a blocking copy (whose own result is dropped), a transfer the caller
+     * drives, and {@code copyAsync}. A clock that never ran reads zero.
+     */
+    @Test
+    void elapsed_ofAPacedTransfer_coversItsSteps_whoeverReadsIt(@TempDir Path dir) throws Exception {
+        byte[] data = new byte[350_000];
+        Path file = Files.write(dir.resolve("paced.bin"), data);
+        Duration atLeast = Duration.ofNanos((data.length - RATE / 10) * 1_000_000_000L / RATE);
+        CompletableFuture<TransferResult> heard = new CompletableFuture<>();
+        TransferOptions listened = TransferOptions.builder()
+                .rateLimit(RATE)
+                .listener(new TransferListener() {
+                    @Override
+                    public void onComplete(TransferResult result) {
+                        heard.complete(result);
+                    }
+                })
+                .build();
+        TransferOptions paced = TransferOptions.builder().rateLimit(RATE).build();
+
+        Transfers.copy(file, Channels.newChannel(new ByteArrayOutputStream()), listened);
+        Duration byListener = heard.get(1, TimeUnit.SECONDS).elapsed();
+
+        Duration byCaller;
+        try (Transfer t = Transfers.open(file, Channels.newChannel(new ByteArrayOutputStream()), paced)) {
+            while (!t.isDone()) {
+                t.advance();
+                LockSupport.parkNanos(t.delayNanos());
+            }
+            byCaller = t.result().elapsed();
+        }
+
+        Duration byFuture = Transfers.copyAsync(
+                        file, Channels.newChannel(new ByteArrayOutputStream()), Runnable::run, paced)
+                .get(10, TimeUnit.SECONDS)
+                .elapsed();
+
+        assertThat(byListener).as("a listener's").isGreaterThanOrEqualTo(atLeast);
+        assertThat(byCaller).as("a driven transfer's").isGreaterThanOrEqualTo(atLeast);
+        assertThat(byFuture).as("copyAsync's").isGreaterThanOrEqualTo(atLeast);
     }
 }
