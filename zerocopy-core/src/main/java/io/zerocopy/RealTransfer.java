@@ -50,11 +50,10 @@ final class RealTransfer implements Transfer {
     private State state = State.RUNNING;
     private TransferStep step;
     private long moved;
-    /** Whether the result's time may be read: false once a verb said it drops the result and no listener hears it. */
+    /** Whether anyone may read the result's time ({@link #dropResult}), and whether {@link #started} holds it. */
     private boolean timed = true;
-    /** Whether {@link #started} holds the time of the first step, taken only when {@link #timed}. */
-    private boolean clockStarted;
 
+    private boolean clockStarted;
     private long started;
     private int interestOps = SelectionKey.OP_WRITE;
     private long elapsedNanos;
@@ -150,10 +149,7 @@ final class RealTransfer implements Transfer {
         }
     }
 
-    /**
-     * The caller reads the count and never the result (a blocking verb): the clock, two reads of it
-     * a transfer, runs only for a listener. Before the first advance.
-     */
+    /** Before the first advance, for a verb that reads the count, never the result: the clock runs only for a listener. */
     void dropResult() {
         timed = listener != TransferListener.NONE;
     }
@@ -230,9 +226,7 @@ final class RealTransfer implements Transfer {
         releaseQuietly(null);
         state = State.DONE;
         interestOps = 0;
-        if (clockStarted) {
-            elapsedNanos = System.nanoTime() - started;
-        }
+        elapsedNanos = clockStarted ? System.nanoTime() - started : 0;
         record("completed");
         if (listener != TransferListener.NONE) {
             listener.onComplete(result());
@@ -315,11 +309,6 @@ final class RealTransfer implements Transfer {
             stall = new Stall(facts, failures());
         }
         return stall;
-    }
-
-    /** Whether the last step moved nothing and no byte has moved since: a stall is on. */
-    boolean stalled() {
-        return stall != null && stall.idleSteps() > 0;
     }
 
     /** Bytes moved, or a pause of the rate limit: a stall, if one began, is over. */
