@@ -50,7 +50,7 @@ final class RealTransfer implements Transfer {
     private State state = State.RUNNING;
     private TransferStep step;
     private long moved;
-    /** Whether anyone may read the result's time ({@link #dropResult}), and whether {@link #started} holds it. */
+    /** Whether the result's time may be read ({@link #dropResult}); {@code clockStarted} once {@link #started} has it. */
     private boolean timed = true;
 
     private boolean clockStarted;
@@ -149,7 +149,7 @@ final class RealTransfer implements Transfer {
         }
     }
 
-    /** Before the first advance, for a verb that reads the count, never the result: the clock runs only for a listener. */
+    /** Before the first advance, for a verb that reads the count and never the result: a clock only for a listener. */
     void dropResult() {
         timed = listener != TransferListener.NONE;
     }
