@@ -82,7 +82,7 @@ class OpenFileLooksTest {
         };
 
         try (OpenFile file = OpenFile.lookedAtTwice(a, still, opening(a))) {
-            assertThat(opened).containsExactly((FileChannel) file.channel());
+            assertThat(opened).containsExactly(file.channel());
             assertThat(looks[0]).isEqualTo(2);
             assertThat(file.attributes().size()).isEqualTo(3);
         }

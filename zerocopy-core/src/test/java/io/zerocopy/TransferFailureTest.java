@@ -141,7 +141,6 @@ class TransferFailureTest {
         ListenerCalls.verifyFailed(listener, BufferedStrategy.NAME, data.length, e);
     }
 
-    /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
     /**
      * A failure names what an operator needs first: the file a path verb opened and the socket's
      * peer. The peer has reset the connection, so the first write fails.
@@ -162,6 +161,7 @@ class TransferFailureTest {
         }
     }
 
+    /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
     static final class InjectedError extends Error {
         private static final long serialVersionUID = 1L;
 

@@ -46,6 +46,7 @@ class DescriptorsDuplicateTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the accepted end only has to stay open while the socket's number is taken
     void aSocketClosedAndItsNumberTakenByAFile_isNotDuplicated_andTheMistakenCopyIsClosed() throws Exception {
         Path file = Files.write(dir.resolve("other-file"), new byte[] {42});
         try (ServerSocketChannel server = ServerSocketChannel.open()) {

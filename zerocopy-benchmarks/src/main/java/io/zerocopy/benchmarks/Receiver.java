@@ -30,7 +30,6 @@ public final class Receiver implements Closeable {
         acceptor.start();
     }
 
-    /** Starts a receiver on {@code address} (port 0 picks a free port). */
     /** Opens a message stream on {@code channel}: the 8-byte size of each message that follows. */
     public static void announce(SocketChannel channel, long messageSize) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(Long.BYTES).putLong(messageSize).flip();
@@ -39,6 +38,7 @@ public final class Receiver implements Closeable {
         }
     }
 
+    /** Starts a receiver on {@code address} (port 0 picks a free port). */
     static Receiver start(InetSocketAddress address) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(address);

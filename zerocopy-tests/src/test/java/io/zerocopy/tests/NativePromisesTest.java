@@ -121,6 +121,7 @@ class NativePromisesTest {
 
     /** Another thread's close ends a {@code sendfile} into a blocking socket whose peer reads nothing, and the peer sees the end. */
     @Test
+    @SuppressWarnings("try") // the close in the body is what is tested, while the copy runs on its own thread
     void closeByAnotherThread_endsABlockedSend_andThePeerSeesTheEnd() throws Exception {
         Path file = sparse(256L << 20);
         CountDownLatch progressed = new CountDownLatch(1);
