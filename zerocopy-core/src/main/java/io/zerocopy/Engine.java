@@ -65,7 +65,7 @@ final class Engine {
     /** Runs the transfer to its end; returns the bytes moved. */
     long run() throws IOException {
         try {
-            boolean stalled = false; // the last advance found nothing to move
+            Stall stall = null; // the transfer's, once it has stalled: it says whether a stall is on
             while (!transfer.isDone()) {
                 if (cancelled) {
                     throw transfer.fail(new TransferException(
@@ -76,17 +76,16 @@ final class Engine {
                 // A stall lasts until a step that finds nothing to move, not until this thread gets
                 // round to checking: a pause of its own (GC, a busy machine) must not time it out.
                 // A stall that begins in this advance has lasted nothing yet: no clock for it.
-                long lookedAt = stalled ? System.nanoTime() : 0;
+                boolean stalledBefore = stall != null && stall.idleSteps() > 0;
+                long lookedAt = stalledBefore ? System.nanoTime() : 0;
                 long n = transfer.advance();
                 long delay = transfer.delayNanos();
-                boolean wasStalled = stalled;
-                // the last step moved nothing (not a pause of the rate limit that just ended)
-                stalled = delay <= 0 && n == 0 && transfer.stall().idleSteps() > 0;
                 if (delay > 0) {
                     LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
-                } else if (stalled) {
-                    Stall stall = transfer.stall();
-                    long waited = wasStalled ? Math.max(0, stall.stalledFor(lookedAt)) : 0;
+                } else if (n == 0 && transfer.stall().idleSteps() > 0) {
+                    stall = transfer.stall();
+                    // the last step moved nothing (not a pause of the rate limit that just ended)
+                    long waited = stalledBefore ? Math.max(0, stall.stalledFor(lookedAt)) : 0;
                     if (waited >= stallNanos) {
                         throw transfer.fail(new TransferTimeoutException(transfer.bytesTransferred(), stallTimeout));
                     }
