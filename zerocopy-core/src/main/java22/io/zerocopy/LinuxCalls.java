@@ -34,6 +34,9 @@ final class LinuxCalls {
     /** What {@link #moved} gives for {@code EAGAIN}: a non-blocking end not ready, nothing moved. */
     static final long WOULD_BLOCK = -2;
 
+    /** What {@link #sendRoom} gives when the kernel filled too few of {@code SO_MEMINFO}'s counters. */
+    static final long SHORT_ANSWER = -2;
+
     /** This architecture's numbers; callers checked that it has a table ({@link LinuxAbi#current()}). */
     private static final LinuxAbi ABI = Objects.requireNonNull(
             LinuxAbi.current(), () -> "no kernel interface table for " + System.getProperty("os.arch"));
@@ -265,7 +268,9 @@ final class LinuxCalls {
     /**
      * The bytes a write into socket {@code fd} may queue now without waiting: its send buffer less
      * what is queued in it or in flight below it ({@code SO_MEMINFO}: the counters the kernel itself
-     * weighs a write against, bookkeeping included). Negative, with errno in {@code s}, if it fails.
+     * weighs a write against, bookkeeping included). Negative, with errno in {@code s}, if it fails
+     * (before Linux 4.12, which has no {@code SO_MEMINFO}); {@link #SHORT_ANSWER} if fewer counters
+     * came back than asked for (qemu-user 7.2 gives one), which leaves the room unknown.
      */
     static long sendRoom(State s, int fd) {
         s.memInfoBytes.set(JAVA_INT, 0, 4 * MEMINFO_VARS);
@@ -277,6 +282,9 @@ final class LinuxCalls {
         }
         if (result < 0) {
             return -1;
+        }
+        if (s.memInfoBytes.get(JAVA_INT, 0) < 4 * MEMINFO_VARS) {
+            return SHORT_ANSWER;
         }
         long used = Math.max(
                 Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_WMEM_QUEUED)),

@@ -252,9 +252,12 @@ final class NativeFiles {
         return target != null && sendsToKind(ChannelKinds.of(target));
     }
 
-    /** Whether a target of {@code kind} can be sent into with {@code sendfile}: a JDK socket, its descriptor readable. */
+    /**
+     * Whether a target of {@code kind} can be sent into with {@code sendfile}: a JDK socket, its
+     * descriptor readable, on a kernel that tells its send room ({@link SocketWaits#roomKnown}).
+     */
     private static boolean sendsToKind(ChannelKind kind) {
-        return kind == ChannelKind.SOCKET && Descriptors.canReadSockets();
+        return kind == ChannelKind.SOCKET && Descriptors.canReadSockets() && SocketWaits.roomKnown();
     }
 
     /** Whether {@code file} can be sent into a target of {@code kind} with {@code sendfile}: a file opened here. */

@@ -3,6 +3,7 @@ package io.zerocopy;
 import java.io.IOException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.SocketChannel;
 
 /**
  * How a native step uses a blocking socket from a platform thread without waiting in the kernel,
@@ -49,12 +50,49 @@ final class SocketWaits {
         return await(state, fd, LinuxCalls.POLLIN, channel) > 0;
     }
 
+    /**
+     * Whether this kernel tells a socket's send room ({@code SO_MEMINFO} in full), which
+     * {@link #room} needs: asked once, of a socket of its own. Where it does not (Linux before
+     * 4.12, some emulators), nothing sends into a socket's descriptor: the JDK's calls do.
+     */
+    static boolean roomKnown() {
+        return RoomProbe.KNOWN;
+    }
+
     private static long sendRoom(LinuxCalls.State state, int fd) throws IOException {
         long room = LinuxCalls.sendRoom(state, fd);
+        if (room == LinuxCalls.SHORT_ANSWER) {
+            throw new IOException("getsockopt(SO_MEMINFO) of the socket gave fewer counters than asked for");
+        }
         if (room < 0) {
             throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
         }
         return room;
+    }
+
+    private static final class RoomProbe {
+        static final boolean KNOWN = probe();
+
+        private static boolean probe() {
+            String unknown;
+            try (SocketChannel socket = SocketChannel.open()) {
+                LinuxCalls.State state = new LinuxCalls.State();
+                long room = LinuxCalls.sendRoom(state, Descriptors.of(socket));
+                if (room >= 0) {
+                    return true;
+                }
+                unknown = room == LinuxCalls.SHORT_ANSWER
+                        ? "it gave fewer counters than asked for"
+                        : LinuxCalls.message(state.errno());
+            } catch (IOException | RuntimeException e) {
+                unknown = e.toString();
+            }
+            Logs.TRANSFERS.debug(
+                    "sendfile and splice into a socket go the JDK's way: getsockopt(SO_MEMINFO) cannot tell"
+                            + " a socket's send room here ({})",
+                    unknown);
+            return false;
+        }
     }
 
     /** One bounded {@code poll}; an interrupt closes {@code channel}, the JDK's rule for its own calls. */

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>It needs a channel's descriptor and native calls, so it serves a request only with
  * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (or {@code =io.zerocopy} on the module path;
  * {@code --add-opens} instead for a file target, whose descriptor is private) and
- * {@code --enable-native-access=ALL-UNNAMED} (or {@code =io.zerocopy}). Without them, on another
- * system, or for a channel not the JDK's own, {@link #supports} says which is missing (the first
+ * {@code --enable-native-access=ALL-UNNAMED} (or {@code =io.zerocopy}), and into a socket a kernel
+ * that tells its send room ({@link SocketWaits#roomKnown}). Without them, on another system, or for
+ * a channel not the JDK's own, {@link #supports} says which is missing (the first
  * such answer logged once at debug level) and selection moves on. A file target opened for
  * appending is declined (splice writes at explicit offsets); file sources are not served
  * ({@code sendfile} is the same kernel path). Stateless; one shared instance.
@@ -50,7 +51,7 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (!file && request.targetKind() != ChannelKind.SOCKET) {
             return "splice writes to a JDK socket or file; the target is a " + request.targetKind();
         }
-        String missing = missingFlags(file);
+        String missing = missing(file);
         if (missing != null) {
             if (LOGGED.compareAndSet(false, true)) {
                 log.debug("splice is unavailable: {}", missing);
@@ -70,8 +71,8 @@ final class SpliceStrategy extends BuiltInStrategy {
                 : how;
     }
 
-    /** What the JVM's flags lack for this pair, in words with the flag to add, or null. */
-    private static String missingFlags(boolean fileTarget) {
+    /** What this JVM or kernel lacks for this pair, in words (with the flag to add where it is one), or null. */
+    private static String missing(boolean fileTarget) {
         String module = Descriptors.flagTarget();
         if (fileTarget ? !Descriptors.canReadFiles() : !Descriptors.canReadSockets()) {
             return fileTarget
@@ -82,7 +83,13 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (!SpliceStrategy.class.getModule().isNativeAccessEnabled()) {
             return "splice needs --enable-native-access=" + module + " to call splice(2)";
         }
-        return Binding.PROBLEM;
+        if (Binding.PROBLEM != null) {
+            return Binding.PROBLEM;
+        }
+        return fileTarget || SocketWaits.roomKnown()
+                ? null
+                : "splice into a socket needs the kernel to tell the socket's send room (getsockopt SO_MEMINFO,"
+                        + " Linux 4.12), and this one does not";
     }
 
     /** Why a file target cannot be spliced into (it appends, or its descriptor is unreadable), or null. */
