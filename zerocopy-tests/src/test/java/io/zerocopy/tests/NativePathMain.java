@@ -3,11 +3,13 @@ package io.zerocopy.tests;
 import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
 import io.zerocopy.OpenFileCache;
+import io.zerocopy.SymbolicLinkException;
 import io.zerocopy.Transfer;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,12 +27,15 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 /**
- * The child JVM of {@link NativePromisesTest}: for every file in the directory given (as the JDK
+ * The child JVM of {@link NativePathRun}: for every file in the directory given (as the JDK
  * lists it) and for {@code rel.txt} relative to {@code user.dir}, reads it through every public
  * entry point that takes a path or a name and may open natively, and prints one line per file and
  * entry point: {@code file PATH ENTRY natively|jdk|- same|DIFFERENT(why)}, PATH {@code served/NAME}
  * for a listed file and {@code rel.txt} for the relative one, {@code -} where it failed,
- * {@code same} where it read what {@code Files.readAllBytes(path)} reads or failed as that fails.
+ * {@code same} where it read what {@code Files.readAllBytes(path)} reads or failed as that fails;
+ * an entry that does not follow a link at the last step, what the JDK's {@code FileChannel.open}
+ * with {@code NOFOLLOW_LINKS} reads, and one beneath a directory refuses a link with
+ * {@link SymbolicLinkException}.
  *
  * <p>An entry beneath a directory takes the name's text ({@code path.getFileName().toString()}).
  * Where that text spells another name than the listed one (a Latin-1 name under a UTF-8 locale:
@@ -42,6 +48,7 @@ public final class NativePathMain {
 
     /** Args: the directory of names, an empty directory for {@code Transfers.copy(Path, Path)}'s targets. */
     public static void main(String[] args) throws Exception {
+        System.out.println("os.arch " + System.getProperty("os.arch"));
         Path served = Path.of(args[0]);
         Path copies = Path.of(args[1]);
         List<Path> paths = new ArrayList<>();
@@ -54,11 +61,15 @@ public final class NativePathMain {
             for (Path path : paths) {
                 String shown = path.isAbsolute() ? "served/" + path.getFileName() : path.toString();
                 Outcome expected = Outcome.of(() -> new Read(Files.readAllBytes(path), false));
+                // a link at the last step: refused where links are not followed, as the JDK refuses it
+                Outcome unfollowed = Outcome.of(() -> new Read(readNotFollowing(path), false));
                 Entry entry = (name, read) -> System.out.println(
                         "file " + shown + " " + name + " " + Outcome.of(read).against(expected));
+                Entry notFollowing = (name, read) -> System.out.println(
+                        "file " + shown + " " + name + " " + Outcome.of(read).against(unfollowed));
 
                 entry.check("open", () -> readAll(OpenFile.open(path)));
-                entry.check("open-nofollow", () -> readAll(OpenFile.open(path, LinkOption.NOFOLLOW_LINKS)));
+                notFollowing.check("open-nofollow", () -> readAll(OpenFile.open(path, LinkOption.NOFOLLOW_LINKS)));
                 entry.check("copy-to-socket", () -> sent(path, Send.COPY));
                 entry.check("transfer-to-socket", () -> sent(path, Send.OPEN));
                 entry.check("copy-async", () -> sent(path, Send.ASYNC));
@@ -69,7 +80,7 @@ public final class NativePathMain {
                     entry.check("cache-miss", () -> counted(kept, OpenFileCache.Stats::misses, () -> kept.open(path)));
                     entry.check("cache-hit", () -> counted(kept, OpenFileCache.Stats::hits, () -> kept.open(path)));
                     entry.check("cache-relook", () -> lookedAgain(looked, () -> looked.open(path)));
-                    entry.check(
+                    notFollowing.check(
                             "cache-nofollow",
                             () -> lookedAgain(looked, () -> looked.open(path, LinkOption.NOFOLLOW_LINKS)));
                 }
@@ -80,8 +91,9 @@ public final class NativePathMain {
                 OpenDirectory open = path.isAbsolute() ? servedOpen : userDirOpen;
                 String text = path.getFileName().toString();
                 boolean spelled = spells(dir, text, path);
-                Outcome meant =
-                        spelled ? expected : Outcome.of(() -> new Read(Files.readAllBytes(dir.resolve(text)), false));
+                Outcome meant = Files.isSymbolicLink(path)
+                        ? new Outcome(null, new SymbolicLinkException(path.toString())) // beneath refuses every link
+                        : spelled ? expected : Outcome.of(() -> new Read(Files.readAllBytes(dir.resolve(text)), false));
                 String beneath = spelled ? "beneath" : "beneath-by-text";
                 Entry byText = (name, read) -> System.out.println(
                         "file " + shown + " " + name + " " + Outcome.of(read).against(meant));
@@ -156,6 +168,17 @@ public final class NativePathMain {
 
         private static String text(byte[] bytes) {
             return "'" + new String(bytes, StandardCharsets.ISO_8859_1) + "'";
+        }
+    }
+
+    /** The file's bytes as the JDK reads them without following a link at the last step. */
+    private static byte[] readNotFollowing(Path path) throws Exception {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer all = ByteBuffer.allocate((int) channel.size());
+            while (all.hasRemaining() && channel.read(all) >= 0) {
+                // read to the end
+            }
+            return Arrays.copyOf(all.array(), all.position());
         }
     }
 

@@ -12,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,82 +41,20 @@ class NativePromisesTest {
     Path dir;
 
     /**
-     * Names whose bytes the JDK's text for them does not spell (a Latin-1 name under a UTF-8
-     * locale; UTF-8 under {@code LC_ALL=C}), each beside a file named as the lossy decode reads, and
-     * a relative path under a {@code user.dir} that is not the working directory: a child JVM
-     * opens each through every entry point that takes a path or a name ({@link NativePathMain})
-     * and must read what {@code Files.readAllBytes} reads, or fail as it fails; a name beneath a
-     * directory, given as text, what the JDK reads at the path that text makes.
+     * The file a path names, whatever the locale and {@code user.dir}, at every entry point that
+     * takes a path or a name ({@link NativePathRun}); a file above 8 KiB goes by {@code sendfile}
+     * into the socket's descriptor here, from the same open.
      */
     @ParameterizedTest(name = "LC_ALL={0}")
     @ValueSource(strings = {"C.UTF-8", "C"})
     void everyPath_opensTheFileTheJdkOpens(String locale) throws Exception {
-        Path served = Files.createDirectory(dir.resolve("served"));
-        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
-        Path copies = Files.createDirectory(dir.resolve("copies"));
-        // the shell makes names from raw bytes; the JVM here may run under any locale
-        shell(
-                served,
-                "printf latin1 > \"$(printf 'l\\351t\\351.txt')\"; printf lossy-latin1 > \"$(printf 'l\\357\\277\\275t\\357\\277\\275.txt')\";"
-                        + " printf utf8 > \"$(printf 'caf\\303\\251.txt')\"; printf lossy-ascii > 'caf??.txt'; printf plain > plain.txt;"
-                        + " printf served-rel > rel.txt");
-        Files.writeString(elsewhere.resolve("rel.txt"), "cwd-rel");
-
         String java = ProcessHandle.current().info().command().orElseThrow();
-        ProcessBuilder child = new ProcessBuilder(
-                        java,
-                        "--enable-native-access=ALL-UNNAMED",
-                        "--add-exports",
-                        "java.base/sun.nio.ch=ALL-UNNAMED",
-                        "-Duser.dir=" + served,
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        NativePathMain.class.getName(),
-                        served.toString(),
-                        copies.toString())
-                .directory(elsewhere.toFile())
-                .redirectErrorStream(true);
-        child.environment().remove("LANG");
-        child.environment().remove("LC_CTYPE");
-        child.environment().put("LC_ALL", locale);
-        Process process = child.start();
-        String printed;
-        try {
-            printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            process.destroyForcibly();
+        String printed = NativePathRun.run(dir, List.of(java), locale, SEED, 60);
+        NativePathRun.assertTheJdksFilesEverywhere(printed);
+        for (String entry : List.of("copy-to-socket", "transfer-to-socket", "copy-async")) {
+            assertThat(printed).contains("file served/big.bin " + entry + " natively same");
         }
-        assertThat(process.exitValue()).as(printed).isZero();
-        List<String> lines = printed.lines().filter(l -> l.startsWith("file ")).toList();
-        assertThat(lines).as(printed).hasSize(7 * (OPENS_NATIVELY.size() + 1));
-        assertThat(lines).as(printed).allMatch(l -> l.endsWith(" same"));
-        // the ASCII names still go the native way, so the test sees that path at every entry point
-        for (String name : List.of("served/plain.txt", "rel.txt")) {
-            for (String entry : OPENS_NATIVELY) {
-                assertThat(printed).contains("file " + name + " " + entry + " natively same");
-            }
-            assertThat(printed).contains("file " + name + " copy-to-file jdk same");
-        }
-        // and a name no text spells is asked for by its text beneath a directory
-        assertThat(printed).contains(" beneath-by-text ");
     }
-
-    /** {@link NativePathMain}'s entry points that open natively; {@code copy-to-file} opens by the JDK. */
-    private static final List<String> OPENS_NATIVELY = List.of(
-            "open",
-            "open-nofollow",
-            "copy-to-socket",
-            "transfer-to-socket",
-            "copy-async",
-            "copy-to-stream",
-            "cache-miss",
-            "cache-hit",
-            "cache-relook",
-            "cache-nofollow",
-            "beneath",
-            "open-beneath",
-            "cache-beneath");
 
     /** Another thread's close ends a {@code sendfile} into a blocking socket whose peer reads nothing, and the peer sees the end. */
     @Test
@@ -325,15 +262,5 @@ class NativePromisesTest {
                     .isTrue();
         }
         return file;
-    }
-
-    private static void shell(Path in, String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", script)
-                .directory(in.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
     }
 }
