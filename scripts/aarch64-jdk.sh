@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Makes a Java 25 for Linux on AArch64 that runs on this x86-64 machine under qemu-user, and prints
 # the path of a launcher that takes java's arguments: NativeAArch64Test runs the native path on it.
-# Usage: scripts/aarch64-jdk.sh [DIR]   (default: ~/.cache/zerocopy/aarch64-jdk25; kept for the next run)
+# Usage: scripts/aarch64-jdk.sh [DIR]   (default: ~/.cache/zerocopy/aarch64-debian13; kept for the next run)
 #
-# The JDK and the C libraries it needs are Debian 13's arm64 packages from deb.debian.org, checked
-# as apt checks them: the suite's InRelease against Debian's archive keyring, the package index
-# against InRelease, each package against the index. qemu-user-static is Debian's, installed with
-# apt-get when missing and this runs as root. Exits 3 when something cannot be had here.
+# Everything is Debian 13's, from deb.debian.org, checked as apt checks it (the suite's InRelease
+# against Debian's archive keyring, each package index against InRelease, each package against its
+# index) and unpacked, not installed: the arm64 OpenJDK 25 and the C libraries it needs, and the
+# amd64 qemu-user 10, whose qemu-aarch64 is one static program (Debian 12's qemu 7.2 has no openat2).
+# Needs no root. Exits 3 when something cannot be had here.
 set -euo pipefail
-dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/zerocopy/aarch64-jdk25}
+dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/zerocopy/aarch64-debian13}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=trixie
-packages="openjdk-25-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g"
+packages="openjdk-25-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g" # arm64
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 unavailable() {
@@ -24,14 +25,6 @@ if [ -x "$dir/java" ] && "$dir/java" -version >/dev/null 2>&1; then
   exit 0
 fi
 [ "$(uname -sm)" = "Linux x86_64" ] || unavailable "this runs on Linux x86-64, not $(uname -sm)"
-if ! command -v qemu-aarch64-static >/dev/null 2>&1; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    unavailable "qemu-aarch64-static is missing; install: qemu-user-static"
-  fi
-  echo "installing qemu-user-static" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static) >&2 \
-    || unavailable "apt-get could not install qemu-user-static"
-fi
 for tool in curl gpgv xz sha256sum dpkg-deb; do
   command -v "$tool" >/dev/null 2>&1 || unavailable "$tool is missing"
 done
@@ -44,26 +37,35 @@ fetch() { curl -fsS --retry 2 -o "$2" "$mirror/$1" || unavailable "cannot fetch 
 fetch "dists/$suite/InRelease" "$work/InRelease"
 gpgv --keyring "$keyring" --output "$work/Release" "$work/InRelease" 2>/dev/null \
   || unavailable "$suite's InRelease is not signed by a key in $keyring"
-index=main/binary-arm64/Packages.xz
-sum=$(awk -v f="$index" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == f { print $1 }' "$work/Release")
-[ -n "$sum" ] || unavailable "$suite's Release lists no $index"
-fetch "dists/$suite/$index" "$work/Packages.xz"
-echo "$sum  $work/Packages.xz" | sha256sum -c --quiet - || unavailable "$index does not match $suite's Release"
-xz -dc "$work/Packages.xz" >"$work/Packages"
+
+# unpacks each package of one architecture into $root
+unpack() {
+  local arch=$1 index=main/binary-$1/Packages.xz sum file package
+  shift
+  sum=$(awk -v f="$index" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == f { print $1 }' "$work/Release")
+  [ -n "$sum" ] || unavailable "$suite's Release lists no $index"
+  fetch "dists/$suite/$index" "$work/Packages.xz"
+  echo "$sum  $work/Packages.xz" | sha256sum -c --quiet - || unavailable "$index does not match $suite's Release"
+  xz -dc "$work/Packages.xz" >"$work/Packages"
+  for package in "$@"; do
+    # the stanza of that package: its file in the pool and the file's SHA-256
+    read -r file sum < <(awk -v p="Package: $package" '
+      $0 == p { s = 1 } /^$/ { s = 0 }
+      s && /^Filename:/ { f = $2 } s && /^SHA256:/ { print f, $2; exit }' "$work/Packages")
+    [ -n "${file:-}" ] || unavailable "$suite has no $arch $package"
+    fetch "$file" "$work/package.deb"
+    echo "$sum  $work/package.deb" | sha256sum -c --quiet - || unavailable "$file does not match the index"
+    dpkg-deb -x "$work/package.deb" "$root"
+  done
+}
 
 root=$work/root
 mkdir -p "$root"
-for package in $packages; do
-  # the stanza of that package: its file in the pool and the file's SHA-256
-  read -r file sum < <(awk -v p="Package: $package" '
-    $0 == p { s = 1 } /^$/ { s = 0 }
-    s && /^Filename:/ { f = $2 } s && /^SHA256:/ { print f, $2; exit }' "$work/Packages")
-  [ -n "${file:-}" ] || unavailable "$suite has no arm64 $package"
-  fetch "$file" "$work/package.deb"
-  echo "$sum  $work/package.deb" | sha256sum -c --quiet - || unavailable "$file does not match the index"
-  dpkg-deb -x "$work/package.deb" "$root"
-done
+unpack arm64 $packages
 ln -sfn usr/lib "$root/lib" # Debian 13 merged /lib into /usr/lib; the loader is looked for in /lib
+unpack amd64 qemu-user
+mv "$root/usr/bin/qemu-aarch64" "$root/qemu-aarch64"
+rm -f "$root"/usr/bin/qemu-* # the other emulators
 jdk=$root/usr/lib/jvm/java-25-openjdk-arm64
 [ -x "$jdk/bin/java" ] || unavailable "the package held no $jdk/bin/java"
 
@@ -77,8 +79,8 @@ find "$jdk" -type l -lname '/*' | while read -r link; do
 done
 cat >"$dir/java" <<EOF
 #!/bin/sh
-exec qemu-aarch64-static -L "$dir" "$jdk/bin/java" "\$@"
+exec "$dir/qemu-aarch64" -L "$dir" "$jdk/bin/java" "\$@"
 EOF
 chmod +x "$dir/java"
-"$dir/java" -version >&2 || unavailable "the AArch64 java does not start under qemu-aarch64-static"
+"$dir/java" -version >&2 || unavailable "the AArch64 java does not start under qemu-aarch64"
 echo "$dir/java"

@@ -270,7 +270,7 @@ final class LinuxCalls {
      * what is queued in it or in flight below it ({@code SO_MEMINFO}: the counters the kernel itself
      * weighs a write against, bookkeeping included). Negative, with errno in {@code s}, if it fails
      * (before Linux 4.12, which has no {@code SO_MEMINFO}); {@link #SHORT_ANSWER} if fewer counters
-     * came back than asked for (qemu-user 7.2 gives one), which leaves the room unknown.
+     * came back than asked for (qemu-user 7.2 and 10 give one), which leaves the room unknown.
      */
     static long sendRoom(State s, int fd) {
         s.memInfoBytes.set(JAVA_INT, 0, 4 * MEMINFO_VARS);

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The native path on Linux AArch64, where its flags, system call numbers and {@code struct stat}
- * differ from x86-64's: Debian's arm64 OpenJDK 25 run by {@code qemu-aarch64-static}
- * ({@code scripts/aarch64-jdk.sh} makes it), whose kernel calls reach this kernel translated from
- * AArch64's numbers and layouts, so a wrong number is caught as on the hardware: an
- * {@code O_NOFOLLOW} of x86-64's value is AArch64's {@code O_LARGEFILE} and follows the link.
- * qemu 7.2 fills one of {@code SO_MEMINFO}'s counters, so there a file above 8 KiB reaches the
- * socket by the JDK's {@code sendfile}, which the run checks like any other entry.
+ * differ from x86-64's: Debian's arm64 OpenJDK 25 run by qemu-user 10's {@code qemu-aarch64}
+ * ({@code scripts/aarch64-jdk.sh} unpacks both), whose kernel calls reach this kernel translated
+ * from AArch64's numbers and layouts, so a wrong number is caught as on the hardware: an
+ * {@code O_NOFOLLOW} of x86-64's value is AArch64's {@code O_LARGEFILE} and follows the link. qemu
+ * fills one of {@code SO_MEMINFO}'s counters, so there a file above 8 KiB reaches a socket by the
+ * JDK's {@code sendfile}, which the run checks like any other entry.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class NativeAArch64Test {
