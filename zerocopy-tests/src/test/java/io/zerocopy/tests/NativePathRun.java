@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
  * path opens the file the JDK opens: on names whose bytes the JDK's text for them does not spell (a
  * Latin-1 name; a UTF-8 one, which {@code LC_ALL=C} does not spell), each beside a file named as the
  * lossy decode reads; on a relative path under a {@code user.dir} that is not the working directory;
- * on a file {@code sendfile} sends into a socket (above 8 KiB); and on a symbolic link at the last
- * step, which an entry that does not follow links must refuse.
+ * on a file {@code sendfile} sends into a socket (above 8 KiB); on a symbolic link at the last
+ * step, which an entry that does not follow links must refuse; and on a file the child may not read
+ * (mode 000; a child of root runs without {@code CAP_DAC_OVERRIDE}), which every entry must fail
+ * to open as the JDK fails.
  */
 final class NativePathRun {
     /** {@link NativePathMain}'s entry points that open natively; {@code copy-to-file} opens by the JDK. */
@@ -34,8 +36,8 @@ final class NativePathRun {
             "open-beneath",
             "cache-beneath");
 
-    /** The files each run reads: the eight the directory lists, and {@code rel.txt} relative to {@code user.dir}. */
-    private static final int FILES = 9;
+    /** The files each run reads: the nine the directory lists, and {@code rel.txt} relative to {@code user.dir}. */
+    private static final int FILES = 10;
 
     /** Above the 8 KiB a file goes by one read to a peer on this host: {@code sendfile} sends it. */
     private static final int SENDFILE_BYTES = 20_000;
@@ -56,11 +58,17 @@ final class NativePathRun {
                 served,
                 "printf latin1 > \"$(printf 'l\\351t\\351.txt')\"; printf lossy-latin1 > \"$(printf 'l\\357\\277\\275t\\357\\277\\275.txt')\";"
                         + " printf utf8 > \"$(printf 'caf\\303\\251.txt')\"; printf lossy-ascii > 'caf??.txt'; printf plain > plain.txt;"
-                        + " printf served-rel > rel.txt; ln -s plain.txt link.txt");
+                        + " printf served-rel > rel.txt; ln -s plain.txt link.txt; printf secret > secret.txt;"
+                        + " chmod 000 secret.txt");
         TestFiles.write(served.resolve("big.bin"), TestFiles.randomBytes(SENDFILE_BYTES, seed));
         Files.writeString(elsewhere.resolve("rel.txt"), "cwd-rel");
 
-        List<String> command = new ArrayList<>(java);
+        List<String> command = new ArrayList<>();
+        if (Integer.valueOf(0).equals(Files.getAttribute(served, "unix:uid"))) {
+            // root reads a file whatever its mode: the child runs without that power, as a server would
+            command.addAll(List.of("setpriv", "--bounding-set=-dac_override,-dac_read_search"));
+        }
+        command.addAll(java);
         command.addAll(List.of(
                 "--enable-native-access=ALL-UNNAMED",
                 "--add-exports",
@@ -91,7 +99,8 @@ final class NativePathRun {
     /**
      * What every run must print, whatever the machine: each entry point read what the JDK reads or
      * failed as it fails; the ASCII names went the native way at every entry point that may; the link
-     * was refused where links are not followed; a name no text spells was asked for by its text.
+     * was refused where links are not followed; the file the child may not read was refused
+     * everywhere; a name no text spells was asked for by its text.
      */
     static void assertTheJdksFilesEverywhere(String printed) {
         List<String> lines = printed.lines().filter(l -> l.startsWith("file ")).toList();
@@ -107,6 +116,9 @@ final class NativePathRun {
             assertThat(printed).contains("file served/link.txt " + entry + " - same");
         }
         assertThat(printed).contains("file served/link.txt open natively same");
+        for (String entry : OPENS_NATIVELY) {
+            assertThat(printed).contains("file served/secret.txt " + entry + " - same");
+        }
         assertThat(printed).contains(" beneath-by-text ");
     }
 
