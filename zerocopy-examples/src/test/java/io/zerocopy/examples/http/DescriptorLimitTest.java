@@ -3,10 +3,7 @@ package io.zerocopy.examples.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.zerocopy.examples.Main;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -45,8 +42,6 @@ class DescriptorLimitTest {
     /** Bounds the wait for all answers: at one second's idle timeout a wave, 400 take about 12 s. */
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(90);
 
-    private static final Pattern PORT = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+)/");
-
     @TempDir
     Path dir;
 
@@ -56,36 +51,21 @@ class DescriptorLimitTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "bash for ulimit");
         Path root = Files.createDirectories(dir.resolve("root"));
         Files.write(root.resolve("a.bin"), new byte[SIZE]);
-        Path errors = dir.resolve("stderr.txt");
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = List.of(
-                "/bin/bash",
-                "-c",
-                "ulimit -n 256 && exec \"$@\"",
-                "bash",
-                java,
-                "-Xshare:off",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "http-server",
+        try (ServerProcess server = ServerProcess.start(
+                List.of("/bin/bash", "-c", "ulimit -n 256 && exec \"$@\"", "bash"),
+                List.of("-Xshare:off"),
+                dir.resolve("stderr.txt"),
                 "--root",
                 root.toString(),
-                "--port",
-                "0",
                 "--engine",
                 engine,
                 "--idle-timeout",
-                "1");
-        Process server =
-                new ProcessBuilder(command).redirectError(errors.toFile()).start();
-        try (BufferedReader out =
-                new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-            InetSocketAddress address = address(out, errors);
+                "1")) {
+            InetSocketAddress address = server.address();
 
             Map<Integer, Integer> statuses = requestAtOnce(address, CONNECTIONS);
 
-            String stderr = Files.readString(errors);
+            String stderr = server.stderr();
             System.out.println("DescriptorLimitTest " + engine + ": " + statuses + " (status: connections; 0: none)");
             assertThat(statuses)
                     .as("statuses (0: no response); stderr: %s", stderr)
@@ -98,23 +78,7 @@ class DescriptorLimitTest {
             assertThat(stderr)
                     .as("the warning at start")
                     .contains("http-server: warning: --max-connections 1024 exceeds what the open file limit allows");
-        } finally {
-            server.destroy(); // SIGTERM: a graceful stop
-            if (!server.waitFor(20, TimeUnit.SECONDS)) {
-                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
         }
-    }
-
-    /** The address from the server's start line; fails with its standard error if it ends first. */
-    private static InetSocketAddress address(BufferedReader out, Path errors) throws IOException {
-        for (String line; (line = out.readLine()) != null; ) {
-            Matcher m = PORT.matcher(line);
-            if (m.find()) {
-                return new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
-            }
-        }
-        throw new AssertionError("the server ended before it listened: " + Files.readString(errors));
     }
 
     /**
