@@ -1,6 +1,5 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,8 +55,9 @@ final class TransferFailures {
 
     /**
      * {@code cause} as the transfer's failure: itself if it is one; a truncation if the file is now
-     * shorter than the slice; an early end for an {@link EOFException} from a source with a count;
-     * else a {@link TransferException} naming the strategy, with the count and {@code cause}.
+     * shorter than the slice; an early end for an {@link EOFException} from a source with a count
+     * that is no file; else a {@link TransferException} naming the strategy, with the count and
+     * {@code cause}.
      */
     TransferException of(Throwable cause, long moved) {
         if (cause instanceof TransferException) {
@@ -67,7 +67,7 @@ final class TransferFailures {
         if (truncation != null) {
             return truncation;
         }
-        if (cause instanceof EOFException && count >= 0 && request.sourceKind() != ChannelKind.FILE) {
+        if (cause instanceof EOFException && count >= 0 && facts.truncatableFile() == null) {
             return endedEarly((EOFException) cause, moved);
         }
         String what = cause instanceof IOException
@@ -83,7 +83,8 @@ final class TransferFailures {
         if (truncation != null) {
             return truncation;
         }
-        if (request.sourceKind() != ChannelKind.FILE) {
+        FileChannel file = facts.truncatableFile(); // a JDK file or one opened natively
+        if (file == null) {
             EOFException eof = cause != null
                     ? cause
                     : new EOFException("end of stream after " + moved + " of " + count + " bytes");
@@ -92,7 +93,7 @@ final class TransferFailures {
         }
         String size;
         try {
-            size = Long.toString(FileChannels.size(request.sourceFile()));
+            size = Long.toString(FileChannels.size(file));
         } catch (IOException e) {
             size = "unknown";
         }
