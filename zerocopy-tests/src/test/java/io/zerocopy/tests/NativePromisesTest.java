@@ -51,6 +51,7 @@ class NativePromisesTest {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String printed = NativePathRun.run(dir, List.of(java), locale, SEED, 60);
         NativePathRun.assertTheJdksFilesEverywhere(printed);
+        NativePathRun.assertOpenedNatively(printed);
         for (String entry : List.of("copy-to-socket", "transfer-to-socket", "copy-async")) {
             assertThat(printed).contains("file served/big.bin " + entry + " natively same");
         }

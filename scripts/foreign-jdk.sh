@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# Makes a Java 25 for Linux on AArch64 that runs on this x86-64 machine under qemu-user, and prints
-# the path of a launcher that takes java's arguments: NativeAArch64Test runs the native path on it.
-# Usage: scripts/aarch64-jdk.sh [DIR]   (default: ~/.cache/zerocopy/aarch64-debian13; kept for the next run)
+# Makes a Java 25 for Linux on another architecture that runs on this x86-64 machine under
+# qemu-user, and prints the path of a launcher that takes java's arguments: NativeArchitecturesTest
+# runs the native path on arm64 with it, and on riscv64, which has no table of kernel numbers, the
+# JDK's path.
+# Usage: scripts/foreign-jdk.sh arm64|riscv64 [DIR]   (default: ~/.cache/zerocopy/ARCH-debian13; kept)
 #
 # Everything is Debian 13's, from deb.debian.org, checked as apt checks it (the suite's InRelease
 # against Debian's archive keyring, each package index against InRelease, each package against its
-# index) and unpacked, not installed: the arm64 OpenJDK 25 and the C libraries it needs, and the
-# amd64 qemu-user 10, whose qemu-aarch64 is one static program (Debian 12's qemu 7.2 has no openat2).
+# index) and unpacked, not installed: the OpenJDK 25 and the C libraries it needs, and the amd64
+# qemu-user 10, whose emulator is one static program (Debian 12's qemu 7.2 has no openat2).
 # Needs no root. Exits 3 when something cannot be had here.
 set -euo pipefail
-dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/zerocopy/aarch64-debian13}
+arch=${1:?usage: scripts/foreign-jdk.sh arm64|riscv64 [DIR]}
+case "$arch" in
+  arm64) emulator=qemu-aarch64 ;;
+  riscv64) emulator=qemu-riscv64 ;;
+  *) echo "no emulator known for $arch" >&2; exit 2 ;;
+esac
+dir=${2:-${XDG_CACHE_HOME:-$HOME/.cache}/zerocopy/$arch-debian13}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=trixie
-packages="openjdk-25-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g" # arm64
+packages="openjdk-25-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g" # of $arch
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 unavailable() {
-  echo "no AArch64 Java here: $*" >&2
+  echo "no $arch Java here: $*" >&2
   exit 3
 }
 
@@ -30,7 +38,7 @@ for tool in curl gpgv xz sha256sum dpkg-deb; do
 done
 [ -r "$keyring" ] || unavailable "Debian's archive keyring ($keyring) is missing"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/aarch64-jdk.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/foreign-jdk.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fetch() { curl -fsS --retry 2 -o "$2" "$mirror/$1" || unavailable "cannot fetch $mirror/$1"; }
 
@@ -61,26 +69,26 @@ unpack() {
 
 root=$work/root
 mkdir -p "$root"
-unpack arm64 $packages
+unpack "$arch" $packages
 ln -sfn usr/lib "$root/lib" # Debian 13 merged /lib into /usr/lib; the loader is looked for in /lib
 unpack amd64 qemu-user
-mv "$root/usr/bin/qemu-aarch64" "$root/qemu-aarch64"
+mv "$root/usr/bin/$emulator" "$root/$emulator"
 rm -f "$root"/usr/bin/qemu-* # the other emulators
-jdk=$root/usr/lib/jvm/java-25-openjdk-arm64
+jdk=$root/usr/lib/jvm/java-25-openjdk-$arch
 [ -x "$jdk/bin/java" ] || unavailable "the package held no $jdk/bin/java"
 
 mkdir -p "$(dirname "$dir")"
 rm -rf "$dir"
 mv "$root" "$dir"
-jdk=$dir/usr/lib/jvm/java-25-openjdk-arm64
+jdk=$dir/usr/lib/jvm/java-25-openjdk-$arch
 # the JDK's configuration links point at /etc, which qemu's -L does not redirect for the JVM's own opens
 find "$jdk" -type l -lname '/*' | while read -r link; do
   ln -sfn "$dir$(readlink "$link")" "$link"
 done
 cat >"$dir/java" <<EOF
 #!/bin/sh
-exec "$dir/qemu-aarch64" -L "$dir" "$jdk/bin/java" "\$@"
+exec "$dir/$emulator" -L "$dir" "$jdk/bin/java" "\$@"
 EOF
 chmod +x "$dir/java"
-"$dir/java" -version >&2 || unavailable "the AArch64 java does not start under qemu-aarch64"
+"$dir/java" -version >&2 || unavailable "the $arch java does not start under $emulator"
 echo "$dir/java"
