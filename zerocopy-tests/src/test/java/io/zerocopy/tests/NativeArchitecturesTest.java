@@ -28,8 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NativeArchitecturesTest {
     private static final long SEED = Seeds.announce(NativeArchitecturesTest.class);
 
-    private static final String SCRIPT = "scripts/foreign-jdk.sh";
-
     @TempDir
     Path dir;
 
@@ -52,23 +50,21 @@ class NativeArchitecturesTest {
     }
 
     /**
-     * The launcher of the JDK for {@code arch} that {@value #SCRIPT} (found from the working
-     * directory up) makes; the test is skipped where it cannot be made here (exit 3: no network),
-     * saying why.
+     * The launcher of the JDK for {@code arch} that {@code scripts/foreign-jdk.sh} makes (from this
+     * module's directory, where the build runs its tests); the test is skipped, saying why, where
+     * the script cannot fetch it (exit 3).
      */
     private String foreignJava(String arch) throws Exception {
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.exists(root.resolve(SCRIPT))) {
-            root = root.getParent();
-        }
-        assertThat(root).as("the repository root holding " + SCRIPT).isNotNull();
-        Path err = dir.resolve("foreign-jdk.err");
-        Process p = new ProcessBuilder("bash", root.resolve(SCRIPT).toString(), arch)
-                .redirectError(err.toFile())
+        Path script =
+                Path.of("..", "scripts", "foreign-jdk.sh").toAbsolutePath().normalize();
+        assertThat(script).as("the script, from this module's directory").exists();
+        Path errors = dir.resolve("foreign-jdk.err");
+        Process p = new ProcessBuilder("bash", script.toString(), arch)
+                .redirectError(errors.toFile())
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        String why = Files.readString(err);
+        String why = Files.readString(errors);
         assumeTrue(p.exitValue() != 3, why);
         assertThat(p.exitValue()).as(why).isZero();
         return out;

@@ -79,11 +79,17 @@ final class ServerProcess implements AutoCloseable {
         throw new AssertionError("the server ended before it listened: " + stderr());
     }
 
+    /** Stops the server with SIGTERM, a graceful stop, and after 20 s with SIGKILL. */
     @Override
-    public void close() throws InterruptedException {
-        process.destroy(); // SIGTERM: a graceful stop
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }
