@@ -82,7 +82,7 @@ final class Engine {
                 long delay = transfer.delayNanos();
                 if (delay > 0) {
                     LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
-                } else if (n == 0 && transfer.stall().idleSteps() > 0) {
+                } else if (n == 0 && !transfer.isDone() && transfer.stall().idleSteps() > 0) {
                     stall = transfer.stall();
                     // the last step moved nothing (not a pause of the rate limit that just ended)
                     long waited = stalledBefore ? Math.max(0, stall.stalledFor(lookedAt)) : 0;

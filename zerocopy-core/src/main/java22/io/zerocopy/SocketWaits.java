@@ -56,13 +56,20 @@ final class SocketWaits {
      * 4.12, some emulators), nothing sends into a socket's descriptor: the JDK's calls do.
      */
     static boolean roomKnown() {
-        return RoomProbe.KNOWN;
+        return RoomProbe.UNKNOWN == null;
     }
+
+    /** Why {@link #roomKnown} is false, in words; null where it is true. */
+    static String roomUnknown() {
+        return RoomProbe.UNKNOWN;
+    }
+
+    private static final String SHORT_ANSWER = "getsockopt(SO_MEMINFO) gave fewer counters than asked for";
 
     private static long sendRoom(LinuxCalls.State state, int fd) throws IOException {
         long room = LinuxCalls.sendRoom(state, fd);
         if (room == LinuxCalls.SHORT_ANSWER) {
-            throw new IOException("getsockopt(SO_MEMINFO) of the socket gave fewer counters than asked for");
+            throw new IOException(SHORT_ANSWER);
         }
         if (room < 0) {
             throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
@@ -71,27 +78,25 @@ final class SocketWaits {
     }
 
     private static final class RoomProbe {
-        static final boolean KNOWN = probe();
+        static final String UNKNOWN = probe();
 
-        private static boolean probe() {
-            String unknown;
+        private static String probe() {
+            String why;
             try (SocketChannel socket = SocketChannel.open()) {
                 LinuxCalls.State state = new LinuxCalls.State();
                 long room = LinuxCalls.sendRoom(state, Descriptors.of(socket));
                 if (room >= 0) {
-                    return true;
+                    return null;
                 }
-                unknown = room == LinuxCalls.SHORT_ANSWER
-                        ? "it gave fewer counters than asked for"
-                        : LinuxCalls.message(state.errno());
+                why = room == LinuxCalls.SHORT_ANSWER
+                        ? SHORT_ANSWER
+                        : "getsockopt(SO_MEMINFO): " + LinuxCalls.message(state.errno());
             } catch (IOException | RuntimeException e) {
-                unknown = e.toString();
+                why = e.toString();
             }
-            Logs.TRANSFERS.debug(
-                    "sendfile and splice into a socket go the JDK's way: getsockopt(SO_MEMINFO) cannot tell"
-                            + " a socket's send room here ({})",
-                    unknown);
-            return false;
+            String unknown = "the kernel does not tell a socket's send room (" + why + ")";
+            Logs.TRANSFERS.debug("sendfile and splice into a socket go the JDK's way: {}", unknown);
+            return unknown;
         }
     }
 

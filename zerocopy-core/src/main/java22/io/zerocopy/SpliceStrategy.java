@@ -86,10 +86,7 @@ final class SpliceStrategy extends BuiltInStrategy {
         if (Binding.PROBLEM != null) {
             return Binding.PROBLEM;
         }
-        return fileTarget || SocketWaits.roomKnown()
-                ? null
-                : "splice into a socket needs the kernel to tell the socket's send room (getsockopt SO_MEMINFO,"
-                        + " Linux 4.12), and this one does not";
+        return fileTarget || SocketWaits.roomKnown() ? null : "splice into a socket: " + SocketWaits.roomUnknown();
     }
 
     /** Why a file target cannot be spliced into (it appends, or its descriptor is unreadable), or null. */
