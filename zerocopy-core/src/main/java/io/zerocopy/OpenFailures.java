@@ -2,12 +2,16 @@ package io.zerocopy;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Set;
 
 /**
  * The one place that tells an open which failed for lack of descriptors or memory from one refused
  * for what the file is: the JDK gives both as a {@link FileSystemException} whose reason is the C
- * library's {@code strerror} text, and so does the library's native open.
+ * library's {@code strerror} text, and so does the library's native open. Also the one place that
+ * words a name a look found missing as the JDK's open would word it ({@link #missing}).
  */
 final class OpenFailures {
     /**
@@ -30,6 +34,26 @@ final class OpenFailures {
      */
     static boolean refusedLink(IOException failure) {
         return failure.getClass() == IOException.class;
+    }
+
+    /**
+     * What the JDK's open of {@code path} fails with, where a look by name found nothing: JDK 25's
+     * {@code stat} calls a path through a file ({@code ENOTDIR}) missing, where its open says "Not a
+     * directory". Reading the name as a link ({@code readlink}, which neither opens nor follows the
+     * last step, so never blocks on a FIFO) fails in the open's words; where it finds something
+     * after all, the name changed meanwhile and {@code missing} stands.
+     */
+    static IOException missing(Path path, NoSuchFileException missing) {
+        try {
+            Files.readSymbolicLink(path);
+        } catch (IOException e) {
+            if (e.getClass() == FileSystemException.class) {
+                return e; // ENOTDIR: what neither a missing file nor a found one is
+            }
+        } catch (UnsupportedOperationException e) {
+            // a file system without links: nothing else to ask
+        }
+        return missing;
     }
 
     /**

@@ -108,7 +108,12 @@ public final class OpenFile implements Closeable {
             return lookedAtTwice(
                     path,
                     () -> {
-                        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
+                        BasicFileAttributes attributes;
+                        try {
+                            attributes = Files.readAttributes(path, BasicFileAttributes.class, options);
+                        } catch (NoSuchFileException e) {
+                            throw OpenFailures.missing(path, e);
+                        }
                         if (attributes.isOther()) {
                             throw notAFile(path); // before an open that would block on a FIFO
                         }

@@ -1,0 +1,67 @@
+package io.zerocopy.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.zerocopy.OpenFile;
+import io.zerocopy.OpenFileCache;
+import io.zerocopy.Transfers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A name that opens nothing fails every verb that opens it as {@code FileChannel.open} fails: the
+ * same exception class and message, with native access (the native execution) and without, on
+ * every JDK. JDK 25's {@code stat} calls a path through a regular file missing where its open says
+ * "Not a directory", so an open that looks first must not pass on the look's words.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PathFailuresTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"missing", "missing/inner", "file/inner", "file/inner/deeper", "file/../inner", "dir/missing"})
+    void aNameThatOpensNothing_failsEveryVerbAsTheJdksOpen(String name) throws Exception {
+        Files.writeString(dir.resolve("file"), "a file");
+        Files.createDirectory(dir.resolve("dir"));
+        Path path = dir.resolve(name);
+        Throwable expected = catchThrowable(
+                () -> FileChannel.open(path, StandardOpenOption.READ).close());
+        assertThat(expected).as("the JDK's open").isInstanceOf(IOException.class);
+
+        assertSameFailure(expected, () -> OpenFile.open(path).close());
+        try (OpenFileCache cache = OpenFileCache.create(4, Duration.ZERO)) {
+            assertSameFailure(expected, () -> cache.open(path).close());
+        }
+        assertSameFailure(expected, () -> Transfers.copy(path, new ByteArrayOutputStream()));
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel channel = receiver.connectChannel()) {
+            assertSameFailure(expected, () -> Transfers.copy(path, (WritableByteChannel) channel));
+        }
+    }
+
+    private static void assertSameFailure(Throwable expected, ThrowingCall call) {
+        Throwable failure = catchThrowable(call::call);
+        assertThat(failure).as("the verb's failure").isNotNull();
+        assertThat(failure.getClass()).as(failure.toString()).isEqualTo(expected.getClass());
+        assertThat(failure).hasMessage(expected.getMessage());
+    }
+
+    private interface ThrowingCall {
+        void call() throws Exception;
+    }
+}
