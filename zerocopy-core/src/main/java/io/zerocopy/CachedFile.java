@@ -1,20 +1,31 @@
 package io.zerocopy;
 
 import java.io.Closeable;
+import java.lang.ref.Cleaner;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One file an {@link OpenFileCache} holds open, and the leases on it. The descriptor is closed
  * when the last hold goes: the cache's own (dropped when the entry is evicted, replaced or the cache
- * closes) or a lease's; so a holder's call never lands on a number the kernel gave out again.
+ * closes) or a lease's; so a holder's call never lands on a number the kernel gave out again. A
+ * lease dropped without its close keeps a hold for ever: once the file is out of the cache and no
+ * lease can be reached, a cleaner closes it, takes the lost leases off the counts and says so.
  * Thread-safe, without locks.
  */
 final class CachedFile {
     /** Recency is written at most this often, so that many threads' hits on a hot file do not all write it. */
     private static final long TOUCH_NANOS = 1_000_000;
+
+    /** Its own daemon thread, as the native files' cleaner: the JDK's shared one is where a server's channels queue. */
+    private static final Cleaner CLEANER = Cleaner.create(r -> {
+        Thread thread = new Thread(r, "zerocopy-open-file-cache-cleaner");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     final OpenFileCache.Key key;
     final OpenFile file;
@@ -23,6 +34,10 @@ final class CachedFile {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     private final AtomicBoolean cacheHoldDropped = new AtomicBoolean();
+    /** Closes the file when the last hold goes, or when no hold can ever go (see {@link Closing}). */
+    private final Closing closing;
+    /** Registered when the cache lets go of a file still leased, so that a dropped lease cannot keep it open. */
+    private volatile Cleaner.Cleanable watch;
     /** {@link System#nanoTime()} before the last open or look that found the file as it is. */
     private volatile long checkedAt;
     /** {@link System#nanoTime()} of a recent lease, within {@link #TOUCH_NANOS}: what eviction goes by. */
@@ -34,6 +49,7 @@ final class CachedFile {
         this.cache = cache;
         this.checkedAt = now;
         this.lastUsed = now;
+        this.closing = new Closing(file, holds, cache);
     }
 
     /** Whether the file was looked at less than {@code validNanos} before {@code now}. */
@@ -84,24 +100,70 @@ final class CachedFile {
 
     /** Drops the cache's own hold, once: the file closes now if no lease holds it, else with the last lease. */
     void dropCacheHold() {
-        if (cacheHoldDropped.compareAndSet(false, true)) {
-            release();
+        if (cacheHoldDropped.compareAndSet(false, true) && !release()) {
+            // Leased still: from now on only the leases keep this entry reachable. A cache miss
+            // registers nothing; a file evicted while sent registers once.
+            watch = CLEANER.register(this, closing);
         }
     }
 
-    private void release() {
-        if (holds.decrementAndGet() == 0) {
-            try {
-                OpenFileCache.closeQuietly(file);
-            } finally {
-                cache.closedOne();
-            }
+    /** Gives a hold back; true if it was the last, and the file is closed. */
+    private boolean release() {
+        if (holds.decrementAndGet() != 0) {
+            return false;
         }
+        closing.run();
+        Cleaner.Cleanable registered = watch;
+        if (registered != null) {
+            registered.clean(); // off the cleaner's list; its run is a no-op now
+        }
+        return true;
     }
 
     @Override
     public String toString() {
         return file.path() + " (" + holds.get() + " holds)";
+    }
+
+    /**
+     * Closes the file, once: run by the last hold's release, or by the cleaner once the entry, out
+     * of the cache, and every lease on it are unreachable. The holds left then are leases never
+     * closed: taken off the lease count, and warned of, naming the file. Refers to no
+     * {@code CachedFile}, so that one can become unreachable.
+     */
+    private static final class Closing implements Runnable {
+        private final OpenFile file;
+        private final AtomicInteger holds;
+        private final OpenFileCache cache;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Closing(OpenFile file, AtomicInteger holds, OpenFileCache cache) {
+            this.file = file;
+            this.holds = holds;
+            this.cache = cache;
+        }
+
+        @Override
+        public void run() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            int forgotten = holds.getAndSet(0);
+            try {
+                OpenFileCache.closeQuietly(file);
+            } finally {
+                cache.closedOne();
+            }
+            if (forgotten > 0) {
+                cache.leased(-forgotten);
+                LoggerFactory.getLogger(OpenFileCache.class)
+                        .warn(
+                                "{} lease(s) from an OpenFileCache were never closed; the file is closed now that"
+                                        + " none can be reached: {}",
+                                forgotten,
+                                file.path());
+            }
+        }
     }
 
     /** What a lease's {@link OpenFile#close()} closes: gives its hold back, once. */

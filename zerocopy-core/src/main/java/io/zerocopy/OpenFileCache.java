@@ -53,6 +53,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Who owns what.</b> The caller owns each {@link OpenFile} it gets and closes it, once it
  * no longer reads it; the channel belongs to the cache and is shared by every holder of the file.
+ * A lease dropped unclosed holds its file open until the file has left the cache and no lease on it
+ * can be reached; the garbage collector's cleaner then closes it, takes the lost leases off
+ * {@link #stats()}, and logs a warning naming the file.
  * Read it at positions only ({@link FileRegion}, positional reads; every verb of {@link Transfers}
  * does) and never close the channel itself: that ends it for every holder, and the cache opens the
  * file afresh once it sees the channel closed. A JDK channel is also closed by an interrupt of a
@@ -322,7 +325,7 @@ public final class OpenFileCache implements Closeable {
      *     resized, modified) or their channel closed
      * @param evictions files let go to stay within the bound
      * @param openFiles descriptors open for it now: those cached and those let go but still leased
-     * @param leases files handed out and not yet closed
+     * @param leases files handed out and not yet closed (one dropped unclosed counts until its cleaner runs)
      */
     public record Stats(long hits, long misses, long reopens, long evictions, int openFiles, int leases) {}
 }

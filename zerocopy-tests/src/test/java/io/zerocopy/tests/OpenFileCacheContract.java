@@ -25,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -265,6 +266,37 @@ abstract class OpenFileCacheContract extends OpenFileCacheManyThreads {
             assertThat(cache.stats().openFiles()).isLessThanOrEqualTo(bound);
             assertThat(cache.stats().leases()).isZero();
         }
+    }
+
+    @Test
+    void leasesDroppedUnclosed_fileClosedOnceUnreachable_countsMended() throws Exception {
+        int bound = 1;
+        try (OpenFileCache cache = OpenFileCache.create(bound, LONG)) {
+            dropTwoLeases(cache, Files.writeString(dir.resolve("dropped.txt"), "dropped"));
+            cache.open(Files.writeString(dir.resolve("next.txt"), "next")).close(); // evicts the dropped one
+            assertThat(cache.stats().leases()).isEqualTo(2);
+            assertThat(cache.stats().openFiles()).isEqualTo(bound + 1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (cache.stats().openFiles() > bound && System.nanoTime() < deadline) {
+                System.gc();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling interval, not synchronisation
+            }
+            OpenFileCache.Stats stats = cache.stats();
+            assertThat(stats.openFiles()).as(stats.toString()).isEqualTo(bound);
+            assertThat(stats.leases()).as(stats.toString()).isZero();
+            if (ProcSelf.available()) {
+                assertThat(descriptorsOn(dir)).isEqualTo(bound); // the dropped file's descriptor closed
+            }
+            try (OpenFile again = cache.open(dir.resolve("dropped.txt"))) {
+                assertThat(read(again)).isEqualTo("dropped");
+            }
+        }
+    }
+
+    /** Two leases on {@code file}, neither closed, reachable from nothing once this returns. */
+    private static void dropTwoLeases(OpenFileCache cache, Path file) throws IOException {
+        assertThat(read(cache.open(file))).isEqualTo("dropped");
+        assertThat(cache.open(file).channel().isOpen()).isTrue();
     }
 
     @Test
