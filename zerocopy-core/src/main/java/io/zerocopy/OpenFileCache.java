@@ -52,16 +52,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code maxOpenFiles} files are open for it, plus one per lease not yet closed or open under way.
  *
  * <p><b>Who owns what.</b> The caller owns each {@link OpenFile} it gets and closes it, once it
- * no longer reads it; the channel belongs to the cache and is shared by every holder of the file.
- * A lease dropped unclosed holds its file open until the file has left the cache and no lease on it
- * can be reached; the garbage collector's cleaner then closes it, takes the lost leases off
- * {@link #stats()}, and logs a warning naming the file.
- * Read it at positions only ({@link FileRegion}, positional reads; every verb of {@link Transfers}
- * does) and never close the channel itself: that ends it for every holder, and the cache opens the
+ * no longer reads it; the channel belongs to the cache and is shared by every holder of the file,
+ * its position too. So read it at positions only: {@link FileRegion}, {@code read(ByteBuffer, long)},
+ * {@link Transfers#copy(java.nio.channels.FileChannel, long, long, java.nio.channels.WritableByteChannel)};
+ * {@code read(ByteBuffer)} and the {@link Transfers} verbs that take a {@code ReadableByteChannel}
+ * read from the position and move it, which leaves the next holder at the end of the file or
+ * mid-way. Never close the channel itself: that ends it for every holder, and the cache opens the
  * file afresh once it sees the channel closed. A JDK channel is also closed by an interrupt of a
- * thread in one of its reads; the library's own channel (native open) is not. {@link #close()}
- * closes the files no one holds and the rest as their leases close; an open after that is not
- * cached. Thread-safe: a hit takes no lock (a map read and a compare-and-set on the entry).
+ * thread in one of its reads; the library's own channel (native open) is not. A lease dropped
+ * unclosed holds its file open until the file has left the cache and no lease on it can be
+ * reached; a cleaner then closes it, takes the lost leases off {@link #stats()} and logs a warning
+ * naming the file. {@link #close()} closes the files no one holds and the rest as their leases
+ * close; an open after that is not cached. Thread-safe: a hit takes no lock (a map read and a
+ * compare-and-set on the entry).
  */
 public final class OpenFileCache implements Closeable {
 
