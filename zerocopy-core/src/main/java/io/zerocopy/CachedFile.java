@@ -20,13 +20,6 @@ final class CachedFile {
     /** Recency is written at most this often, so that many threads' hits on a hot file do not all write it. */
     private static final long TOUCH_NANOS = 1_000_000;
 
-    /** Its own daemon thread, as the native files' cleaner: the JDK's shared one is where a server's channels queue. */
-    private static final Cleaner CLEANER = Cleaner.create(r -> {
-        Thread thread = new Thread(r, "zerocopy-open-file-cache-cleaner");
-        thread.setDaemon(true);
-        return thread;
-    });
-
     final OpenFileCache.Key key;
     final OpenFile file;
     private final OpenFileCache cache;
@@ -103,7 +96,7 @@ final class CachedFile {
         if (cacheHoldDropped.compareAndSet(false, true) && !release()) {
             // Leased still: from now on only the leases keep this entry reachable. A cache miss
             // registers nothing; a file evicted while sent registers once.
-            watch = CLEANER.register(this, closing);
+            watch = Watcher.CLEANER.register(this, closing);
         }
     }
 
@@ -164,6 +157,16 @@ final class CachedFile {
                                 file.path());
             }
         }
+    }
+
+    /** The cleaner, started with the first file evicted while leased. */
+    private static final class Watcher {
+        /** A daemon thread of its own, as the native files': the JDK's shared cleaner is where a server's channels queue. */
+        static final Cleaner CLEANER = Cleaner.create(r -> {
+            Thread thread = new Thread(r, "zerocopy-open-file-cache-cleaner");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** What a lease's {@link OpenFile#close()} closes: gives its hold back, once. */
