@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import java.io.Closeable;
 import java.lang.ref.Cleaner;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * One file an {@link OpenFileCache} holds open, and the leases on it. The descriptor is closed
  * when the last hold goes: the cache's own (dropped when the entry is evicted, replaced or the cache
  * closes) or a lease's; so a holder's call never lands on a number the kernel gave out again. A
- * lease dropped without its close keeps a hold for ever: once the file is out of the cache and no
- * lease can be reached, a cleaner closes it, takes the lost leases off the counts and says so.
+ * lease dropped without its close keeps a hold for ever: once the file is out of the cache and its
+ * channel cannot be reached, a cleaner takes it and the lost leases off the counts and says so.
  * Thread-safe, without locks.
  */
 final class CachedFile {
@@ -27,9 +28,9 @@ final class CachedFile {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     private final AtomicBoolean cacheHoldDropped = new AtomicBoolean();
-    /** Closes the file when the last hold goes, or when no hold can ever go (see {@link Closing}). */
-    private final Closing closing;
-    /** Registered when the cache lets go of a file still leased, so that a dropped lease cannot keep it open. */
+    /** Set by whichever ends the file first: the last hold's release, or {@link Forgotten}. */
+    private final AtomicBoolean ended = new AtomicBoolean();
+    /** Registered when the cache lets go of a file still leased, so that a dropped lease cannot count for ever. */
     private volatile Cleaner.Cleanable watch;
     /** {@link System#nanoTime()} before the last open or look that found the file as it is. */
     private volatile long checkedAt;
@@ -42,7 +43,6 @@ final class CachedFile {
         this.cache = cache;
         this.checkedAt = now;
         this.lastUsed = now;
-        this.closing = new Closing(file, holds, cache);
     }
 
     /** Whether the file was looked at less than {@code validNanos} before {@code now}. */
@@ -94,9 +94,9 @@ final class CachedFile {
     /** Drops the cache's own hold, once: the file closes now if no lease holds it, else with the last lease. */
     void dropCacheHold() {
         if (cacheHoldDropped.compareAndSet(false, true) && !release()) {
-            // Leased still: from now on only the leases keep this entry reachable. A cache miss
-            // registers nothing; a file evicted while sent registers once.
-            watch = Watcher.CLEANER.register(this, closing);
+            // Leased still, and out of the cache: watched through the channel, which every lease
+            // refers to. A cache miss registers nothing; a file evicted while sent registers once.
+            watch = Watcher.CLEANER.register(file.channel(), new Forgotten(holds, ended, cache, file.path()));
         }
     }
 
@@ -105,10 +105,16 @@ final class CachedFile {
         if (holds.decrementAndGet() != 0) {
             return false;
         }
-        closing.run();
+        if (ended.compareAndSet(false, true)) {
+            try {
+                OpenFileCache.closeQuietly(file);
+            } finally {
+                cache.closedOne();
+            }
+        }
         Cleaner.Cleanable registered = watch;
         if (registered != null) {
-            registered.clean(); // off the cleaner's list; its run is a no-op now
+            registered.clean(); // off the cleaner's list; its run does nothing now
         }
         return true;
     }
@@ -119,43 +125,39 @@ final class CachedFile {
     }
 
     /**
-     * Closes the file, once: run by the last hold's release, or by the cleaner once the entry, out
-     * of the cache, and every lease on it are unreachable. The holds left then are leases never
-     * closed: taken off the lease count, and warned of, naming the file. Refers to no
-     * {@code CachedFile}, so that one can become unreachable.
+     * The count of a file out of the cache whose channel became unreachable with leases never
+     * closed: run by the cleaner then (the channel's own cleaner closes the descriptor, the JDK's or
+     * the native file's), it takes the file and the lost leases off the counts and warns, naming the
+     * file. Keyed to the channel, not the entry, so a caller that dropped its lease but still reads
+     * the channel is not cut off. Refers to neither.
      */
-    private static final class Closing implements Runnable {
-        private final OpenFile file;
+    private static final class Forgotten implements Runnable {
         private final AtomicInteger holds;
+        private final AtomicBoolean ended;
         private final OpenFileCache cache;
-        private final AtomicBoolean done = new AtomicBoolean();
+        private final Path path;
 
-        Closing(OpenFile file, AtomicInteger holds, OpenFileCache cache) {
-            this.file = file;
+        Forgotten(AtomicInteger holds, AtomicBoolean ended, OpenFileCache cache, Path path) {
             this.holds = holds;
+            this.ended = ended;
             this.cache = cache;
+            this.path = path;
         }
 
         @Override
         public void run() {
-            if (!done.compareAndSet(false, true)) {
-                return;
+            if (!ended.compareAndSet(false, true)) {
+                return; // the last hold was given back
             }
-            int forgotten = holds.getAndSet(0);
-            try {
-                OpenFileCache.closeQuietly(file);
-            } finally {
-                cache.closedOne();
-            }
-            if (forgotten > 0) {
-                cache.leased(-forgotten);
-                LoggerFactory.getLogger(OpenFileCache.class)
-                        .warn(
-                                "{} lease(s) from an OpenFileCache were never closed; the file is closed now that"
-                                        + " none can be reached: {}",
-                                forgotten,
-                                file.path());
-            }
+            int lost = holds.getAndSet(0);
+            cache.leased(-lost);
+            cache.closedOne();
+            LoggerFactory.getLogger(OpenFileCache.class)
+                    .warn(
+                            "{} lease(s) from an OpenFileCache were never closed; the file is closed now that"
+                                    + " its channel cannot be reached: {}",
+                            lost,
+                            path);
         }
     }
 
