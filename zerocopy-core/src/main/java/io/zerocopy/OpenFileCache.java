@@ -62,9 +62,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread in one of its reads; the library's own channel (native open) is not. A lease dropped
  * unclosed holds its file open until the file has left the cache and its channel cannot be
  * reached; the channel's cleaner then closes it, and the cache takes it and the lost leases off
- * {@link #stats()} and logs a warning naming the file. {@link #close()} closes the files no one holds and the rest as their leases
- * close; an open after that is not cached. Thread-safe: a hit takes no lock (a map read and a
- * compare-and-set on the entry).
+ * {@link #stats()} and logs a warning naming the file. {@link #close()} closes the files no one
+ * holds and the rest as their leases close; an open after that is not cached. Thread-safe: a hit
+ * takes no lock (a map read and a compare-and-set on the entry).
  */
 public final class OpenFileCache implements Closeable {
 
