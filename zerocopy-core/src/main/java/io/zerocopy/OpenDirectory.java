@@ -83,8 +83,17 @@ public final class OpenDirectory implements Closeable {
      */
     public static OpenDirectory open(Path directory) throws IOException {
         Objects.requireNonNull(directory, "directory");
-        NativeFile opened =
-                Transfers.opensNatively() && NativeFiles.opensBeneath() ? NativeFiles.open(directory, true) : null;
+        NativeFile opened;
+        try {
+            opened = Transfers.opensNatively() && NativeFiles.opensBeneath() ? NativeFiles.open(directory, true) : null;
+        } catch (FileSystemException e) {
+            if (e.getClass() != FileSystemException.class) {
+                throw e;
+            }
+            // A refusal the JDK words its own way for a directory (a file on the way, ENOTDIR, is a
+            // NotDirectoryException there): its open says it, or opens what the name holds by now.
+            return new OpenDirectory(directory, secureStream(directory), null);
+        }
         if (opened != null) {
             if (!opened.attributes().isDirectory()) {
                 opened.close();

@@ -3,6 +3,7 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
 import io.zerocopy.OpenFileCache;
 import io.zerocopy.Transfers;
@@ -22,10 +23,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A name that opens nothing fails every verb that opens it as {@code FileChannel.open} fails: the
- * same exception class and message, with native access (the native execution) and without, on
- * every JDK. JDK 25's {@code stat} calls a path through a regular file missing where its open says
- * "Not a directory", so an open that looks first must not pass on the look's words.
+ * A name that opens nothing fails every verb that opens it as {@code FileChannel.open} fails, and
+ * {@link OpenDirectory#open} as {@code Files.newDirectoryStream} fails: the same exception class and
+ * message, with native access (the native execution) and without, on every JDK. JDK 25's
+ * {@code stat} calls a path through a regular file missing where its open says "Not a directory",
+ * so an open that looks first must not pass on the look's words; and the JDK calls that refusal
+ * of a directory a {@code NotDirectoryException}, where the kernel's words for it are those of any
+ * other open.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PathFailuresTest {
@@ -44,6 +48,9 @@ class PathFailuresTest {
         assertThat(expected).as("the JDK's open").isInstanceOf(IOException.class);
 
         assertSameFailure(expected, () -> OpenFile.open(path).close());
+        Throwable expectedOfADirectory =
+                catchThrowable(() -> Files.newDirectoryStream(path).close());
+        assertSameFailure(expectedOfADirectory, () -> OpenDirectory.open(path).close());
         try (OpenFileCache cache = OpenFileCache.create(4, Duration.ZERO)) {
             assertSameFailure(expected, () -> cache.open(path).close());
         }
