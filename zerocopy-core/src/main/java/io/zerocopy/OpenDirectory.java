@@ -109,7 +109,14 @@ public final class OpenDirectory implements Closeable {
      * the open directory (Linux); null, the stream closed, where its file system gives none.
      */
     static SecureDirectoryStream<Path> secureStream(Path directory) throws IOException {
-        DirectoryStream<Path> stream = Files.newDirectoryStream(directory);
+        DirectoryStream<Path> stream;
+        try {
+            // Its "." entry: the kernel refuses a FIFO, a file or a device on the way to it (ENOTDIR)
+            // before any open, where the JDK's open of the name alone waits for a FIFO's writer.
+            stream = Files.newDirectoryStream(directory.resolve("."));
+        } catch (IOException e) {
+            throw BeneathOpener.named(e, directory);
+        }
         if (stream instanceof SecureDirectoryStream) {
             return (SecureDirectoryStream<Path>) stream;
         }

@@ -13,10 +13,15 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,6 +63,31 @@ class PathFailuresTest {
         try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
                 SocketChannel channel = receiver.connectChannel()) {
             assertSameFailure(expected, () -> Transfers.copy(path, (WritableByteChannel) channel));
+        }
+    }
+
+    @Test
+    void aFifo_isNoDirectory_refusedWithoutWaitingForAWriter() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(mkfifo.exitValue()).isZero();
+        ExecutorService opener = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "opens-a-fifo");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Future<Throwable> refused = opener.submit(
+                () -> catchThrowable(() -> OpenDirectory.open(fifo).close()));
+        try {
+            assertThat(refused.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(NotDirectoryException.class)
+                    .hasMessage(fifo.toString());
+        } finally {
+            if (!refused.isDone()) {
+                FileChannel.open(fifo, StandardOpenOption.WRITE).close(); // the writer it waits for: let it go
+            }
+            opener.shutdown();
         }
     }
 
