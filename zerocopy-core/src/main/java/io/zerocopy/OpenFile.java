@@ -41,7 +41,9 @@ import java.util.Objects;
  * system properties, the attributes are read by path first (so that a FIFO is refused before an
  * open that would block), then the file is opened with {@code FileChannel.open}, and the path is
  * looked at again: if it names another file by then (a rename raced the open), the file is opened
- * again, so that the attributes describe the file opened.
+ * again, so that the attributes describe the file opened. The JDK cannot open without waiting for
+ * a FIFO's writer, so on that path a FIFO renamed over the name between the look and the open makes
+ * the open wait, as {@code FileChannel.open} would; only the native open rules that out.
  *
  * <p><b>What it opens.</b> A regular file or a directory (whose channel fails when read, as a JDK
  * channel on a directory does). Anything else (a FIFO, a device, a socket) is refused with a
