@@ -49,7 +49,7 @@ final class BeneathOpener {
                 : NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
         if (opened.attributes().isOther()) {
             opened.close();
-            throw OpenFile.notAFile(file);
+            throw OpenFailures.notAFile(file);
         }
         return new OpenFile(file, opened, opened.attributes());
     }
@@ -146,7 +146,7 @@ final class BeneathOpener {
                             throw new SymbolicLinkException(path.toString());
                         }
                         if (attributes.isOther()) {
-                            throw OpenFile.notAFile(path); // before an open that would block on a FIFO
+                            throw OpenFailures.notAFile(path); // before an open that would block on a FIFO
                         }
                         return attributes;
                     },

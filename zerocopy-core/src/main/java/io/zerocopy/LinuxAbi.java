@@ -27,6 +27,7 @@ final class LinuxAbi {
             Map.entry("F_GETPIPE_SZ", 1032L),
             Map.entry("EPERM", 1L),
             Map.entry("ENOENT", 2L),
+            Map.entry("ENXIO", 6L),
             Map.entry("EINTR", 4L),
             Map.entry("EAGAIN", 11L),
             Map.entry("ENOMEM", 12L),

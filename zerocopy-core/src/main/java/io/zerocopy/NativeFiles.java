@@ -38,8 +38,8 @@ final class NativeFiles {
         return null;
     }
 
-    /** As {@link #open}, for a file the caller closes before it returns: null here. */
-    static NativeFile openForCall(Path path) throws IOException {
+    /** As {@link #open}, for a transfer's source: null here. */
+    static NativeFile openSource(Path path, boolean watched) throws IOException {
         return null;
     }
 

@@ -25,7 +25,18 @@ final class OpenFailures {
             "Cannot allocate memory", // ENOMEM, glibc and macOS
             "Out of memory"); // ENOMEM, musl
 
+    /** The reason of the {@link FileSystemException} for a file that is neither regular nor a directory. */
+    static final String NOT_A_FILE = "not a regular file or directory";
+
     private OpenFailures() {}
+
+    /**
+     * The refusal of a file that is neither regular nor a directory (a FIFO, a device, a socket), as
+     * {@link OpenFile} and the opens beneath a directory word it, whichever way they opened.
+     */
+    static FileSystemException notAFile(Path path) {
+        return new FileSystemException(path.toString(), null, NOT_A_FILE);
+    }
 
     /**
      * Whether an open told not to follow links failed on a link ({@code ELOOP}):

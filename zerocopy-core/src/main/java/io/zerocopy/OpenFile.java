@@ -60,9 +60,6 @@ import java.util.Objects;
  * the file back, and its channel is read at positions only (see there).
  */
 public final class OpenFile implements Closeable {
-    /** The reason of the {@link FileSystemException} for a file of another kind. */
-    static final String NOT_A_FILE = "not a regular file or directory";
-
     private final Path path;
     private final FileChannel channel;
     private final BasicFileAttributes attributes;
@@ -101,7 +98,7 @@ public final class OpenFile implements Closeable {
         if (file != null) {
             if (file.attributes().isOther()) {
                 file.close();
-                throw notAFile(path);
+                throw OpenFailures.notAFile(path);
             }
             return new OpenFile(path, file, file.attributes());
         }
@@ -117,7 +114,7 @@ public final class OpenFile implements Closeable {
                             throw OpenFailures.missing(path, e);
                         }
                         if (attributes.isOther()) {
-                            throw notAFile(path); // before an open that would block on a FIFO
+                            throw OpenFailures.notAFile(path); // before an open that would block on a FIFO
                         }
                         return attributes;
                     },
@@ -215,10 +212,6 @@ public final class OpenFile implements Closeable {
         try (OpenDirectory opened = OpenDirectory.open(directory)) {
             return opened.openBeneath(segments);
         }
-    }
-
-    static FileSystemException notAFile(Path path) {
-        return new FileSystemException(path.toString(), null, NOT_A_FILE);
     }
 
     /** The path the file was opened at. */

@@ -44,13 +44,12 @@ final class Opener {
      *
      * @param handedOut whether the transfer goes to the caller ({@code Transfers.open}), who may
      *     never end it; a blocking verb's transfer always ends before the verb returns, and a file
-     *     opened natively for it is left unwatched by the cleaner ({@link NativeFiles#openForCall})
+     *     opened natively for it is left unwatched by the cleaner ({@link NativeFiles#openSource})
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target, boolean handedOut) throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
         long nativeLimit = selection.nativeLimit(false, target, peer);
-        NativeFile opened =
-                nativeLimit < 0 ? null : handedOut ? NativeFiles.open(source, true) : NativeFiles.openForCall(source);
+        NativeFile opened = nativeLimit < 0 ? null : NativeFiles.openSource(source, handedOut);
         FileChannel owned = opened;
         try {
             FileChannel file;

@@ -61,6 +61,7 @@ final class LinuxCalls {
     static final int EINTR = ABI.getInt("EINTR");
     static final int EAGAIN = ABI.getInt("EAGAIN");
     static final int ENOENT = ABI.getInt("ENOENT");
+    static final int ENXIO = ABI.getInt("ENXIO");
     static final int EACCES = ABI.getInt("EACCES");
     static final int EPERM = ABI.getInt("EPERM");
     static final int ELOOP = ABI.getInt("ELOOP");

@@ -63,31 +63,38 @@ final class NativeFiles {
     }
 
     /**
-     * The file at {@code path}, opened read-only and without blocking, with its attributes; null
-     * where this JVM cannot open files natively or the path is not on the default file system.
+     * The file at {@code path}, opened read-only and without blocking, with its attributes, as
+     * {@link OpenFile} opens it; null where this JVM cannot open files natively or the path is not on
+     * the default file system.
      *
      * @throws IOException what {@code FileChannel.open} throws for the same failure
-     *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...)
+     *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...), except that a name whose
+     *     kind refuses the open ({@code ENXIO}: a socket, a device without its driver) is refused
+     *     as {@link OpenFile} refuses every file that is neither regular nor a directory
+     *     ({@link OpenFailures#notAFile})
      */
     static NativeFile open(Path path, boolean followLinks) throws IOException {
-        return open(path, followLinks, true);
+        return open(path, followLinks, true, true);
     }
 
     /**
-     * As {@link #open(Path, boolean)}, following links, for a file that the caller closes before it
-     * returns, whatever happens (a blocking verb's): no cleaner watches it for a close it could miss.
+     * As {@link #open(Path, boolean)}, following links, for a transfer's source: every failure in
+     * {@code FileChannel.open}'s words. {@code watched} where the transfer goes to the caller, who
+     * may never end it; a blocking verb closes the file before it returns, whatever happens, so no
+     * cleaner need watch it.
      */
-    static NativeFile openForCall(Path path) throws IOException {
-        return open(path, true, false);
+    static NativeFile openSource(Path path, boolean watched) throws IOException {
+        return open(path, true, watched, false);
     }
 
-    private static NativeFile open(Path path, boolean followLinks, boolean watched) throws IOException {
+    private static NativeFile open(Path path, boolean followLinks, boolean watched, boolean asOpenFile)
+            throws IOException {
         if (UNAVAILABLE != null || path.getFileSystem() != FileSystems.getDefault()) {
             return null;
         }
         try (Scratch s = scratch()) {
             MemorySegment name = s.name(path);
-            return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, watched, s);
+            return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, watched, asOpenFile, s);
         }
     }
 
@@ -107,7 +114,7 @@ final class NativeFiles {
         LinuxFile dir = (LinuxFile) directory;
         int dirFd = dir.hold();
         try (Scratch s = scratch()) {
-            return open(dirFd, path, s.name("."), true, true, s);
+            return open(dirFd, path, s.name("."), true, true, true, s);
         } finally {
             dir.release();
         }
@@ -167,7 +174,7 @@ final class NativeFiles {
             }
             at = at.resolve(segments.get(last));
             try {
-                return open(dirFd, at, s.name(segments.get(last)), false, true, s);
+                return open(dirFd, at, s.name(segments.get(last)), false, true, true, s);
             } catch (IOException e) {
                 if (OpenFailures.refusedLink(e)) {
                     throw (SymbolicLinkException) new SymbolicLinkException(at.toString()).initCause(e);
@@ -218,9 +225,18 @@ final class NativeFiles {
         return fd;
     }
 
-    /** {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile}). */
+    /**
+     * {@code watched}: a cleaner closes the file if it becomes unreachable unclosed ({@link LinuxFile});
+     * {@code asOpenFile}: {@code ENXIO} is refused as {@link OpenFailures#notAFile}.
+     */
     private static NativeFile open(
-            int dirFd, Path path, MemorySegment name, boolean followLinks, boolean watched, Scratch s)
+            int dirFd,
+            Path path,
+            MemorySegment name,
+            boolean followLinks,
+            boolean watched,
+            boolean asOpenFile,
+            Scratch s)
             throws IOException {
         int fd = openRetrying(s, dirFd, name, LinuxCalls.OPEN_READ | (followLinks ? 0 : LinuxCalls.O_NOFOLLOW));
         if (fd < 0) {
@@ -228,6 +244,9 @@ final class NativeFiles {
             if (errno == LinuxCalls.ELOOP && !followLinks) {
                 // FileChannel.open's own words for a link it was told not to follow
                 throw new IOException(LinuxCalls.message(errno) + " (NOFOLLOW_LINKS specified)");
+            }
+            if (errno == LinuxCalls.ENXIO && asOpenFile) {
+                throw (FileSystemException) OpenFailures.notAFile(path).initCause(failure(path, errno));
             }
             throw failure(path, errno);
         }

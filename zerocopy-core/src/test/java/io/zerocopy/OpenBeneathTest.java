@@ -195,7 +195,7 @@ class OpenBeneathTest {
         assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "fifo")))
                 .isExactlyInstanceOf(FileSystemException.class)
                 .extracting(e -> ((FileSystemException) e).getReason())
-                .isEqualTo(OpenFile.NOT_A_FILE);
+                .isEqualTo(OpenFailures.NOT_A_FILE);
         assertThatThrownBy(() -> OpenFile.openBeneath(root, List.of("a", "fifo", "x")))
                 .isExactlyInstanceOf(NotDirectoryException.class);
     }

@@ -36,7 +36,7 @@ class OpenFailuresTest {
 
     @Test
     void translate_notAFile_isUntouched() {
-        FileSystemException notAFile = new FileSystemException("/srv/fifo", null, OpenFile.NOT_A_FILE);
+        FileSystemException notAFile = new FileSystemException("/srv/fifo", null, OpenFailures.NOT_A_FILE);
         assertThat(OpenFailures.translate(notAFile)).isSameAs(notAFile);
     }
 

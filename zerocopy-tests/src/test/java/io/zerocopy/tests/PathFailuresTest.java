@@ -9,14 +9,20 @@ import io.zerocopy.OpenFileCache;
 import io.zerocopy.Transfers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -88,6 +94,37 @@ class PathFailuresTest {
                 FileChannel.open(fifo, StandardOpenOption.WRITE).close(); // the writer it waits for: let it go
             }
             opener.shutdown();
+        }
+    }
+
+    @Test
+    void aUnixSocketsName_refusedAsNoFileByTheOpens_failsTheCopiesAsTheJdksOpen() throws Exception {
+        Path socket = dir.resolve("sock");
+        try (ServerSocketChannel listening =
+                        ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(socket));
+                OpenFileCache cache = OpenFileCache.create(4, Duration.ZERO);
+                OpenDirectory root = OpenDirectory.open(dir)) {
+            List<ThrowingCall> opens = List.of(
+                    () -> OpenFile.open(socket).close(),
+                    () -> OpenFile.open(socket, LinkOption.NOFOLLOW_LINKS).close(),
+                    () -> cache.open(socket).close(),
+                    () -> root.openBeneath(List.of("sock")).close(),
+                    () -> cache.openBeneath(root, List.of("sock")).close());
+            for (ThrowingCall open : opens) {
+                assertThat(catchThrowable(open::call))
+                        .isExactlyInstanceOf(FileSystemException.class)
+                        .hasMessage(socket + ": not a regular file or directory");
+            }
+            Throwable expected = catchThrowable(
+                    () -> FileChannel.open(socket, StandardOpenOption.READ).close());
+            assertThat(expected).as("the JDK's open").isInstanceOf(IOException.class);
+            assertSameFailure(expected, () -> Transfers.copy(socket, new ByteArrayOutputStream()));
+            try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                    SocketChannel channel = receiver.connectChannel()) {
+                assertSameFailure(expected, () -> Transfers.copy(socket, (WritableByteChannel) channel));
+                assertSameFailure(
+                        expected, () -> Transfers.open(socket, channel).close());
+            }
         }
     }
 
