@@ -28,8 +28,6 @@ final class CachedFile {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     private final AtomicBoolean cacheHoldDropped = new AtomicBoolean();
-    /** Set by whichever ends the file first: the last hold's release, or {@link Forgotten}. */
-    private final AtomicBoolean ended = new AtomicBoolean();
     /** Registered when the cache lets go of a file still leased, so that a dropped lease cannot count for ever. */
     private volatile Cleaner.Cleanable watch;
     /** {@link System#nanoTime()} before the last open or look that found the file as it is. */
@@ -96,7 +94,7 @@ final class CachedFile {
         if (cacheHoldDropped.compareAndSet(false, true) && !release()) {
             // Leased still, and out of the cache: watched through the channel, which every lease
             // refers to. A cache miss registers nothing; a file evicted while sent registers once.
-            watch = Watcher.CLEANER.register(file.channel(), new Forgotten(holds, ended, cache, file.path()));
+            watch = Watcher.CLEANER.register(file.channel(), new Forgotten(holds, cache, file.path()));
         }
     }
 
@@ -105,12 +103,10 @@ final class CachedFile {
         if (holds.decrementAndGet() != 0) {
             return false;
         }
-        if (ended.compareAndSet(false, true)) {
-            try {
-                OpenFileCache.closeQuietly(file);
-            } finally {
-                cache.closedOne();
-            }
+        try {
+            OpenFileCache.closeQuietly(file);
+        } finally {
+            cache.closedOne();
         }
         Cleaner.Cleanable registered = watch;
         if (registered != null) {
@@ -133,23 +129,22 @@ final class CachedFile {
      */
     private static final class Forgotten implements Runnable {
         private final AtomicInteger holds;
-        private final AtomicBoolean ended;
         private final OpenFileCache cache;
         private final Path path;
 
-        Forgotten(AtomicInteger holds, AtomicBoolean ended, OpenFileCache cache, Path path) {
+        Forgotten(AtomicInteger holds, OpenFileCache cache, Path path) {
             this.holds = holds;
-            this.ended = ended;
             this.cache = cache;
             this.path = path;
         }
 
         @Override
         public void run() {
-            if (!ended.compareAndSet(false, true)) {
-                return; // the last hold was given back
-            }
+            // Unreachable, nothing can give a hold back or take one now: what is left was lost.
             int lost = holds.getAndSet(0);
+            if (lost == 0) {
+                return; // the last hold was given back, and closed the file
+            }
             cache.leased(-lost);
             cache.closedOne();
             LoggerFactory.getLogger(OpenFileCache.class)
