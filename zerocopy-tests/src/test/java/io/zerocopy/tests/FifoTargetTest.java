@@ -1,7 +1,6 @@
 package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.opentest4j.TestAbortedException;
 
 /**
  * A {@code FileChannel} that cannot seek (here over a named pipe, as stdout is under {@code | cat})
@@ -64,15 +62,7 @@ class FifoTargetTest {
     }
 
     private Path mkfifo() throws IOException, InterruptedException {
-        Path fifo = dir.resolve("fifo");
-        Process p;
-        try {
-            p = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        } catch (IOException e) {
-            throw new TestAbortedException("mkfifo is not available: " + e.getMessage(), e);
-        }
-        assumeTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "mkfifo failed");
-        return fifo;
+        return TestFiles.fifo(dir.resolve("fifo"));
     }
 
     /** Opens the FIFO for reading on another thread and reads it to end of stream: {count, crc32c}. */

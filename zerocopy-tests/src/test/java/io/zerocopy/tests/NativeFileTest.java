@@ -3,7 +3,6 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.FileRegion;
 import io.zerocopy.OpenFile;
@@ -332,8 +331,7 @@ class NativeFileTest {
 
     @Test
     void fifo_openFileRefusesWithoutBlocking_copyPathStillStreamsIt() throws Exception {
-        Path fifo = dir.resolve("fifo");
-        assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo");
+        Path fifo = TestFiles.fifo(dir.resolve("fifo"));
         assertThatThrownBy(() -> OpenFile.open(fifo))
                 .isInstanceOf(FileSystemException.class)
                 .hasMessageContaining("not a regular file or directory");

@@ -2,7 +2,6 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.FileRegion;
 import io.zerocopy.OpenDirectory;
@@ -165,8 +164,7 @@ abstract class OpenFileCacheContract extends OpenFileCacheManyThreads {
     @Test
     void directory_handedOutUncached_fifo_refused() throws Exception {
         Path sub = Files.createDirectories(dir.resolve("sub"));
-        Path fifo = dir.resolve("fifo");
-        assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo");
+        Path fifo = TestFiles.fifo(dir.resolve("fifo"));
         try (OpenFileCache cache = OpenFileCache.create(8, LONG)) {
             for (int i = 0; i < 2; i++) {
                 try (OpenFile d = cache.open(sub)) {

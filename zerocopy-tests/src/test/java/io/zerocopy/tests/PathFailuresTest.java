@@ -74,10 +74,7 @@ class PathFailuresTest {
 
     @Test
     void aFifo_isNoDirectory_refusedWithoutWaitingForAWriter() throws Exception {
-        Path fifo = dir.resolve("fifo");
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(mkfifo.exitValue()).isZero();
+        Path fifo = TestFiles.fifo(dir.resolve("fifo"));
         ExecutorService opener = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "opens-a-fifo");
             thread.setDaemon(true);

@@ -1,5 +1,7 @@
 package io.zerocopy.tests;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -8,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import org.opentest4j.TestAbortedException;
 
 /** Generated test files (random content from a seed, and sparse files) and their checksums. */
 final class TestFiles {
@@ -42,6 +46,18 @@ final class TestFiles {
     }
 
     /** Writes {@code content} to a new file {@code file}; returns the file. */
+    /** A FIFO made at {@code fifo} by {@code mkfifo}; the test is skipped where it cannot be made. */
+    static Path fifo(Path fifo) throws IOException, InterruptedException {
+        Process p;
+        try {
+            p = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (IOException e) {
+            throw new TestAbortedException("mkfifo is not available: " + e.getMessage(), e);
+        }
+        assumeTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "mkfifo failed");
+        return fifo;
+    }
+
     static Path write(Path file, byte[] content) throws IOException {
         return Files.write(file, content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
