@@ -167,8 +167,31 @@ final class Selection {
                 s -> true,
                 Check.LAST_BYTE,
                 // the buffer it took, which says when the direct memory budget is spent
-                (s, how) -> bufferedReason(s) + "; " + how)
+                (s, how) -> bufferedReason(s) + "; " + how),
+        // Last resorts, where the rows above are excluded, buffered among them: a strategy that can
+        // still serve the pair runs rather than none (an exclusion takes a way, not the transfer).
+        new Row(
+                TransferToStrategy.INSTANCE,
+                s -> s.excludes(BufferedStrategy.NAME),
+                Check.LAST_BYTE,
+                (s, how) -> lastResortReason(s) + how),
+        new Row(
+                TransferFromStrategy.INSTANCE,
+                s -> s.excludes(BufferedStrategy.NAME),
+                Check.LAST_BYTE,
+                (s, how) -> lastResortReason(s) + how),
+        new Row(
+                MappedStrategy.INSTANCE,
+                s -> s.excludes(BufferedStrategy.NAME),
+                Check.LAST_BYTE,
+                (s, how) -> lastResortReason(s) + how)
     };
+
+    /** Why a last-resort row runs, in the terms its condition matched. */
+    private static String lastResortReason(Situation s) {
+        return "buffered is excluded, and no row preferred for a " + s.facts.sourceKind() + " to a "
+                + s.facts.targetKind() + " applies; ";
+    }
 
     /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */
     private static boolean notBySendfile(Situation s) {
@@ -298,8 +321,8 @@ final class Selection {
             }
         }
         situation.givePooledBufferBack();
-        throw new IllegalArgumentException("excluded: " + excluded + " (no strategy left that can serve "
-                + facts.request() + "; the buffered strategy serves every pair)");
+        throw new IllegalArgumentException(
+                "excluded: " + excluded + " (no strategy left that can serve " + facts.request() + ")");
     }
 
     /**

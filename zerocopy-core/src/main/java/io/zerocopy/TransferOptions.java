@@ -207,7 +207,11 @@ public final class TransferOptions {
         }
 
         /**
-         * Excludes strategies by name from selection (adding to earlier calls).
+         * Excludes strategies by name from selection (adding to earlier calls). A transfer whose
+         * preferred strategies are all excluded runs by another one that can serve it (with
+         * {@code buffered} excluded, a file goes by {@code transferTo}, {@code transferFrom} or
+         * {@code mmap}); only where none is left does it fail, with an {@link IllegalArgumentException}
+         * before any byte moves.
          *
          * @throws IllegalArgumentException if a name is unknown
          */

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
@@ -438,6 +440,37 @@ class SelectionTest {
                 .hasMessageStartingWith("excluded: [buffered]");
     }
 
+    /**
+     * An exclusion takes strategies away, not the transfer: where the table's rows for a pair are
+     * all excluded, a strategy that can still serve it runs, and says why.
+     */
+    @ParameterizedTest(name = "{0}, FILE -> {1}, {2} bytes, excluding {3}: {4}")
+    @MethodSource("lastResortCases")
+    void choose_tableExcluded_anotherServingStrategyRuns(
+            Machine machine, ChannelKind targetKind, long count, Set<String> excluded, String expected) {
+        TransferFacts request = fileRequest(machine, targetKind, false, count);
+
+        Choice choice = Selections.choose(request, null, excluded, null, null);
+
+        assertThat(choice.strategy.name()).isEqualTo(expected);
+        assertThat(choice.reason()).contains("excluded");
+        assertThat(Selections.choose(request, null, Set.of(), null, null)
+                        .strategy
+                        .name())
+                .as("the table's own choice, which the exclusion takes away")
+                .isIn(excluded);
+    }
+
+    static Stream<Arguments> lastResortCases() {
+        return Stream.of(
+                Arguments.of(Machine.LINUX_6_JDK17, ChannelKind.OTHER, SMALL, Set.of("buffered"), "transferTo"),
+                Arguments.of(Machine.LINUX_6_JDK25, ChannelKind.OTHER, LARGE, Set.of("buffered"), "transferTo"),
+                Arguments.of(Machine.MACOS_JDK21, ChannelKind.PIPE, SMALL, Set.of("buffered"), "transferTo"),
+                Arguments.of(Machine.LINUX_6_JDK17, ChannelKind.FILE, SMALL, Set.of("buffered", "transferTo"), "mmap"),
+                Arguments.of(
+                        Machine.LINUX_6_JDK25, ChannelKind.OTHER, SMALL, Set.of("buffered", "transferTo"), "mmap"));
+    }
+
     // ---------------------------------------------------------------- system properties (as parameters)
 
     @Test
@@ -647,6 +680,27 @@ class SelectionTest {
         for (String name : new String[] {"copy1", "copy2", "copy3"}) {
             assertThat(Files.readAllBytes(dir.resolve(name))).as(name).isEqualTo(content);
         }
+    }
+
+    /** With buffered excluded, a small file still reaches a stream and a user's channel, whole. */
+    @Test
+    void copy_bufferedExcluded_fileReachesStreamAndUsersChannel() throws IOException {
+        byte[] content = new byte[100_000];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i * 7 + (i >>> 11));
+        }
+        Path source = Files.write(dir.resolve("small-for-last-resort"), content);
+        TransferOptions noBuffered =
+                TransferOptions.builder().exclude("buffered").build();
+        ByteArrayOutputStream stream = new ByteArrayOutputStream();
+        ByteArrayOutputStream viaChannel = new ByteArrayOutputStream();
+
+        assertThat(Transfers.copy(source, stream, noBuffered)).isEqualTo(content.length);
+        assertThat(Transfers.copy(source, Channels.newChannel(viaChannel), noBuffered))
+                .isEqualTo(content.length);
+
+        assertThat(stream.toByteArray()).isEqualTo(content);
+        assertThat(viaChannel.toByteArray()).isEqualTo(content);
     }
 
     private static void restore(String property, String value) {
