@@ -74,7 +74,13 @@ final class TransferFailures {
                 ? "failed"
                 : "failed with " + cause.getClass().getSimpleName();
         return new TransferException(
-                strategy + " " + what + " after " + moved + " bytes: " + cause.getMessage() + subject(), moved, cause);
+                strategy + " " + what + " after " + moved + " bytes: " + words(cause) + subject(), moved, cause);
+    }
+
+    /** A cause's message, or its type where it has none (the JDK's close and interrupt exceptions). */
+    private static String words(Throwable cause) {
+        String message = cause.getMessage();
+        return message != null ? message : cause.getClass().getSimpleName();
     }
 
     /** The source ended before the promised count: a shrunk or overstated file, or a stream that ended early. */

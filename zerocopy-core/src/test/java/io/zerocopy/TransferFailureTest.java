@@ -8,8 +8,10 @@ import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
+import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
@@ -161,6 +163,25 @@ class TransferFailureTest {
         }
     }
 
+    /**
+     * The JDK's close and interrupt exceptions carry no message: the failure's words name the
+     * exception instead of saying "null".
+     */
+    @Test
+    void copy_failureWithoutMessage_wordedByItsType() throws Exception {
+        Path path = Files.write(dir.resolve("closed-under"), randomBytes(50_000));
+        ThrowingTarget target = new ThrowingTarget(8_192, new AsynchronousCloseException());
+
+        TransferException e = assertThrows(
+                TransferException.class,
+                () -> onCopyingThread(() -> Transfers.copy(path, target, options(TransferListener.NONE))));
+
+        assertThat(e.getCause()).isInstanceOf(AsynchronousCloseException.class);
+        assertThat(e.getMessage())
+                .contains("after 8192 bytes: AsynchronousCloseException")
+                .doesNotContain("null");
+    }
+
     /** An unchecked throwable a buggy channel might throw; a type of its own so nothing else is mistaken for it. */
     static final class InjectedError extends Error {
         private static final long serialVersionUID = 1L;
@@ -182,10 +203,13 @@ class TransferFailureTest {
         }
 
         @Override
-        public int write(ByteBuffer src) {
+        public int write(ByteBuffer src) throws IOException {
             if (accepted >= limit) {
                 if (failure instanceof Error) {
                     throw (Error) failure;
+                }
+                if (failure instanceof IOException) {
+                    throw (IOException) failure;
                 }
                 throw (RuntimeException) failure;
             }
