@@ -265,7 +265,10 @@ public final class TransferOptions {
          * {@code OutputStream}) a single write that blocks in the kernel because the peer stopped
          * reading cannot be cut short by the engine: the timeout catches it only once that write
          * returns. To bound such a write, use a non-blocking channel, or close the socket from
-         * another thread (the transfer then fails with a {@link TransferException}).
+         * another thread (the transfer then fails with a {@link TransferException}). On JDK 17 a
+         * {@code transferTo} blocked in {@code sendfile} does not see that close and waits on until
+         * the peer reads: shut the socket's output first ({@code socket.shutdownOutput()}), which
+         * fails the call at once on every JDK, then close it.
          */
         public Builder stallTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "stallTimeout");

@@ -65,10 +65,11 @@ import java.util.concurrent.Executor;
  *       {@code Error} is told to {@code onFailure} wrapped in one and then thrown as itself. Into a
  *       channel the count is exact; into a stream it counts the writes that completed, since a
  *       stream's failed write does not say how much of it got through.</li>
- *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channel that
- *       operation was on (that is the JDK's rule: for {@code transferTo} the source file, not the
- *       socket it sends to) and surfaces as a {@code TransferException} caused by
- *       {@code ClosedByInterruptException}; an interrupt seen between operations surfaces as a
+ *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels that
+ *       operation was on (that is the JDK's rule: for {@code transferTo} into a socket, JDK 17
+ *       closes the source file only, JDK 25 the socket too) and surfaces as a
+ *       {@code TransferException} caused by {@code ClosedByInterruptException}; an interrupt
+ *       seen between operations surfaces as a
  *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
  *       still open. Either way the thread's interrupt status stays set. When the cause is
  *       {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel

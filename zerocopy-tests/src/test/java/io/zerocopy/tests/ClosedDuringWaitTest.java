@@ -13,9 +13,12 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A proxy-style copy between two non-blocking sockets whose source is closed by another thread (an
@@ -99,6 +103,52 @@ class ClosedDuringWaitTest {
         assertThat(heard.get()).isSameAs(transfer);
         assertThat(target.isOpen()).isTrue();
         assertThat(target.isRegistered()).as("the engine's selector is closed").isFalse();
+    }
+
+    /**
+     * A {@code sendfile} blocked on a full blocking socket (the peer reads nothing) does not see
+     * another thread's close on JDK 17; the Javadoc's way out, shutting the socket's output before
+     * the close, fails it at once on every JDK, and the copy reports what it had moved.
+     */
+    @Test
+    void copy_blockingSendfileOnFullSocket_endedByShutdownThenClose(@TempDir Path dir) throws Exception {
+        Path file = TestFiles.sparse(dir.resolve("large"), 64L << 20, 1, 4096, 0);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            try (SocketChannel target = SocketChannel.open(server.getLocalAddress());
+                    SocketChannel peer = server.accept(); // reads nothing
+                    FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+                TransferOptions transferTo = TransferOptions.builder()
+                        .strategy("transferTo")
+                        .stallTimeout(Duration.ofMinutes(5)) // the close, not the stall, must end it
+                        .build();
+                ExecutorService thread = Executors.newSingleThreadExecutor();
+                try {
+                    Future<Long> copy =
+                            thread.submit(() -> Transfers.copy(source, 0, source.size(), target, transferTo));
+                    awaitQueued(peer); // the socket is full: the sendfile waits for the peer
+                    target.shutdownOutput();
+                    target.close();
+
+                    ExecutionException e = assertThrows(ExecutionException.class, () -> copy.get(20, TimeUnit.SECONDS));
+                    assertThat(e.getCause()).isInstanceOf(TransferException.class);
+                    assertThat(((TransferException) e.getCause()).bytesTransferred())
+                            .isLessThan(source.size());
+                } finally {
+                    thread.shutdownNow();
+                    assertThat(thread.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+                }
+            }
+        }
+    }
+
+    /** Waits until bytes wait unread at {@code peer}, so that the sender's socket has filled. */
+    private static void awaitQueued(SocketChannel peer) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (peer.socket().getInputStream().available() < 64 * 1024) {
+            assertThat(System.nanoTime()).as("waiting for bytes at the peer").isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling interval, not synchronisation
+        }
     }
 
     private static void awaitRegistered(SelectableChannel channel) {
