@@ -217,7 +217,10 @@ final class BeneathOpener {
         return now;
     }
 
-    /** The JDK's failure of a relative step, naming the whole path instead of the segment. */
+    /**
+     * The JDK's failure of a relative step, naming the whole path instead of the segment; a lack of
+     * descriptors or memory a {@link ResourceShortageException}, as every open words it.
+     */
     static IOException named(IOException e, Path at) {
         IOException named;
         if (e instanceof NoSuchFileException) {
@@ -232,7 +235,7 @@ final class BeneathOpener {
             return e;
         }
         named.initCause(e);
-        return named;
+        return OpenFailures.translate(named);
     }
 
     /** Where directories cannot be opened relative to each other: each step looked at by path, then one open. */

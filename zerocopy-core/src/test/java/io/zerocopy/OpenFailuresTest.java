@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +33,21 @@ class OpenFailuresTest {
         assertThat(shortage.getFile()).isEqualTo("/srv/a.txt");
         assertThat(shortage.getReason()).isEqualTo(reason);
         assertThat(shortage.getMessage()).isEqualTo("/srv/a.txt: " + reason);
+    }
+
+    /**
+     * An open beneath a directory without native access (JDK 17) fails by segment: naming the whole
+     * path keeps a shortage a shortage, so that a cache keeps its entry and a server answers 503.
+     */
+    @Test
+    void beneathStepShortage_namedByPath_isAResourceShortage() {
+        FileSystemException step = new FileSystemException("index.html", null, "Too many open files");
+
+        IOException named = BeneathOpener.named(step, Path.of("/srv/www/docs/index.html"));
+
+        assertThat(named).isInstanceOf(ResourceShortageException.class);
+        assertThat(((ResourceShortageException) named).getFile()).isEqualTo("/srv/www/docs/index.html");
+        assertThat(named.getCause()).hasCause(step);
     }
 
     @Test
