@@ -2,6 +2,9 @@ package io.zerocopy;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * Calls on a caller's file channel that must not close it. A JDK {@code FileChannel} closes itself
@@ -10,7 +13,32 @@ import java.nio.channels.FileChannel;
  * back. Each method clears the status for its one call and sets it again afterwards.
  */
 final class FileChannels {
+    /**
+     * The size each JDK channel of an {@code OpenFile} was handed out with; weak, so a channel no
+     * one holds leaves it. A natively opened file keeps its own attributes.
+     */
+    private static final Map<FileChannel, Long> SIZES_AT_OPEN = Collections.synchronizedMap(new WeakHashMap<>());
+
     private FileChannels() {}
+
+    /** Remembers the size {@code channel}'s file had when an {@code OpenFile} was made of it. */
+    static void rememberSizeAtOpen(FileChannel channel, long size) {
+        if (!(channel instanceof NativeFile)) {
+            SIZES_AT_OPEN.put(channel, size);
+        }
+    }
+
+    /**
+     * The size {@code channel}'s file had when the library opened it for an {@code OpenFile}, which
+     * is what its holder was told to send; -1 for a channel the caller opened.
+     */
+    static long sizeAtOpen(FileChannel channel) {
+        if (channel instanceof NativeFile) {
+            return ((NativeFile) channel).attributes().size();
+        }
+        Long size = SIZES_AT_OPEN.get(channel);
+        return size != null ? size : -1;
+    }
 
     /** Sets {@code channel}'s position; the thread's interrupt status is the same afterwards. */
     static void setPosition(FileChannel channel, long position) throws IOException {

@@ -68,6 +68,7 @@ public final class OpenFile implements Closeable {
 
     OpenFile(Path path, FileChannel channel, BasicFileAttributes attributes) {
         this(path, channel, attributes, channel);
+        FileChannels.rememberSizeAtOpen(channel, attributes.size()); // a shrink since is a truncation
     }
 
     /** A file whose {@link #close()} closes {@code owner} rather than the channel: a cache's lease. */

@@ -82,8 +82,15 @@ final class Preflight {
         }
     }
 
+    /**
+     * A slice past the end of the file is the caller's mistake, unless the library opened the file
+     * for an {@link OpenFile} that held the slice then: that file shrank, a truncation.
+     */
     private static void requireWithinSize(FileChannel file, long position, long count) throws IOException {
         long size = file.size();
+        if (count > size - position && count <= FileChannels.sizeAtOpen(file) - position) {
+            throw new TruncatedSourceException(0, position + count, size, null);
+        }
         if (position > size) {
             throw new IllegalArgumentException("position: " + position + " (expected: <= file size " + size + ")");
         }

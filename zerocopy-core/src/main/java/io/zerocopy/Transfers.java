@@ -168,6 +168,8 @@ public final class Transfers {
      * @return {@code count}
      * @throws IllegalArgumentException if {@code position} or {@code count} is negative or the slice
      *     reaches past the end of the file
+     * @throws TruncatedSourceException if the file shrank under the transfer, or, for the channel
+     *     of an {@link OpenFile}, below the slice since the size it was opened with
      */
     public static long copy(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
@@ -193,6 +195,7 @@ public final class Transfers {
      *
      * @return the prefix's bytes plus the region's count
      * @throws IllegalArgumentException if the region reaches past the end of the file
+     * @throws TruncatedSourceException as for {@link #copy(FileChannel, long, long, WritableByteChannel)}
      */
     public static long copy(FileRegion source, WritableByteChannel target) throws IOException {
         return copy(source, target, TransferOptions.defaults());

@@ -10,8 +10,10 @@ import io.zerocopy.OpenFileCache;
 import io.zerocopy.SymbolicLinkException;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileSystemException;
@@ -158,6 +160,41 @@ abstract class OpenFileCacheContract extends OpenFileCacheManyThreads {
             };
             assertThatThrownBy(() -> Transfers.copy(FileRegion.of(file.channel(), 0, size), cutting))
                     .isInstanceOf(TruncatedSourceException.class);
+        }
+    }
+
+    /**
+     * A file written shorter between its open (or the cache's last look) and the send: the size the
+     * caller was handed no longer holds, which is the truncation the docs promise, not a caller's
+     * mistake (an {@code IllegalArgumentException}); nothing reaches the target. Uncached and
+     * cached, a slice and a region with a prefix.
+     */
+    @Test
+    void shrunkBeforeSent_isATruncation() throws Exception {
+        Path a = Files.write(dir.resolve("shrinks-first.bin"), new byte[10_000]);
+        try (OpenFileCache cache = OpenFileCache.create(8, LONG);
+                OpenFile uncached = OpenFile.open(a);
+                OpenFile cached = cache.open(a)) {
+            try (FileChannel writer = FileChannel.open(a, StandardOpenOption.WRITE)) {
+                writer.truncate(4_000);
+            }
+            for (OpenFile file : List.of(uncached, cached)) {
+                long size = file.attributes().size();
+                ByteArrayOutputStream reached = new ByteArrayOutputStream();
+                WritableByteChannel target = Channels.newChannel(reached);
+
+                assertThatThrownBy(() -> Transfers.copy(file.channel(), 0, size, target))
+                        .isInstanceOfSatisfying(TruncatedSourceException.class, e -> {
+                            assertThat(e.expectedSize()).isEqualTo(10_000);
+                            assertThat(e.actualSize()).isEqualTo(4_000);
+                            assertThat(e.bytesTransferred()).isZero();
+                        });
+                assertThatThrownBy(() -> Transfers.copy(
+                                FileRegion.of(file.channel(), 0, size).withPrefix(ByteBuffer.wrap(new byte[] {'h'})),
+                                target))
+                        .isInstanceOf(TruncatedSourceException.class);
+                assertThat(reached.size()).isZero();
+            }
         }
     }
 
