@@ -196,12 +196,17 @@ final class BeneathOpener {
     }
 
     /**
-     * What an open that failed after its look means, told by looking again rather than by the JDK's
-     * words: a link swapped in (the open's {@code ELOOP}), an entry taken away, or else the open's
-     * own failure (also a link swapped in and out again between the open and this look).
+     * What an open that failed after its look means: a link swapped in, by the open's own
+     * {@code ELOOP} (whatever the entry is by now) or, where its words are not the C library's
+     * English, by looking again; an entry taken away; or else the open's own failure.
      */
     private static IOException refusal(SecureDirectoryStream<Path> dir, Path name, Path at, IOException e) {
         IOException now;
+        if (OpenFailures.refusedLink(e)) {
+            now = new SymbolicLinkException(at.toString());
+            now.initCause(e);
+            return now;
+        }
         try {
             if (!ownAttributes(dir, name, at).isSymbolicLink()) {
                 return named(e, at);

@@ -5,6 +5,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -38,13 +39,24 @@ final class OpenFailures {
         return new FileSystemException(path.toString(), null, NOT_A_FILE);
     }
 
+    /** {@code strerror} of {@code ELOOP} in glibc and in musl, as the JDK starts a reason with it. */
+    private static final List<String> LINK_LOOPS = List.of("Too many levels of symbolic links", "Symbolic link loop");
+
     /**
-     * Whether an open told not to follow links failed on a link ({@code ELOOP}):
-     * {@code FileChannel.open} says so with a bare {@code IOException}, naming no file, where every
-     * other refusal is a {@link FileSystemException}; the native open uses the same words.
+     * Whether an open told not to follow links failed on a link ({@code ELOOP}): a file's open
+     * ({@code FileChannel.open}, a {@code SecureDirectoryStream}'s {@code newByteChannel}) says so
+     * with a bare {@code IOException}, naming no file, where every other refusal is a
+     * {@link FileSystemException}, and the native open uses the same words; a directory's open
+     * ({@code newDirectoryStream}) with a {@code FileSystemException} whose reason is
+     * {@code ELOOP}'s.
      */
     static boolean refusedLink(IOException failure) {
-        return failure.getClass() == IOException.class;
+        if (failure.getClass() == IOException.class) {
+            return true;
+        }
+        String reason =
+                failure.getClass() == FileSystemException.class ? ((FileSystemException) failure).getReason() : null;
+        return reason != null && LINK_LOOPS.stream().anyMatch(reason::startsWith);
     }
 
     /**

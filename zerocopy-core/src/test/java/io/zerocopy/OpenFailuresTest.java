@@ -1,13 +1,25 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -48,6 +60,47 @@ class OpenFailuresTest {
         assertThat(named).isInstanceOf(ResourceShortageException.class);
         assertThat(((ResourceShortageException) named).getFile()).isEqualTo("/srv/www/docs/index.html");
         assertThat(named.getCause()).hasCause(step);
+    }
+
+    /**
+     * The JDK's own refusals of a link under {@code NOFOLLOW_LINKS}, from each open the JDK path
+     * makes, are told apart from every other failure: the words the opens beneath a directory rely
+     * on when a link is swapped in and out again before they look.
+     */
+    @Test
+    void refusedLink_theJdksOwnRefusals(@TempDir Path dir) throws IOException {
+        Path file = Files.write(dir.resolve("file"), new byte[1]);
+        Path linkToFile = Files.createSymbolicLink(dir.resolve("link-to-file"), file);
+        Path linkToDir = Files.createSymbolicLink(dir.resolve("link-to-dir"), dir);
+        List<IOException> refusals = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            assumeTrue(stream instanceof SecureDirectoryStream, "no SecureDirectoryStream here");
+            SecureDirectoryStream<Path> sds = (SecureDirectoryStream<Path>) stream;
+            refusals.add(catchThrowableOfType(
+                    IOException.class,
+                    () -> sds.newByteChannel(
+                                    linkToFile.getFileName(),
+                                    Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
+                            .close()));
+            refusals.add(catchThrowableOfType(
+                    IOException.class,
+                    () -> sds.newDirectoryStream(linkToDir.getFileName(), LinkOption.NOFOLLOW_LINKS)
+                            .close()));
+        }
+        refusals.add(catchThrowableOfType(
+                IOException.class,
+                () -> FileChannel.open(linkToFile, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+                        .close()));
+
+        assertThat(refusals)
+                .allSatisfy(
+                        e -> assertThat(OpenFailures.refusedLink(e)).as("%s", e).isTrue());
+        assertThat(OpenFailures.refusedLink(new NoSuchFileException("/srv/missing")))
+                .isFalse();
+        assertThat(OpenFailures.refusedLink(new FileSystemException("/srv/a/b", null, "Not a directory")))
+                .isFalse();
+        assertThat(OpenFailures.refusedLink(new FileSystemException("/srv/a", null, "Too many open files")))
+                .isFalse();
     }
 
     @Test
