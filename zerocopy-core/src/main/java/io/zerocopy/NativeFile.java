@@ -60,6 +60,7 @@ abstract class NativeFile extends FileChannel {
         if (jdkChannel == null || !jdkChannel.isOpen()) { // closed by an interrupt in its transferTo: again
             try {
                 jdkChannel = FileChannel.open(Path.of("/proc/self/fd/" + descriptor()), StandardOpenOption.READ);
+                FileChannels.rememberSizeAtOpen(jdkChannel, attributes().size()); // the same file, sized once
             } catch (IOException e) {
                 throw (IOException) new FileSystemException(
                                 path.toString(),

@@ -171,29 +171,37 @@ abstract class OpenFileCacheContract extends OpenFileCacheManyThreads {
      */
     @Test
     void shrunkBeforeSent_isATruncation() throws Exception {
-        Path a = Files.write(dir.resolve("shrinks-first.bin"), new byte[10_000]);
-        try (OpenFileCache cache = OpenFileCache.create(8, LONG);
-                OpenFile uncached = OpenFile.open(a);
-                OpenFile cached = cache.open(a)) {
-            try (FileChannel writer = FileChannel.open(a, StandardOpenOption.WRITE)) {
-                writer.truncate(4_000);
-            }
-            for (OpenFile file : List.of(uncached, cached)) {
-                long size = file.attributes().size();
-                ByteArrayOutputStream reached = new ByteArrayOutputStream();
-                WritableByteChannel target = Channels.newChannel(reached);
-
-                assertThatThrownBy(() -> Transfers.copy(file.channel(), 0, size, target))
-                        .isInstanceOfSatisfying(TruncatedSourceException.class, e -> {
-                            assertThat(e.expectedSize()).isEqualTo(10_000);
-                            assertThat(e.actualSize()).isEqualTo(4_000);
-                            assertThat(e.bytesTransferred()).isZero();
-                        });
-                assertThatThrownBy(() -> Transfers.copy(
-                                FileRegion.of(file.channel(), 0, size).withPrefix(ByteBuffer.wrap(new byte[] {'h'})),
-                                target))
-                        .isInstanceOf(TruncatedSourceException.class);
-                assertThat(reached.size()).isZero();
+        // a small file, and one that goes into a file through a JDK channel over the native open
+        for (int length : new int[] {10_000, 200_000}) {
+            Path a = Files.write(dir.resolve("shrinks-first-" + length), new byte[length]);
+            try (OpenFileCache cache = OpenFileCache.create(8, LONG);
+                    OpenFile uncached = OpenFile.open(a);
+                    OpenFile cached = cache.open(a);
+                    FileChannel fileTarget = FileChannel.open(
+                            dir.resolve("target-" + length), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                try (FileChannel writer = FileChannel.open(a, StandardOpenOption.WRITE)) {
+                    writer.truncate(length / 3);
+                }
+                for (OpenFile file : List.of(uncached, cached)) {
+                    long size = file.attributes().size();
+                    ByteArrayOutputStream reached = new ByteArrayOutputStream();
+                    for (WritableByteChannel target : List.of(Channels.newChannel(reached), fileTarget)) {
+                        assertThatThrownBy(() -> Transfers.copy(file.channel(), 0, size, target))
+                                .as("%d bytes into %s", length, target)
+                                .isInstanceOfSatisfying(TruncatedSourceException.class, e -> {
+                                    assertThat(e.expectedSize()).isEqualTo(length);
+                                    assertThat(e.actualSize()).isEqualTo(length / 3);
+                                    assertThat(e.bytesTransferred()).isZero();
+                                });
+                        assertThatThrownBy(() -> Transfers.copy(
+                                        FileRegion.of(file.channel(), 0, size)
+                                                .withPrefix(ByteBuffer.wrap(new byte[] {'h'})),
+                                        target))
+                                .isInstanceOf(TruncatedSourceException.class);
+                    }
+                    assertThat(reached.size()).isZero();
+                    assertThat(fileTarget.size()).isZero();
+                }
             }
         }
     }
