@@ -75,6 +75,7 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
         synchronized (positionLock) {
             int n = read(dst, position);
             if (n > 0) {
@@ -87,6 +88,12 @@ abstract class NativeFile extends FileChannel {
     @Override
     public final long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, dsts.length);
+        ensureOpen();
+        for (int i = offset; i < offset + length; i++) { // every buffer before any byte, as the JDK
+            if (dsts[i].isReadOnly()) {
+                throw new IllegalArgumentException("Read-only buffer");
+            }
+        }
         synchronized (positionLock) {
             long total = 0;
             for (int i = offset; i < offset + length; i++) {
@@ -113,8 +120,8 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final FileChannel position(long newPosition) throws IOException {
-        Checks.notNegative(newPosition, "newPosition");
         ensureOpen();
+        Checks.notNegative(newPosition, "newPosition");
         synchronized (positionLock) {
             position = newPosition;
         }
@@ -138,6 +145,7 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final FileLock lock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
         if (!shared) {
             throw new NonWritableChannelException();
         }
@@ -146,34 +154,49 @@ abstract class NativeFile extends FileChannel {
 
     @Override
     public final FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
         if (!shared) {
             throw new NonWritableChannelException();
         }
         return jdkChannel().tryLock(position, size, true);
     }
 
+    // Opened for reading only: the JDK's checks in its order, the last of them "not writable".
+
     @Override
-    public final int write(ByteBuffer src) {
+    public final int write(ByteBuffer src) throws IOException {
+        ensureOpen();
         throw new NonWritableChannelException();
     }
 
     @Override
-    public final long write(ByteBuffer[] srcs, int offset, int length) {
+    public final long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, srcs.length);
+        ensureOpen();
         throw new NonWritableChannelException();
     }
 
     @Override
-    public final int write(ByteBuffer src, long position) {
+    public final int write(ByteBuffer src, long position) throws IOException {
+        Objects.requireNonNull(src, "src");
+        Checks.notNegative(position, "position");
+        ensureOpen();
         throw new NonWritableChannelException();
     }
 
     @Override
-    public final FileChannel truncate(long size) {
+    public final FileChannel truncate(long size) throws IOException {
+        ensureOpen();
+        Checks.notNegative(size, "size");
         throw new NonWritableChannelException();
     }
 
     @Override
-    public final long transferFrom(ReadableByteChannel src, long position, long count) {
+    public final long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        ensureOpen();
+        if (!src.isOpen()) {
+            throw new ClosedChannelException();
+        }
         throw new NonWritableChannelException();
     }
 

@@ -258,9 +258,12 @@ final class LinuxCalls {
         }
     }
 
+    /** The buffer may be a caller's: its arena closed or another thread's fails as that memory fails. */
     static long pread(MemorySegment callState, int fd, MemorySegment buffer, long len, long offset) {
         try {
             return (long) PREAD.invokeExact(callState, fd, buffer, len, offset);
+        } catch (RuntimeException | Error e) {
+            throw e;
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
@@ -87,38 +88,55 @@ final class LinuxFile extends NativeFile {
         return fd;
     }
 
+    /**
+     * Checks as the JDK's channel checks, in its order (the channel open before the buffer
+     * writable); a heap buffer is filled through the scratch's bounce buffer until it is full or
+     * the file ends, as the JDK's one read into a temporary buffer of its size fills it.
+     */
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
+        Objects.requireNonNull(dst, "dst");
         Checks.notNegative(position, "position");
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("Read-only buffer");
-        }
         hold();
         try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            int wanted = dst.remaining();
-            if (wanted == 0) {
+            if (dst.isReadOnly()) {
+                throw new IllegalArgumentException("Read-only buffer");
+            }
+            if (!dst.hasRemaining()) {
                 return 0;
             }
-            MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(wanted);
-            long n;
-            do {
-                n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
-            } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
-            if (n < 0) {
-                throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
+            if (dst.isDirect()) {
+                int n = pread(s, MemorySegment.ofBuffer(dst), position);
+                dst.position(dst.position() + n); // a native read leaves the position alone
+                return n == 0 ? -1 : n;
             }
-            if (n == 0) {
-                return -1;
+            int total = 0;
+            while (dst.hasRemaining()) {
+                MemorySegment into = s.bounce(dst.remaining());
+                int n = pread(s, into, position + total);
+                MemorySegment.copy(into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), n);
+                dst.position(dst.position() + n);
+                total += n;
+                if (n < into.byteSize()) {
+                    break; // the end of the file
+                }
             }
-            if (!dst.isDirect()) {
-                MemorySegment.copy(
-                        into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
-            }
-            dst.position(dst.position() + (int) n); // a native read leaves the position alone
-            return (int) n;
+            return total == 0 ? -1 : total;
         } finally {
             release(); // after the scratch went back: a close here may take one
         }
+    }
+
+    /** One {@code pread} into {@code into} at {@code position}, retried on {@code EINTR}: the bytes read, 0 at the end. */
+    private int pread(NativeFiles.Scratch s, MemorySegment into, long position) throws IOException {
+        long n;
+        do {
+            n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
+        } while (n < 0 && LinuxCalls.errno(s.callState) == LinuxCalls.EINTR);
+        if (n < 0) {
+            throw LinuxCalls.failure("pread " + path(), LinuxCalls.errno(s.callState));
+        }
+        return (int) n;
     }
 
     /**

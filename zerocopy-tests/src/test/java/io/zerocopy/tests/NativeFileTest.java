@@ -13,10 +13,12 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import io.zerocopy.TruncatedSourceException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
@@ -31,6 +33,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +80,84 @@ class NativeFileTest {
             assertThat(a.fileKey()).hasToString(jdk.fileKey().toString());
             assertThat(a.fileKey().hashCode()).isEqualTo(jdk.fileKey().hashCode());
             assertThat(opened.channel().size()).isEqualTo(5000);
+        }
+    }
+
+    /** One call on a channel, as what it returned or the class of what it threw. */
+    interface ChannelCall {
+        Object on(FileChannel channel) throws Exception;
+    }
+
+    private static String outcome(ChannelCall call, FileChannel channel) {
+        try {
+            return "returned " + call.on(channel);
+        } catch (Exception e) {
+            return "threw " + e.getClass().getSimpleName();
+        }
+    }
+
+    /**
+     * An {@code OpenFile}'s channel on this path is the library's own, and a caller may call any
+     * method of {@code FileChannel} on it: each answers as a read-only JDK channel on the same file
+     * does, open and closed, checks in the JDK's order, and a failed check touches nothing.
+     */
+    @Test
+    void openFilesChannel_answersEveryCallAsAReadOnlyJdkChannel() throws Exception {
+        byte[] data = TestFiles.randomBytes(1 << 20, SEED);
+        Path file = TestFiles.write(dir.resolve("as-jdk"), data);
+        Map<String, ChannelCall> calls = new LinkedHashMap<>();
+        calls.put("write", c -> c.write(ByteBuffer.allocate(1)));
+        calls.put("write gathering", c -> c.write(new ByteBuffer[] {ByteBuffer.allocate(1)}, 0, 1));
+        calls.put("write gathering, bad offset", c -> c.write(new ByteBuffer[1], 2, 1));
+        calls.put("write at", c -> c.write(ByteBuffer.allocate(1), 0));
+        calls.put("write at, null", c -> c.write(null, 0));
+        calls.put("write at, negative", c -> c.write(ByteBuffer.allocate(1), -1));
+        calls.put("truncate", c -> c.truncate(0));
+        calls.put("truncate, negative", c -> c.truncate(-1));
+        calls.put(
+                "transferFrom", c -> c.transferFrom(Channels.newChannel(new ByteArrayInputStream(new byte[1])), 0, 1));
+        calls.put("exclusive lock", c -> c.lock(0, 1, false));
+        calls.put("exclusive tryLock", c -> c.tryLock(0, 1, false));
+        calls.put("read, null", c -> c.read((ByteBuffer) null));
+        calls.put("read, read-only", c -> c.read(ByteBuffer.allocate(1).asReadOnlyBuffer()));
+        calls.put("read at, read-only", c -> c.read(ByteBuffer.allocate(1).asReadOnlyBuffer(), 0));
+        calls.put("scattering read of none", c -> c.read(new ByteBuffer[0], 0, 0));
+        calls.put("position, negative", c -> c.position(-1));
+        calls.put("read at, a heap buffer of the whole file", c -> c.read(ByteBuffer.allocate(data.length), 0));
+        calls.put("read, a heap buffer of the whole file", c -> c.read(ByteBuffer.allocate(data.length)));
+        ByteBuffer first = ByteBuffer.allocate(10);
+        calls.put("scattering read, the second buffer read-only", c -> {
+            first.clear();
+            try {
+                return c.read(new ByteBuffer[] {first, ByteBuffer.allocate(10).asReadOnlyBuffer()}, 0, 2);
+            } finally {
+                assertThat(first.position()).as("the first buffer untouched").isZero();
+                assertThat(c.isOpen() ? c.position() : 0)
+                        .as("the position unmoved")
+                        .isZero();
+            }
+        });
+        try (OpenFile opened = OpenFile.open(file);
+                FileChannel jdk = FileChannel.open(file, StandardOpenOption.READ)) {
+            FileChannel own = opened.channel();
+            assertThat(own.getClass().getModule())
+                    .as("the library's own channel")
+                    .isNotEqualTo(jdk.getClass().getModule());
+            for (boolean open : new boolean[] {true, false}) {
+                if (!open) {
+                    own.close();
+                    jdk.close();
+                }
+                for (Map.Entry<String, ChannelCall> call : calls.entrySet()) {
+                    if (open) {
+                        own.position(0);
+                        jdk.position(0);
+                    }
+                    assertThat(outcome(call.getValue(), own))
+                            .as("%s, %s", call.getKey(), open ? "open" : "closed")
+                            .isEqualTo(outcome(call.getValue(), jdk));
+                }
+            }
         }
     }
 
