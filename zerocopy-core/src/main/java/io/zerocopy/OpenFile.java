@@ -222,8 +222,14 @@ public final class OpenFile implements Closeable {
 
     /**
      * The file, open for reading; closed by {@link #close()}. Either the JDK's channel or the
-     * library's own (see the class description), which cannot be written; mapping, locking and
-     * {@code transferTo} go through a JDK channel over the same file.
+     * library's own (see the class description), which answers each call as a read-only JDK
+     * channel does, except: an interrupt closes it in none of its own calls (reads, size,
+     * position); mapping, locking and {@code transferTo} go through a JDK channel over the same
+     * file, reopened through {@code /proc/self/fd} on first use (which fails, naming the file,
+     * where {@code /proc} is missing or the file's permissions changed since the open), so an
+     * interrupt there closes that JDK channel alone, and with it, as any close of a file's
+     * channel does on Linux, the process's locks on the file; a lock's {@code channel()} is that
+     * JDK channel.
      */
     public FileChannel channel() {
         return channel;
