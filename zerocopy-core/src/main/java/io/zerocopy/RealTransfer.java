@@ -146,6 +146,11 @@ final class RealTransfer implements Transfer {
             // touched it returned (MappedStrategy converts the ones it sees): anywhere in this
             // call, the listener's code or the release of the step included. It is a truncation.
             throw fail(e);
+        } catch (RuntimeException | Error e) {
+            // What a step throws is a failure already told (fail); what escapes a running transfer
+            // is the listener's own: it ends the transfer, unheard by onFailure (TransferListener).
+            abandon();
+            throw e;
         }
     }
 

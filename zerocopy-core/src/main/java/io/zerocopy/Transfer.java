@@ -36,7 +36,9 @@ import java.nio.channels.SelectionKey;
  * {@link TransferException} with the count, after the listener's {@code onFailure}; the transfer
  * is then over and a further {@code advance()} throws {@code IllegalStateException}. An
  * {@code Error} reaches {@code onFailure} (wrapped in a {@code TransferException}) and is then
- * rethrown as itself.
+ * rethrown as itself. An exception the listener throws reaches the caller of {@code advance()} as
+ * it is and ends the transfer too, without {@code onFailure}: what the library acquired is
+ * released, and a further {@code advance()} throws {@code IllegalStateException}.
  *
  * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does). Which
  * thread may change from call to call, {@link #close()} included, given the caller's own

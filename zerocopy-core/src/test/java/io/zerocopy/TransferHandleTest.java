@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -18,7 +19,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -392,6 +395,64 @@ class TransferHandleTest {
                     .isZero();
             assertThat(pair.sender.isOpen()).isTrue();
         }
+    }
+
+    /**
+     * A listener that throws ends a handle's transfer as it ends a blocking copy: the exception
+     * reaches the caller as it is, {@code onFailure} is not called, the file the library opened is
+     * closed, and the transfer is over, also when it threw on the last step (where a transfer left
+     * running found the slice's end and called it a file that ended early).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"first", "last"})
+    void advance_listenerThrows_endsTheTransferUnheard(String throwingStep) throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        int size = 49 * 4096;
+        Path path = Files.write(dir.resolve("source"), randomBytes(size));
+        IllegalStateException thrown = new IllegalStateException("the listener's own");
+        List<TransferException> heard = new ArrayList<>();
+        TransferListener listener = new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                if (throwingStep.equals("first") || bytesTransferred == size) {
+                    throw thrown;
+                }
+            }
+
+            @Override
+            public void onFailure(TransferException failure) {
+                heard.add(failure);
+            }
+        };
+        Target target = Target.of(Behaviour.RANDOM_SHORT, random);
+        Transfer transfer = Transfers.open(
+                path, target, TransferOptions.builder().listener(listener).build());
+
+        Throwable caught = null;
+        for (int calls = 0; caught == null && calls < 100_000; calls++) {
+            try {
+                transfer.advance();
+            } catch (IllegalStateException e) {
+                caught = e;
+            }
+        }
+
+        assertThat(caught).isSameAs(thrown);
+        assertThat(transfer.isDone()).isFalse();
+        assertThat(transfer.interestOps()).isZero();
+        assertThatThrownBy(transfer::advance).isInstanceOf(IllegalStateException.class);
+        transfer.close();
+        assertThat(heard).as("onFailure").isEmpty();
+        assertThat(descriptorsOf(path)).as("descriptors on the file").isZero();
+
+        // the blocking verb, built on the same transfer
+        assertThatThrownBy(() -> Transfers.copy(
+                        path,
+                        Target.of(Behaviour.RANDOM_SHORT, random),
+                        TransferOptions.builder().listener(listener).build()))
+                .isSameAs(thrown);
+        assertThat(heard).as("onFailure").isEmpty();
+        assertThat(descriptorsOf(path)).as("descriptors on the file").isZero();
     }
 
     @Test
