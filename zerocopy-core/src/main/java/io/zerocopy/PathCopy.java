@@ -93,7 +93,7 @@ final class PathCopy {
                 FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes))) {
             created = true;
             moved = bytes.copy(in, out);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             if (created) {
                 try {
                     Files.deleteIfExists(target);

@@ -3,6 +3,7 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -200,6 +201,28 @@ class FileToFileTest {
         assertThatThrownBy(() -> Transfers.copy(source, target, options))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("strategy: transferFrom");
+        assertThat(Files.exists(target)).as("no partial target is left").isFalse();
+    }
+
+    /**
+     * An {@code Error} mid-copy (here a listener's; a mapping's {@code InternalError} or an
+     * {@code OutOfMemoryError} alike) leaves no partial target, as an exception does not.
+     */
+    @Test
+    void copy_errorMidway_leavesNoPartialTarget() throws IOException {
+        Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(3 << 20, 2));
+        Path target = dir.resolve("target");
+        AssertionError thrown = new AssertionError("the listener's own error");
+        TransferOptions options = TransferOptions.builder()
+                .listener(new TransferListener() {
+                    @Override
+                    public void onProgress(long bytesTransferred) {
+                        throw thrown;
+                    }
+                })
+                .build();
+
+        assertThatThrownBy(() -> Transfers.copy(source, target, options)).isSameAs(thrown);
         assertThat(Files.exists(target)).as("no partial target is left").isFalse();
     }
 }
