@@ -229,8 +229,9 @@ final class Opener {
                     + ", the bytes from the channel's position " + start + " to the end of the file)");
         }
         long slice = count < 0 ? left : count;
+        long from = Math.min(start, size); // a position past the end reads nothing, as the JDK's transferTo
         return FileChannels.copyAndAdvance(
-                file.channel, start, () -> run(checkedSlice(file.channel, start, slice, target)));
+                file.channel, start, () -> run(checkedSlice(file.channel, from, slice, target)));
     }
 
     /**

@@ -6,7 +6,9 @@ import static org.mockito.Mockito.verifyNoInteractions;
 
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -260,6 +262,35 @@ class ExactCountTest {
 
             ByteArrays.assertSameBytes("copied", sink.written(), Arrays.copyOfRange(data, 4000, 5000));
             assertThat(source.position()).isEqualTo(5000);
+        }
+    }
+
+    /**
+     * A channel or a {@code FileInputStream} positioned at or past the end of its file has nothing
+     * left: copied to its end or for 0 bytes it gives 0, as the JDK's {@code transferTo} and
+     * {@code InputStream.transferTo} do, and its position stays; asked for more, it is the caller's
+     * mistake.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1000, 1001, 5000})
+    void copy_positionedAtOrPastTheEnd_copiesNothing(long position) throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        try (FileChannel source = FileChannel.open(path, StandardOpenOption.READ);
+                Sink sink = sink("channel")) {
+            source.position(position);
+
+            assertThat(Transfers.copy(source, sink.channel())).as("to its end").isZero();
+            assertThat(Transfers.copy(source, 0, sink.channel())).as("0 bytes").isZero();
+            assertThrows(IllegalArgumentException.class, () -> Transfers.copy(source, 1, sink.channel()));
+
+            assertThat(source.position()).isEqualTo(position);
+            assertThat(sink.written()).isEmpty();
+        }
+        try (FileInputStream stream = new FileInputStream(path.toFile())) {
+            stream.getChannel().position(position);
+            assertThat(Transfers.copy(stream, OutputStream.nullOutputStream()))
+                    .as("a stream")
+                    .isZero();
         }
     }
 
