@@ -128,8 +128,9 @@ public final class Transfers {
      * Copies a file to a new file, with the options and failure modes of
      * {@link Files#copy(Path, Path, CopyOption...)}: {@code FileAlreadyExistsException} unless
      * {@link StandardCopyOption#REPLACE_EXISTING} is given; {@link StandardCopyOption#COPY_ATTRIBUTES}
-     * copies the modification time and, where supported, POSIX permissions;
-     * {@link LinkOption#NOFOLLOW_LINKS} copies a symbolic link itself. Copying a file onto itself
+     * copies the modification time and, where supported, POSIX permissions (the nine read, write
+     * and execute bits: unlike {@code Files.copy}, never set-user-ID, set-group-ID or sticky, with
+     * or without the option); {@link LinkOption#NOFOLLOW_LINKS} copies a symbolic link itself. Copying a file onto itself
      * does nothing and returns 0. A directory or a special file is made by {@code Files.copy}
      * itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
      * (with {@code COPY_ATTRIBUTES} its owner and group where the process may set them, as
