@@ -2,6 +2,7 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.abort;
 
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
@@ -11,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -224,5 +226,22 @@ class FileToFileTest {
 
         assertThatThrownBy(() -> Transfers.copy(source, target, options)).isSameAs(thrown);
         assertThat(Files.exists(target)).as("no partial target is left").isFalse();
+    }
+
+    /** As documented: the nine permission bits are copied, the set-user-ID, set-group-ID and sticky bits never. */
+    @Test
+    void copy_copyAttributes_copiesThePermissionBitsOnly() throws IOException {
+        Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(100, 3));
+        try {
+            Files.setAttribute(source, "unix:mode", 07755);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            abort("no unix:mode attribute here: " + e);
+        }
+        Path target = dir.resolve("target");
+
+        Transfers.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+
+        assertThat((int) Files.getAttribute(source, "unix:mode") & 07777).isEqualTo(07755);
+        assertThat((int) Files.getAttribute(target, "unix:mode") & 07777).isEqualTo(0755);
     }
 }
