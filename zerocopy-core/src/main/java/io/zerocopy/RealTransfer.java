@@ -110,7 +110,12 @@ final class RealTransfer implements Transfer {
                     choice.strategy.name(),
                     choice.reason());
         }
-        t.listener.onStart(choice.strategy.name(), t.count);
+        try {
+            t.listener.onStart(choice.strategy.name(), t.count);
+        } catch (RuntimeException | Error e) {
+            t.abandon(); // the listener's own: what the choice took goes back, unheard (TransferListener)
+            throw e;
+        }
         t.event = TransferEvents.begin();
         if (t.pacer != null) {
             t.pacer.start(System.nanoTime());

@@ -455,6 +455,36 @@ class TransferHandleTest {
         assertThat(descriptorsOf(path)).as("descriptors on the file").isZero();
     }
 
+    /** A listener that throws from {@code onStart}: the exception as it is, nothing held, the pool's buffer back. */
+    @Test
+    void open_listenerThrowsOnStart_holdsNothing() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+        Path path = Files.write(dir.resolve("source"), randomBytes(200_000));
+        IllegalStateException thrown = new IllegalStateException("the listener's own");
+        TransferOptions options = TransferOptions.builder()
+                .strategy("buffered")
+                .listener(new TransferListener() {
+                    @Override
+                    public void onStart(String strategy, long expectedBytes) {
+                        throw thrown;
+                    }
+                })
+                .build();
+        assertThatThrownBy(() -> Transfers.open(path, Target.of(Behaviour.RANDOM_SHORT, random), options))
+                .isSameAs(thrown);
+        long allocated = DirectBuffers.SHARED.allocated();
+
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> Transfers.open(path, Target.of(Behaviour.RANDOM_SHORT, random), options))
+                    .isSameAs(thrown);
+        }
+
+        assertThat(descriptorsOf(path)).as("descriptors on the file").isZero();
+        assertThat(DirectBuffers.SHARED.allocated())
+                .as("direct bytes allocated: each buffer went back and was lent again")
+                .isEqualTo(allocated);
+    }
+
     @Test
     void openPath_rejectedBeforeStart_closesTheFile() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
