@@ -284,29 +284,8 @@ final class RealTransfer implements Transfer {
         if (prefix != null) {
             prefix.release();
         }
-        closeQuietly(s, failure);
-        closeQuietly(owned, failure);
-    }
-
-    /**
-     * Closes {@code c} (null: nothing); a failure to is added to {@code failure}, or logged (an
-     * {@code Error} without a failure is thrown).
-     */
-    static void closeQuietly(Closeable c, TransferException failure) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (IOException | RuntimeException | Error e) {
-            if (failure != null) {
-                failure.addSuppressed(e);
-            } else if (e instanceof Error) {
-                throw (Error) e;
-            } else {
-                log.debug("could not release {} after the transfer", c, e);
-            }
-        }
+        TransferFailures.closeAfter(s, failure);
+        TransferFailures.closeAfter(owned, failure);
     }
 
     TransferFacts facts() {

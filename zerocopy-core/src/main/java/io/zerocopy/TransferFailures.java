@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.TransferRequest;
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -148,5 +149,26 @@ final class TransferFailures {
         InterruptedIOException cause = new InterruptedIOException("interrupted after " + moved + " bytes");
         cause.bytesTransferred = (int) Math.min(moved, Integer.MAX_VALUE);
         return new TransferException("interrupted after " + moved + " bytes" + subject(), moved, cause);
+    }
+
+    /**
+     * Closes what a transfer held ({@code c}; null: nothing) as it ends: a failure to close is added
+     * to the transfer's {@code failure}, or logged where there is none (an {@code Error} is thrown).
+     */
+    static void closeAfter(Closeable c, TransferException failure) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (IOException | RuntimeException | Error e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else if (e instanceof Error) {
+                throw (Error) e;
+            } else {
+                Logs.TRANSFERS.debug("could not release {} after the transfer", c, e);
+            }
+        }
     }
 }
