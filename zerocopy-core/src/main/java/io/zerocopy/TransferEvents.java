@@ -1,30 +1,49 @@
 package io.zerocopy;
 
 import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
 
 /**
  * Starts and ends the {@link TransferEvent} of a transfer, and costs one check of a flag when no
- * recording wants it: the event object exists only while a recording is on. A runtime without the
- * {@code jdk.jfr} module (a trimmed image, a modular application that does not resolve it) records
- * nothing.
+ * recording wants it: the event object exists only while a recording is on. The event's type is
+ * looked up once the flight recorder is up, never before: the lookup starts the recorder's metadata,
+ * about a third of a second at a process's first transfer. A runtime without the {@code jdk.jfr}
+ * module (a trimmed image, a modular application that does not resolve it) records nothing.
  */
 final class TransferEvents {
-    /** The event's type, or null where JFR is not there. */
-    private static final EventType TYPE = type();
+    /** Whether there is no recorder to ask: no {@code jdk.jfr}, or a type it would not give. */
+    private static volatile boolean absent = !recorderPresent();
+
+    /** The event's type, once the recorder is up; null before. */
+    private static volatile EventType type;
 
     private TransferEvents() {}
 
-    private static EventType type() {
+    private static boolean recorderPresent() {
         try {
-            return EventType.getEventType(TransferEvent.class);
-        } catch (LinkageError | RuntimeException e) {
-            return null; // no jdk.jfr here
+            FlightRecorder.isInitialized();
+            return true;
+        } catch (LinkageError e) {
+            return false; // no jdk.jfr here
         }
     }
 
     /** A begun event for a transfer that starts now, or null when no recording wants one. */
     static Object begin() {
-        if (TYPE == null || !TYPE.isEnabled()) {
+        EventType t = type;
+        if (t == null) {
+            // no recording can be on before the recorder is initialized
+            if (absent || !FlightRecorder.isInitialized()) {
+                return null;
+            }
+            try {
+                t = type = EventType.getEventType(TransferEvent.class);
+            } catch (RuntimeException | LinkageError e) {
+                absent = true;
+                return null;
+            }
+        }
+        if (!t.isEnabled()) {
             return null;
         }
         TransferEvent event = new TransferEvent();
