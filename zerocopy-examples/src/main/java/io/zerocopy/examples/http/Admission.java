@@ -1,10 +1,14 @@
 package io.zerocopy.examples.http;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Which new connections are served, which are answered 503, which are closed without a word, and
@@ -59,12 +63,21 @@ final class Admission {
 
     /**
      * The process's descriptor limit ({@code ulimit -n}) and how many it had open when the server
-     * started, as {@code UnixOperatingSystemMXBean} reports them.
+     * started, as {@code UnixOperatingSystemMXBean} reports them, or on a runtime without the {@code
+     * jdk.management} module (a trimmed image) as Linux's {@code /proc/self} does.
      */
     record DescriptorLimit(long max, long openAtStart) {
 
-        /** This process's, read now; null where the JVM does not report them (not a Unix system). */
+        /** This process's, read now; null where neither way reports them. */
         static DescriptorLimit ofThisProcess() {
+            try {
+                return fromManagement();
+            } catch (LinkageError e) {
+                return fromProc(Path.of("/proc/self/limits"), Path.of("/proc/self/fd"));
+            }
+        }
+
+        private static DescriptorLimit fromManagement() {
             OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
             if (!(os instanceof com.sun.management.UnixOperatingSystemMXBean)) {
                 return null;
@@ -73,6 +86,27 @@ final class Admission {
             long max = unix.getMaxFileDescriptorCount();
             long open = unix.getOpenFileDescriptorCount();
             return max > 0 && open >= 0 ? new DescriptorLimit(max, open) : null;
+        }
+
+        /**
+         * The soft limit from {@code limits} (a {@code /proc/PID/limits}) and the entries of {@code
+         * fds} (its {@code fd} directory) less the one this listing holds; null where there is no
+         * limit or either is missing or unreadable.
+         */
+        static DescriptorLimit fromProc(Path limits, Path fds) {
+            try (Stream<Path> open = Files.list(fds)) {
+                long count = open.count() - 1;
+                for (String line : Files.readAllLines(limits)) {
+                    if (line.startsWith("Max open files")) {
+                        String soft =
+                                line.substring("Max open files".length()).trim().split("\\s+")[0];
+                        return soft.equals("unlimited") ? null : new DescriptorLimit(Long.parseLong(soft), count);
+                    }
+                }
+                return null;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
         }
     }
 

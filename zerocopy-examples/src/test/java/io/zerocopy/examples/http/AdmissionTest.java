@@ -1,9 +1,13 @@
 package io.zerocopy.examples.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AdmissionTest {
 
@@ -119,5 +123,41 @@ class AdmissionTest {
         assertThat(admission.admit()).isEqualTo(Admission.Verdict.REFUSE);
         admission.release(false);
         assertThat(freed).hasValue(0);
+    }
+
+    @Test
+    void descriptorLimit_fromProc_agreesWithTheManagementBean() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/limits")), "Linux's /proc");
+        Admission.DescriptorLimit bean = Admission.DescriptorLimit.ofThisProcess();
+        Admission.DescriptorLimit proc =
+                Admission.DescriptorLimit.fromProc(Path.of("/proc/self/limits"), Path.of("/proc/self/fd"));
+
+        assertThat(proc).isNotNull();
+        assertThat(proc.max()).isEqualTo(bean.max());
+        // other threads of this JVM may open or close a descriptor between the two readings
+        assertThat(proc.openAtStart()).isBetween(bean.openAtStart() - 3, bean.openAtStart() + 3);
+    }
+
+    @Test
+    void descriptorLimit_fromProc_readsTheSoftLimit_unlimitedOrUnreadableIsNone(@TempDir Path dir) throws Exception {
+        Path fds = Files.createDirectories(dir.resolve("fd"));
+        for (int i = 0; i < 5; i++) {
+            Files.createFile(fds.resolve(Integer.toString(i)));
+        }
+        Path limits = Files.writeString(
+                dir.resolve("limits"),
+                "Limit                     Soft Limit           Hard Limit           Units     \n"
+                        + "Max processes             94339                94339                processes \n"
+                        + "Max open files            256                  4096                 files     \n");
+        Path unlimited = Files.writeString(
+                dir.resolve("unlimited"),
+                "Max open files            unlimited            unlimited            files\n");
+
+        assertThat(Admission.DescriptorLimit.fromProc(limits, fds)).isEqualTo(new Admission.DescriptorLimit(256, 4));
+        assertThat(Admission.DescriptorLimit.fromProc(unlimited, fds)).isNull();
+        assertThat(Admission.DescriptorLimit.fromProc(dir.resolve("missing"), fds))
+                .isNull();
+        assertThat(Admission.DescriptorLimit.fromProc(limits, dir.resolve("missing")))
+                .isNull();
     }
 }

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -117,5 +118,27 @@ class HttpServerCommandTest {
                         + "/ (engine " + engine)
                 .contains("\"GET /hello.txt HTTP/1.1\" 200 6 ")
                 .contains("http-server: stopped");
+    }
+
+    /**
+     * A trimmed runtime, as jlink makes for a container: only {@code java.base}, so neither {@code
+     * java.management} nor {@code jdk.management} is there to report the descriptor limit.
+     */
+    @ParameterizedTest
+    @CsvSource({"threads", "event-loop"})
+    void serves_onARuntimeOfJavaBaseAlone(String engine) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Files.writeString(root.resolve("hello.txt"), "hello\n");
+        try (ServerProcess server = ServerProcess.start(
+                        List.of(),
+                        List.of("--limit-modules", "java.base"),
+                        dir.resolve("stderr.txt"),
+                        "--root",
+                        root.toString(),
+                        "--engine",
+                        engine);
+                RawClient client = new RawClient(server.address())) {
+            assertThat(client.get("/hello.txt").text()).as(server.stderr()).isEqualTo("hello\n");
+        }
     }
 }
