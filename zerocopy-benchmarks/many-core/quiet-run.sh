@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on a many-core machine without network access (../shared/device/README.md), from the
-# project's root with .dev/ from bundle.sh beside it:
+# project's root with .dev/ from `bundle.sh before=OTHER_BENCHMARKS_JAR` beside it:
 #   1. the 4 KiB CPU-per-request table of http-cache.sh, servers on SERVER_CPUS, wrk on CLIENT_CPUS;
 #   2. the fixed cost on FIXED_CPUS: 4 KiB copy(Path, socket) against the build in before.jar
 #      (SideBySideRun, three JVMs, the order rotating), FixedCostRun from 4 to 64 KiB with the native
