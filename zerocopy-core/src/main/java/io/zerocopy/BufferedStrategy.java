@@ -30,8 +30,9 @@ final class BufferedStrategy extends BuiltInStrategy {
     /**
      * Largest file to a socket on this host sent by a read and a write instead of {@code sendfile}:
      * 8 KiB, two pages. The read is also the check that the file can be read, so two calls replace
-     * the check, the size call and the send (from JDK 20 also a failing {@code copy_file_range});
-     * at 16 KiB {@code sendfile} costs less (docs/fixed-cost.md).
+     * the check, the size call and the send (from JDK 20 also a failing {@code copy_file_range}).
+     * On 16 CPUs {@code sendfile} took 1.03-1.16x their time up to 7 KiB and at 9 KiB, but 0.88-0.95x
+     * at exactly 8 KiB, and 0.81-0.84x at 12 KiB (docs/fixed-cost.md).
      */
     static final long LOCAL_READ_MAX_BYTES = 8 * 1024;
 
