@@ -3,6 +3,7 @@ package io.zerocopy;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * file. So the pool allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated
  * for reuse (after a burst, up to the budget stays allocated) and answers null when the budget is
  * spent: the caller then takes a path that needs no direct buffer. The budget is read once
- * ({@link #configuredBudget}).
+ * ({@link #configuredBudget}); where the JVM refuses a buffer within it (a budget set above the
+ * JVM's limit, or direct memory taken by something else in the process), it shrinks to what the
+ * pool holds, so the JDK's reserve, a garbage collection and half a second of retries, is paid once.
  */
 final class DirectBuffers {
     private static final Logger log = LoggerFactory.getLogger(DirectBuffers.class);
@@ -35,7 +38,7 @@ final class DirectBuffers {
 
     static final DirectBuffers SHARED = new DirectBuffers(configuredBudget());
 
-    private final long budget;
+    private volatile long budget;
     /**
      * Released buffers, one shelf per capacity, the same few (likeliest in the CPU's cache) lent first;
      * lock-free, as hundreds of virtual threads piled up behind a monitor (docs/virtual-threads.md).
@@ -78,10 +81,32 @@ final class DirectBuffers {
         }
         for (long a = allocated.get(); a + size <= budget; a = allocated.get()) {
             if (allocated.compareAndSet(a, a + size)) {
-                return ByteBuffer.allocateDirect(size);
+                return allocate(size);
             }
         }
         return null;
+    }
+
+    /** A new buffer of {@code size} bytes already counted in {@link #allocated}, or null if the JVM refuses it. */
+    private ByteBuffer allocate(int size) {
+        try {
+            return ByteBuffer.allocateDirect(size);
+        } catch (OutOfMemoryError e) {
+            long held = allocated.addAndGet(-size);
+            if (held < budget) {
+                log.warn(
+                        "The JVM refused a direct buffer of {} bytes with {} of the library's budget of {} allocated ({});"
+                                + " the budget is now {} bytes: -XX:MaxDirectMemorySize or -D{} sets it",
+                        size,
+                        held,
+                        budget,
+                        e.getMessage(),
+                        held,
+                        TransferOptions.DIRECT_MEMORY_PROPERTY);
+                budget = held;
+            }
+            return null;
+        }
     }
 
     /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. Never waits. */
@@ -164,19 +189,27 @@ final class DirectBuffers {
         return Math.min(DEFAULT_BUDGET_CAP, maxDirectMemory / 4);
     }
 
-    /** {@code -XX:MaxDirectMemorySize} from the launch arguments (the JDK keeps it to itself), else the heap's maximum. */
+    /**
+     * {@code -XX:MaxDirectMemorySize} from the launch arguments (the JDK keeps it to itself), else the
+     * heap's maximum. Without {@code java.management} (a jlink image), the process's own command
+     * line, which lacks only what {@code JAVA_TOOL_OPTIONS} and argument files add.
+     */
     static long maxDirectMemory() {
         long limit = -1;
-        try {
-            for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                if (argument.startsWith("-XX:MaxDirectMemorySize=")) {
-                    limit = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
-                }
+        for (String argument : launchArguments()) {
+            if (argument.startsWith("-XX:MaxDirectMemorySize=")) {
+                limit = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
             }
-        } catch (LinkageError | RuntimeException e) {
-            // java.management is not in the module graph: the default it is
         }
         return limit > 0 ? limit : Runtime.getRuntime().maxMemory();
+    }
+
+    private static List<String> launchArguments() {
+        try {
+            return ManagementFactory.getRuntimeMXBean().getInputArguments();
+        } catch (LinkageError | RuntimeException e) {
+            return ProcessHandle.current().info().arguments().map(List::of).orElse(List.of());
+        }
     }
 
     /** A size as the JVM writes them: digits, then k, m, g or t (either case) or nothing; -1 if malformed. */

@@ -63,6 +63,47 @@ class DirectMemoryBudgetTest {
         }
     }
 
+    /**
+     * A runtime without {@code java.management} (a jlink image of an application that requires the
+     * library: it requires that module only statically), where the limit is read from the launch's
+     * own arguments.
+     */
+    @Test
+    void withoutJavaManagement_theLimitIsStillRead_allArrive() throws Exception {
+        List<String> results = runChild(
+                List.of("--limit-modules", "java.base", "-XX:MaxDirectMemorySize=4m", WITHOUT_SENDFILE),
+                "file-to-sockets");
+
+        assertThat(results.stream().filter(r -> r.startsWith("platform ")))
+                .as("platform-thread transfers, each 1 MiB")
+                .hasSize(DirectMemoryMain.TRANSFERS)
+                .allSatisfy(r -> assertThat(r).contains(" " + DirectMemoryMain.SIZE + " "));
+    }
+
+    /**
+     * A budget above what the JVM lets the library have (set too high, or the memory taken by
+     * something else in the process): a buffer the JDK refuses is a spent budget, not a failure.
+     */
+    @Test
+    void budgetAboveTheJvmsLimit_theRefusedBufferIsASpentBudget_allArrive() throws Exception {
+        List<String> results = runChild(
+                List.of(
+                        "-XX:MaxDirectMemorySize=2m",
+                        "-D" + TransferOptions.DIRECT_MEMORY_PROPERTY + "=64m",
+                        WITHOUT_SENDFILE),
+                "file-to-sockets");
+
+        List<String> platform =
+                results.stream().filter(r -> r.startsWith("platform ")).toList();
+        assertThat(platform)
+                .as("platform-thread transfers, each 1 MiB")
+                .hasSize(DirectMemoryMain.TRANSFERS)
+                .allSatisfy(r -> assertThat(r).contains(" " + DirectMemoryMain.SIZE + " "));
+        assertThat(platform)
+                .as("mapped windows once the JVM refused a buffer")
+                .anySatisfy(r -> assertThat(r).startsWith("platform mmap ").contains("is spent"));
+    }
+
     @Test
     void budgetOfZero_neverADirectBuffer() throws Exception {
         List<String> results = runChild(
