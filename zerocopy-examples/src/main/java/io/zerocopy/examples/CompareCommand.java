@@ -107,13 +107,17 @@ final class CompareCommand implements Callable<Integer> {
             CompareReport.printTable(console, rows);
             CompareReport.writeCsv(out.resolve("compare.csv"), rows, n, noDelay);
             Path png = out.resolve("compare.png");
-            ComparisonChart.write(png, rows, noDelay);
+            // the chart draws with AWT, which a trimmed runtime (a jlink image) may leave out
+            boolean drawable = ModuleLayer.boot().findModule("java.desktop").isPresent();
+            if (drawable) {
+                ComparisonChart.write(png, rows, noDelay);
+            }
             console.printf(
                     Locale.ROOT,
                     "Wrote %s, %s and %s%n",
                     out.resolve("compare.csv"),
                     out.resolve("compare-runs.csv"),
-                    png);
+                    drawable ? png : "no chart: this Java runtime has no java.desktop module");
             console.flush();
         }
         return 0;

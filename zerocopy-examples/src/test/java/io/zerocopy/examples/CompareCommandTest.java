@@ -57,6 +57,45 @@ class CompareCommandTest {
         assertThat(Path.of(temp.group(1))).doesNotExist();
     }
 
+    /** On a runtime of {@code java.base} alone (a jlink image), a child JVM: the tables, no chart, exit 0. */
+    @Test
+    void compareQuick_onARuntimeWithoutAwt_writesTheCsvFilesAndSaysThereIsNoChart() throws Exception {
+        Path out = dir.resolve("results");
+        Path printed = dir.resolve("printed.txt");
+        Process process = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElseThrow(),
+                        "--limit-modules",
+                        "java.base",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "compare",
+                        "--quick",
+                        "--no-progress",
+                        "--sizes",
+                        "64K",
+                        "--out",
+                        out.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(printed.toFile())
+                .start();
+        try {
+            assertThat(process.waitFor(100, TimeUnit.SECONDS))
+                    .as("the child JVM ends")
+                    .isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String text = Files.readString(printed);
+
+        assertThat(process.exitValue()).as(text).isZero();
+        assertThat(text).contains("no chart: this Java runtime has no java.desktop module");
+        assertThat(csv(out.resolve("compare.csv")))
+                .extracting(r -> r.get("size_bytes"))
+                .containsExactly("65536");
+        assertThat(out.resolve("compare.png")).doesNotExist();
+    }
+
     @Test
     void compare_aSizeOfThe2008Table_showsTheOriginalFigures() throws Exception {
         Path out = dir.resolve("results");
