@@ -3,9 +3,8 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerocopy.TransferOptions;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -120,31 +119,14 @@ class DirectMemoryBudgetTest {
 
     /** Runs {@link DirectMemoryMain} in a child JVM; returns its result lines without the "result " prefix. */
     private List<String> runChild(List<String> jvmOptions, String mode) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(jvmOptions);
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                DirectMemoryMain.class.getName(),
+        String printed = ChildJvm.run(
+                dir,
+                jvmOptions,
+                DirectMemoryMain.class,
+                Duration.ofMinutes(2),
                 dir.toString(),
                 Long.toString(SEED),
-                mode));
-        Path output = dir.resolve("output.txt");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        try {
-            assertThat(process.waitFor(2, TimeUnit.MINUTES))
-                    .as("the child JVM ends")
-                    .isTrue();
-        } finally {
-            process.destroyForcibly();
-        }
-        String printed = Files.readString(output);
-        assertThat(process.exitValue()).as(printed).isZero();
+                mode);
         assertThat(printed).doesNotContain("OutOfMemoryError").contains("done");
         return printed.lines()
                 .filter(line -> line.startsWith("result "))

@@ -2,8 +2,9 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,28 +23,13 @@ class FirstCopyTest {
 
     @Test
     void firstCopy_withoutRecording_leavesTheRecordersMetadata_aLaterRecordingStillHearsTransfers() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Path output = dir.resolve("output.txt");
-        Process process = new ProcessBuilder(
-                        java,
-                        "-Xlog:class+load=info:file=" + dir.resolve("classes.txt"),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        FirstCopyMain.class.getName(),
-                        dir.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        try {
-            assertThat(process.waitFor(50, TimeUnit.SECONDS))
-                    .as("the child JVM ends")
-                    .isTrue();
-        } finally {
-            process.destroyForcibly();
-        }
-        String printed = Files.readString(output);
+        String printed = ChildJvm.run(
+                dir,
+                List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.txt")),
+                FirstCopyMain.class,
+                Duration.ofSeconds(50),
+                dir.toString());
 
-        assertThat(process.exitValue()).as(printed).isZero();
         assertThat(printed)
                 .contains("recorder metadata loaded by the first copy: false")
                 .contains("transfer events in a recording started later: 1");

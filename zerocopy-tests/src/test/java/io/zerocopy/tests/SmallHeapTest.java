@@ -2,8 +2,8 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -26,29 +26,14 @@ class SmallHeapTest {
 
     @Test
     void copy_beyondFourGigabytesWithSixtyFourMegabytesOfHeap() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Path output = dir.resolve("output.txt");
-        Process process = new ProcessBuilder(
-                        java,
-                        "-Xmx64m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        SmallHeapMain.class.getName(),
-                        dir.toString(),
-                        Long.toString(SEED))
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        try {
-            assertThat(process.waitFor(4, TimeUnit.MINUTES))
-                    .as("the child JVM ends")
-                    .isTrue();
-        } finally {
-            process.destroyForcibly();
-        }
-        String printed = Files.readString(output);
+        String printed = ChildJvm.run(
+                dir,
+                List.of("-Xmx64m"),
+                SmallHeapMain.class,
+                Duration.ofMinutes(4),
+                dir.toString(),
+                Long.toString(SEED));
 
-        assertThat(process.exitValue()).as(printed).isZero();
         List<String> lines =
                 printed.lines().filter(line -> line.startsWith("ok ")).toList();
         assertThat(lines).as(printed).hasSize(3);

@@ -1,0 +1,44 @@
+package io.zerocopy.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A JVM started from this one's own {@code java} with this test's class path, for what needs a process of its own. */
+final class ChildJvm {
+    private ChildJvm() {}
+
+    /**
+     * Runs {@code main} with {@code jvmOptions} and {@code args}, its output (both streams) in a file
+     * under {@code dir}; returns what it printed, having checked that it ended within {@code timeout}
+     * with exit status 0.
+     */
+    static String run(Path dir, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
+            throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Path output = Files.createTempFile(dir, main.getSimpleName(), ".txt");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+        try {
+            assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("the child JVM ends")
+                    .isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(output);
+        assertThat(process.exitValue()).as(printed).isZero();
+        return printed;
+    }
+}
