@@ -134,6 +134,9 @@ final class BlockingConnection implements Runnable {
             }
         } catch (IOException e) {
             // the client went away, or the reaper cut it: nothing left to tell anyone
+        } catch (RuntimeException e) {
+            // a bug outside a response's sending (which answers 500 for it): logged, and the connection cut
+            engine.planner().logFailure(null, e);
         } finally {
             cut();
             engine.ended(this);
@@ -177,17 +180,22 @@ final class BlockingConnection implements Runnable {
                 System.arraycopy(bytes, parsed.consumed(), bytes, 0, rest);
                 in.position(rest);
             }
-            respond(response, start);
-            if (response.close) {
+            if (respond(response, start).close) {
                 linger(in.clear());
                 return;
             }
         }
     }
 
-    /** Sends a response and logs it; the response's file is closed either way. */
-    private void respond(Response response, long start) throws IOException {
+    /**
+     * Sends a response and logs it; the response's file is closed either way. Returns what went
+     * out: the response, or the 500 that replaced it when sending it met an unexpected exception (a
+     * bug) before a byte of it went out; after the first byte such an exception is logged and the
+     * 500, unsent, still says to close the connection. The event loop answers the same way.
+     */
+    private Response respond(Response response, long start) throws IOException {
         long sent = 0;
+        Response logged = response;
         try (response) {
             deadline = System.nanoTime() + idleNanos;
             ByteBuffer head = response.head;
@@ -203,8 +211,16 @@ final class BlockingConnection implements Runnable {
                 sent += slice;
                 deadline = System.nanoTime() + idleNanos;
             }
+            return response;
+        } catch (RuntimeException e) {
+            Response failure = engine.planner().failed(response.request(), e);
+            if (sent == 0 && response.head.position() == 0) {
+                logged = failure;
+                send(failure.head, null, 0, 0);
+            }
+            return failure;
         } finally {
-            engine.config().accessLog().log(remote, response, sent, start);
+            engine.config().accessLog().log(remote, logged, sent, start);
         }
     }
 

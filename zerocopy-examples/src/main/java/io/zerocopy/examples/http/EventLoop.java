@@ -175,8 +175,7 @@ final class EventLoop implements Runnable {
             } catch (CancelledKeyException e) {
                 c.close();
             } catch (RuntimeException e) {
-                // a bug must cost one connection, not the loop
-                c.close();
+                c.failed(e); // a bug must cost one connection, not the loop
             }
         } else if (key.isValid() && key.isAcceptable()) {
             accept();
@@ -253,7 +252,7 @@ final class EventLoop implements Runnable {
         try {
             c.begin();
         } catch (RuntimeException e) {
-            c.close();
+            c.failed(e);
         }
     }
 

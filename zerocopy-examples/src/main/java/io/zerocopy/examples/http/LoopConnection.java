@@ -159,10 +159,20 @@ final class LoopConnection {
         }
     }
 
-    /** Starts sending a response; true if it went out at once. */
+    /**
+     * Starts sending a response; true if it went out at once. If the library meets an unexpected
+     * exception (a bug) opening its transfer, before a byte moves, the 500 that closes the
+     * connection goes instead, as on the threads engine.
+     */
     private boolean respond(Response next) throws IOException {
         response = next;
-        transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
+        try {
+            transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
+        } catch (RuntimeException e) {
+            next.close();
+            response = loop.engine().planner().failed(next.request(), e);
+            transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), response, channel);
+        }
         started = System.nanoTime();
         state = State.WRITE;
         deadline = started + idleNanos;
@@ -223,6 +233,15 @@ final class LoopConnection {
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
+    }
+
+    /**
+     * A bug met outside the start of a response (where a 500 answers it): logs the exception, and
+     * closes the connection, so that it costs this connection and not the loop.
+     */
+    void failed(RuntimeException e) {
+        loop.engine().planner().logFailure(response == null ? null : response.request(), e);
+        close();
     }
 
     /** Closes the socket and releases the response in progress (logged as cut short). Idempotent. */

@@ -54,6 +54,11 @@ final class Response implements AutoCloseable {
         this.request = request;
     }
 
+    /** The request answered, or null if there was none. */
+    Request request() {
+        return request;
+    }
+
     /** The request line for the access log, or "-" if there was none; made only when a log asks. */
     String requestLine() {
         return request == null ? "-" : request.requestLine();

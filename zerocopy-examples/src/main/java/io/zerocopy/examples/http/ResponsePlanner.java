@@ -4,6 +4,7 @@ import io.zerocopy.OpenFile;
 import io.zerocopy.OpenFileCache;
 import io.zerocopy.examples.http.TargetResolver.Resolution;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
@@ -53,15 +54,21 @@ final class ResponsePlanner {
     private static final byte[] NO_BYTES = {};
 
     private final TargetResolver resolver;
+    /** The error log: standard error in the server. */
+    private final PrintStream errors;
+
     private final ShortageLog shortages;
 
+    /** A planner whose error log is standard error. */
     ResponsePlanner(TargetResolver resolver) {
-        this(resolver, new ShortageLog(System.err));
+        this(resolver, System.err);
     }
 
-    ResponsePlanner(TargetResolver resolver, ShortageLog shortages) {
+    /** A planner that writes its error log's lines (shortages, failures) to {@code errors}. */
+    ResponsePlanner(TargetResolver resolver, PrintStream errors) {
         this.resolver = resolver;
-        this.shortages = shortages;
+        this.errors = errors;
+        this.shortages = new ShortageLog(errors);
     }
 
     /** The resolver's cache of open files, or null when it has none. */
@@ -88,7 +95,12 @@ final class ResponsePlanner {
             boolean known = KNOWN_METHODS.contains(method);
             return error(request, known ? 405 : 501, known ? "method not allowed" : "unknown method", keepAlive);
         }
-        Resolution found = resolver.resolve(request.target());
+        Resolution found;
+        try {
+            found = resolver.resolve(request.target());
+        } catch (RuntimeException e) {
+            return failed(request, e);
+        }
         if (!found.found()) {
             if (found.status == 503) {
                 shortages.record(request.target(), found.reason);
@@ -97,10 +109,35 @@ final class ResponsePlanner {
         }
         try {
             return file(request, found, head, keepAlive);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             closeQuietly(found);
             return error(request, 500, "I/O error", false);
+        } catch (RuntimeException e) {
+            closeQuietly(found);
+            return failed(request, e);
         }
+    }
+
+    /**
+     * The response to a request whose serving met an unexpected exception, a bug: a 500 that
+     * closes the connection, since what was under way is unknown; the exception is logged with
+     * {@link #logFailure}. An engine sends it only if nothing of the response it replaces went out.
+     *
+     * @param request the request being served, or null if there was none (a refused connection)
+     */
+    Response failed(Request request, RuntimeException e) {
+        logFailure(request, e);
+        return error(request, 500, "internal error", false);
+    }
+
+    /**
+     * Logs an unexpected exception met while serving {@code request} (null: none in hand): one line
+     * on the error log each time, naming the request, the exception and where it was thrown.
+     */
+    void logFailure(Request request, RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        errors.println("http-server: internal error serving " + (request == null ? "-" : request.requestLine()) + ": "
+                + e + (trace.length == 0 ? "" : " (at " + trace[0] + ")"));
     }
 
     private Response file(Request request, Resolution found, boolean head, boolean keepAlive) throws IOException {

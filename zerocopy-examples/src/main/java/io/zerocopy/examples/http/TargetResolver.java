@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -35,7 +36,9 @@ import java.util.Locale;
  * relative to the directory opened before it: a symbolic link anywhere on the way is a 403, and no
  * writer renaming or linking inside the root while the request is served can lead it outside. With
  * symlinks followed, the joined path is opened and links lead wherever they point. A directory
- * serves its {@code index.html}, opened the same way; there are no listings.
+ * serves its {@code index.html}, opened the same way; there are no listings. A name the file system
+ * cannot encode (any name outside ASCII when the JVM runs under the C locale) is a 404: no file
+ * this server can open has it.
  *
  * <p>The root itself is trusted: it is resolved to its real path and, unless symlinks are followed,
  * held open ({@link OpenDirectory}) until {@link #close}, so that a request opens only the steps
@@ -177,6 +180,9 @@ final class TargetResolver {
                 return Resolution.refuse(403, "not a regular file");
             }
             return new Resolution(200, "found", name, file);
+        } catch (InvalidPathException e) {
+            // a name the JVM cannot encode for the file system (sun.jnu.encoding): it names no file we can open
+            return Resolution.refuse(404, "not found");
         } catch (SymbolicLinkException e) {
             return Resolution.refuse(403, "symbolic link");
         } catch (NoSuchFileException | NotDirectoryException e) {

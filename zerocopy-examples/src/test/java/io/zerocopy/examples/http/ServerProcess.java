@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,14 +43,29 @@ final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess start(List<String> launcher, List<String> jvmArgs, Path errors, String... serverArgs)
             throws IOException {
+        return start(launcher, Map.of(), jvmArgs, errors, serverArgs);
+    }
+
+    /**
+     * As {@link #start(List, List, Path, String...)}, with {@code environment} added to this
+     * process's environment (a locale, say: {@code LC_ALL=C}).
+     */
+    static ServerProcess start(
+            List<String> launcher,
+            Map<String, String> environment,
+            List<String> jvmArgs,
+            Path errors,
+            String... serverArgs)
+            throws IOException {
         List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmArgs);
         command.addAll(List.of(
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "http-server", "--port", "0"));
         command.addAll(List.of(serverArgs));
-        Process process =
-                new ProcessBuilder(command).redirectError(errors.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         try {
             return new ServerProcess(process, errors);
         } catch (IOException | RuntimeException | Error e) {
