@@ -2,6 +2,7 @@ package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenFileCache;
 import io.zerocopy.TransferOptions;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,6 +10,8 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -190,6 +193,34 @@ public final class HttpServerCommand implements Callable<Integer> {
                         + cache.validity().toMillis() / 1000.0 + " s";
     }
 
+    /**
+     * Refuses a {@code --strategy} that the library has but cannot send a file to a socket with on
+     * this JVM ({@code transferFrom}; {@code splice} or {@code native} before Java 22), which would
+     * otherwise fail every response with a body; the message names those that can. If the check
+     * cannot be made (no temporary file or loopback socket), it says so and lets the server start.
+     */
+    private void checkSendsToSockets(boolean blocking) {
+        List<String> can;
+        try {
+            if (SocketStrategies.canSend(strategy, blocking)) {
+                return;
+            }
+            can = new ArrayList<>(List.of("auto"));
+            can.addAll(SocketStrategies.thatCanSend(blocking));
+        } catch (IOException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("http-server: warning: cannot check that --strategy " + strategy
+                    + " can send a file to a socket: " + e);
+            err.flush();
+            return;
+        }
+        String last = can.remove(can.size() - 1);
+        throw new ParameterException(
+                spec.commandLine(),
+                "--strategy: " + strategy + " cannot send a file to a socket on this JVM (expected: "
+                        + String.join(", ", can) + " or " + last + ")");
+    }
+
     private ServerConfig config() {
         if (!Files.isDirectory(root)) {
             throw new ParameterException(spec.commandLine(), "--root: not a directory: " + root);
@@ -235,6 +266,9 @@ public final class HttpServerCommand implements Callable<Integer> {
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--strategy: " + e.getMessage(), e);
+        }
+        if (!strategy.equals("auto")) {
+            checkSendsToSockets(kind == ServerConfig.Engine.THREADS);
         }
         AccessLog log = accessLog ? new AccessLog(spec.commandLine().getOut()) : AccessLog.OFF;
         return new ServerConfig(

@@ -71,6 +71,29 @@ class HttpServerCommandTest {
         assertThat(run.err.toString()).contains(message);
     }
 
+    /**
+     * A strategy the library has but cannot send a file to a socket with on this JVM
+     * ({@code transferFrom} writes into files only; {@code splice} and {@code native} need Java 22)
+     * is refused at start, naming those that can, rather than failing every body later. A server
+     * that starts anyway is stopped, so that the test fails rather than waits.
+     */
+    @ParameterizedTest
+    @CsvSource({"transferFrom", "splice"})
+    void strategyThatCannotSendAFileToASocket_isAUsageErrorNamingThoseThatCan(String strategy) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                !strategy.equals("splice") || Runtime.version().feature() < 22, "splice sends files on Java 22+");
+        Run run = new Run();
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
+                () -> run.exec("http-server", "--root", dir.toString(), "--port", "0", "--strategy", strategy));
+        run.command.started.thenRun(run.command::stop);
+        assertThat(exit.get(30, TimeUnit.SECONDS)).as(run.err.toString()).isEqualTo(2);
+        assertThat(run.err.toString())
+                .contains("--strategy: " + strategy + " cannot send a file to a socket on this JVM")
+                .contains("auto, transferTo, ")
+                .contains("buffered")
+                .contains("mmap");
+    }
+
     @Test
     void missingRoot_isAUsageError() {
         Run run = new Run();
