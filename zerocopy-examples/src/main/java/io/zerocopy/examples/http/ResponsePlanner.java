@@ -157,7 +157,13 @@ final class ResponsePlanner {
         long count = size;
         int status = 200;
         String range = request.header("range");
-        if (!head && range != null && ifRangeHolds(request.header("if-range"), etag, modified)) {
+        if (!head
+                && range != null
+                && ifRangeHolds(
+                        request.header("if-range"),
+                        etag,
+                        attributes.lastModifiedTime().toMillis(),
+                        System.currentTimeMillis())) {
             ByteRange r = ByteRange.parse(range, size);
             if (r == ByteRange.UNSATISFIABLE) {
                 found.file.close();
@@ -291,8 +297,16 @@ final class ResponsePlanner {
         return date != Long.MIN_VALUE && modified <= date;
     }
 
-    /** RFC 9110 13.1.5: a range applies if If-Range is absent, or names this strong ETag or exact date. */
-    static boolean ifRangeHolds(String ifRange, String etag, long modified) {
+    /**
+     * RFC 9110 13.1.5: a range applies if If-Range is absent, names this strong ETag, or is the
+     * exact Last-Modified date of a file that changed at least a second before now. Only then is a
+     * date a strong validator (8.8.2.2): a change later in the same second keeps the date, and would
+     * send a client holding it a range of content it has not seen.
+     *
+     * @param modifiedMillis the file's modification time, milliseconds since the epoch
+     * @param nowMillis the time the response is planned at, milliseconds since the epoch
+     */
+    static boolean ifRangeHolds(String ifRange, String etag, long modifiedMillis, long nowMillis) {
         if (ifRange == null) {
             return true;
         }
@@ -304,7 +318,9 @@ final class ResponsePlanner {
             return false;
         }
         long date = HttpDates.parse(value);
-        return date != Long.MIN_VALUE && date == modified;
+        return date != Long.MIN_VALUE
+                && date == TimeUnit.MILLISECONDS.toSeconds(modifiedMillis)
+                && modifiedMillis <= nowMillis - 1000;
     }
 
     private static void closeQuietly(Resolution found) {

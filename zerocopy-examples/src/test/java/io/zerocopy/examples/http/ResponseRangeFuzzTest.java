@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,8 @@ class ResponseRangeFuzzTest {
         Path root = Files.createDirectories(dir.resolve("root"));
         for (int i = 0; i < SIZES.length; i++) {
             Path file = Files.write(root.resolve(SIZES[i] + ".bin"), new byte[SIZES[i]]);
+            // an hour old, so that its Last-Modified date is a strong validator for If-Range
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
             etags[i] = ResponsePlanner.etag(attributes, SIZES[i]);
             modified[i] = attributes.lastModifiedTime().to(TimeUnit.SECONDS);

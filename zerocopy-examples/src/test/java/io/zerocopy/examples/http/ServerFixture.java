@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +67,8 @@ abstract class ServerFixture {
         root = layout(dir);
         big = bytes(BIG_SIZE, 42);
         Files.write(root.resolve("big.bin"), big);
+        // an hour old, so that its Last-Modified date is a strong validator for If-Range
+        Files.setLastModifiedTime(root.resolve("big.bin"), FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
         Files.write(root.resolve("stall.bin"), bytes(STALL_SIZE, 43));
         Descriptors.warmUp();
         warmUpVirtualThreadIo();
