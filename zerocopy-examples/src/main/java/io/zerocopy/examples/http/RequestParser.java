@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Strict means: lines end in CRLF (a bare CR or LF is a 400); one space between the parts of the
  * request line; field names are tokens with the colon right after them; no obsolete line folding;
  * no control characters (NUL included) in field values; exactly one Host on HTTP/1.1; a
- * Content-Length of digits only, never together with Transfer-Encoding. Up to
+ * Content-Length of digits only, never together with Transfer-Encoding; a Transfer-Encoding whose
+ * final coding is chunked, the only way it can frame a body (RFC 9112 6.3). Up to
  * {@value #MAX_EMPTY_LINES} empty lines before the request line are skipped (RFC 9112 2.2).
  *
  * <p>Limits: a request line longer than {@value #MAX_REQUEST_LINE} bytes is a 414, a header block
@@ -250,7 +251,24 @@ final class RequestParser {
                 return Result.reject(400, "malformed Content-Length");
             }
         }
+        String codings = request.header("transfer-encoding");
+        if (codings != null && !endsInChunked(codings)) {
+            // RFC 9112 6.3: the body's length cannot be told, so neither can where the next request starts
+            return Result.reject(400, "Transfer-Encoding whose final coding is not chunked");
+        }
         return null;
+    }
+
+    /** Whether the last coding of a Transfer-Encoding list (empty elements skipped) is chunked. */
+    private static boolean endsInChunked(String codings) {
+        String[] elements = codings.split(",");
+        for (int i = elements.length - 1; i >= 0; i--) {
+            String coding = elements[i].trim();
+            if (!coding.isEmpty()) {
+                return coding.equalsIgnoreCase("chunked");
+            }
+        }
+        return false;
     }
 
     private static boolean digits(String s) {

@@ -67,6 +67,17 @@ class RequestParserTest {
                 .isEqualTo(1);
     }
 
+    /** A body framed by chunked, the final coding, is a request whose connection closes after its answer. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {"chunked", "CHUNKED", "gzip, chunked", "gzip,chunked"})
+    void parse_transferEncodingEndingInChunked_parsedNotKeptAlive(String codings) {
+        RequestParser.Result r = parse("GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: " + codings + "\r\n\r\n");
+        assertThat(r.request()).as(r.toString()).isNotNull();
+        assertThat(r.request().keepAlive()).isFalse();
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
@@ -92,6 +103,10 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 1\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 0x1\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked, gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: \\r\\n\\r\\n | 400",
             })
     void parse_malformed_rejectedWithStatus(String escaped, int status) {
         String head = escaped.strip()
