@@ -9,7 +9,9 @@ import java.util.Locale;
  * <p>A header that is malformed, names another unit, or asks for several ranges yields
  * {@link #WHOLE}: the server then answers 200 with the whole file, which the RFC allows (a server
  * may ignore Range) and which spares it multipart bodies. A single range that starts at or after the
- * end of the file, or a suffix of length 0, yields {@link #UNSATISFIABLE} (a 416).
+ * end of the file, or a suffix of length 0, yields {@link #UNSATISFIABLE} (a 416). Any other suffix
+ * of an empty file yields {@link #WHOLE}: it is satisfiable (RFC 9110 14.1.2), and the whole
+ * representation, which a 206 cannot name, is what it asks for.
  *
  * @param first the first byte, inclusive
  * @param last the last byte, inclusive
@@ -58,8 +60,11 @@ record ByteRange(long first, long last) {
             if (last < 0) {
                 return WHOLE;
             }
-            if (last == 0 || size == 0) {
+            if (last == 0) {
                 return UNSATISFIABLE;
+            }
+            if (size == 0) {
+                return WHOLE; // a 200 with the empty body: no Content-Range can name a range of nothing
             }
             return new ByteRange(Math.max(0, size - last), size - 1);
         }

@@ -42,8 +42,18 @@ class ByteRangeTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"bytes=0-", "bytes=-1", "bytes=0-0"})
+    @CsvSource({"bytes=0-", "bytes=0-0", "bytes=-0"})
     void parse_emptyFile_unsatisfiable(String header) {
         assertThat(ByteRange.parse(header, 0)).isSameAs(ByteRange.UNSATISFIABLE);
+    }
+
+    /**
+     * RFC 9110 14.1.2: a suffix of non-zero length is satisfiable whatever the size, and a file
+     * shorter than it is sent whole: for an empty file, a 200 with no body.
+     */
+    @ParameterizedTest
+    @CsvSource({"bytes=-1", "bytes=-5", "bytes=-999999999999999999"})
+    void parse_emptyFile_suffix_wholeFile(String header) {
+        assertThat(ByteRange.parse(header, 0)).isSameAs(ByteRange.WHOLE);
     }
 }

@@ -97,6 +97,15 @@ abstract class ProtocolContract extends ServerFixture {
     }
 
     @Test
+    void range_suffixOfEmptyFile_isTheWholeEmptyFile() throws Exception {
+        HttpResponse<byte[]> r = get("/empty.bin", "Range", "bytes=-5");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEmpty();
+        assertThat(r.headers().firstValue("content-length")).hasValue("0");
+        assertThat(r.headers().firstValue("content-range")).isEmpty();
+    }
+
+    @Test
     void range_severalOrMalformed_wholeFile() throws Exception {
         for (String range : new String[] {"bytes=0-9,20-29", "bytes=9-0", "lines=1-2", "bytes=x-", "bytes=1-2-3"}) {
             HttpResponse<byte[]> r = get("/big.bin", "Range", range);
