@@ -77,16 +77,23 @@ record ByteRange(long first, long last) {
         return new ByteRange(first, last < 0 ? size - 1 : Math.min(last, size - 1));
     }
 
-    /** A non-negative decimal of at most 18 digits, or -1. */
+    /**
+     * A decimal of one or more digits, or -1. One too big for a long is {@code Long.MAX_VALUE}, past
+     * the end of any file, as the RFC's unbounded numbers mean: a first byte there is unsatisfiable,
+     * a last byte or a suffix that long reaches the end.
+     */
     private static long number(String s) {
-        if (s.isEmpty() || s.length() > 18) {
+        if (s.isEmpty()) {
             return -1;
         }
+        long n = 0;
         for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+            int digit = s.charAt(i) - '0';
+            if (digit < 0 || digit > 9) {
                 return -1;
             }
+            n = n > (Long.MAX_VALUE - digit) / 10 ? Long.MAX_VALUE : n * 10 + digit;
         }
-        return Long.parseLong(s);
+        return n;
     }
 }

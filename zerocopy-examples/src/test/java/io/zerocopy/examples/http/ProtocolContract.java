@@ -73,6 +73,7 @@ abstract class ProtocolContract extends ServerFixture {
         assertSlice("bytes=0-0", 0, 0);
         assertSlice("bytes=" + (BIG_SIZE - 10) + "-" + (BIG_SIZE + 1000), BIG_SIZE - 10, BIG_SIZE - 1);
         assertSlice("bytes=-" + (BIG_SIZE * 2), 0, BIG_SIZE - 1);
+        assertSlice("bytes=" + (BIG_SIZE - 2) + "-99999999999999999999", BIG_SIZE - 2, BIG_SIZE - 1);
     }
 
     private void assertSlice(String range, int first, int last) throws Exception {
@@ -86,9 +87,12 @@ abstract class ProtocolContract extends ServerFixture {
 
     @Test
     void range_unsatisfiable_is416WithTheSize() throws Exception {
-        for (String range :
-                new String[] {"bytes=" + BIG_SIZE + "-", "bytes=" + (BIG_SIZE + 5) + "-" + (BIG_SIZE + 9), "bytes=-0"
-                }) {
+        for (String range : new String[] {
+            "bytes=" + BIG_SIZE + "-",
+            "bytes=" + (BIG_SIZE + 5) + "-" + (BIG_SIZE + 9),
+            "bytes=-0",
+            "bytes=99999999999999999999-"
+        }) {
             HttpResponse<byte[]> r = get("/big.bin", "Range", range);
             assertThat(r.statusCode()).as(range).isEqualTo(416);
             assertThat(r.headers().firstValue("content-range")).as(range).hasValue("bytes */" + BIG_SIZE);
