@@ -194,13 +194,15 @@ final class TargetResolver {
             return Resolution.refuse(503, "cannot open the file now: " + e.getReason());
         } catch (FileSystemException e) {
             // a FIFO or device (refused without blocking); following links, a loop of them (ELOOP)
-            // or ENOTDIR on the way, which the JDK words but does not type
+            // or ENOTDIR on the way, which the JDK words but does not type; a name longer than the
+            // file system allows, or a path longer than PATH_MAX (ENAMETOOLONG: "File name too long"
+            // in glibc, "Filename too long" in musl), which names no file
             String reason = e.getReason() == null ? "" : e.getReason().toLowerCase(Locale.ROOT);
             if (reason.contains("replaced by another file")) {
                 // a writer renamed over it at every try of the open: it may settle shortly
                 return Resolution.refuse(503, "file replaced at every try to open it");
             }
-            return reason.contains("not a directory")
+            return reason.contains("not a directory") || reason.contains("name too long")
                     ? Resolution.refuse(404, "not found")
                     : Resolution.refuse(403, reason.contains("symbolic link") ? "symbolic link" : "not a regular file");
         } catch (IOException e) {

@@ -54,6 +54,10 @@ class TargetResolverTest {
                 Arguments.of("/etc/passwd", 404, 404),
                 Arguments.of("/proc/self/environ", 404, 404),
                 Arguments.of("/%252e%252e/outside/secret.txt", 404, 404),
+                // a name longer than NAME_MAX (255 bytes), a path longer than PATH_MAX (4096): ENAMETOOLONG
+                Arguments.of("/" + "a".repeat(256), 404, 404),
+                Arguments.of("/" + "%C3%A9".repeat(128), 404, 404),
+                Arguments.of("/" + "a/".repeat(2100) + "b", 404, 404),
                 Arguments.of("/../outside/secret.txt", 400, 400),
                 Arguments.of("/docs/../../outside/secret.txt", 400, 400),
                 Arguments.of("/%2e%2e/outside/secret.txt", 400, 400),
