@@ -145,7 +145,10 @@ final class ResponsePlanner {
         // after that fails the transfer as a truncation
         BasicFileAttributes attributes = found.attributes;
         long size = attributes.size();
-        long modified = attributes.lastModifiedTime().to(TimeUnit.SECONDS);
+        long now = System.currentTimeMillis(); // the Date field, read after it, is this second or later
+        // RFC 9110 8.8.2.1: never later than the Date, which a file with a time in the future (copied
+        // from a host whose clock is ahead) would otherwise be; what is sent is also what compares
+        long modified = Math.min(attributes.lastModifiedTime().to(TimeUnit.SECONDS), now / 1000);
         String etag = etag(attributes, size);
         if (notModified(request, etag, modified)) {
             found.file.close();
@@ -163,7 +166,7 @@ final class ResponsePlanner {
                         request.header("if-range"),
                         etag,
                         attributes.lastModifiedTime().toMillis(),
-                        System.currentTimeMillis())) {
+                        now)) {
             ByteRange r = ByteRange.parse(range, size);
             if (r == ByteRange.UNSATISFIABLE) {
                 found.file.close();
@@ -301,7 +304,8 @@ final class ResponsePlanner {
      * RFC 9110 13.1.5: a range applies if If-Range is absent, names this strong ETag, or is the
      * exact Last-Modified date of a file that changed at least a second before now. Only then is a
      * date a strong validator (8.8.2.2): a change later in the same second keeps the date, and would
-     * send a client holding it a range of content it has not seen.
+     * send a client holding it a range of content it has not seen. A file modified in the future is
+     * not a second old either, so the date that holds is always the Last-Modified that was sent.
      *
      * @param modifiedMillis the file's modification time, milliseconds since the epoch
      * @param nowMillis the time the response is planned at, milliseconds since the epoch
