@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Strict means: lines end in CRLF (a bare CR or LF is a 400); one space between the parts of the
  * request line; field names are tokens with the colon right after them; no obsolete line folding;
- * no control characters (NUL included) in field values; exactly one Host on HTTP/1.1; a
+ * no control characters (NUL included) in field values; exactly one Host on HTTP/1.1, and any Host
+ * a host with an optional port (RFC 9112 3.2); a
  * Content-Length of digits only, never together with Transfer-Encoding; a Transfer-Encoding whose
  * final coding is chunked, the only way it can frame a body (RFC 9112 6.3). Up to
  * {@value #MAX_EMPTY_LINES} empty lines before the request line are skipped (RFC 9112 2.2).
@@ -234,14 +235,8 @@ final class RequestParser {
         if (hosts > 1 || (hosts == 0 && request.minorVersion() >= 1)) {
             return Result.reject(400, hosts == 0 ? "no Host field" : "more than one Host field");
         }
-        if (hosts == 1) {
-            String host = request.header("host");
-            for (int i = 0; i < host.length(); i++) {
-                char c = host.charAt(i);
-                if (c == '/' || c == '\\' || c == '@' || c == ' ' || c == '\t' || c > 0x7e) {
-                    return Result.reject(400, "malformed Host");
-                }
-            }
+        if (hosts == 1 && !validHost(request.header("host"))) {
+            return Result.reject(400, "malformed Host");
         }
         if (request.count("content-length") > 0) {
             if (request.header("transfer-encoding") != null) {
@@ -269,6 +264,66 @@ final class RequestParser {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a Host value is {@code uri-host [":" port]} (RFC 9112 3.2, RFC 3986 3.2.2): a reg-name
+     * of unreserved characters, sub-delims and percent-escapes (which an IPv4 address is too), or an
+     * IP literal in brackets, checked for its characters only; then optionally a colon and a port of
+     * digits, which may be empty. An empty value is valid: a target without an authority has one.
+     */
+    private static boolean validHost(String host) {
+        int end;
+        if (host.startsWith("[")) {
+            end = host.indexOf(']');
+            if (end < 2) {
+                return false;
+            }
+            for (int i = 1; i < end; i++) {
+                char c = host.charAt(i);
+                if (!isUnreserved(c) && !isSubDelim(c) && c != ':' && c != '%') {
+                    return false;
+                }
+            }
+            end++;
+        } else {
+            end = host.indexOf(':');
+            end = end < 0 ? host.length() : end;
+            for (int i = 0; i < end; i++) {
+                char c = host.charAt(i);
+                if (c == '%') {
+                    if (i + 2 >= end || !isHex(host.charAt(i + 1)) || !isHex(host.charAt(i + 2))) {
+                        return false;
+                    }
+                    i += 2;
+                } else if (!isUnreserved(c) && !isSubDelim(c)) {
+                    return false;
+                }
+            }
+        }
+        if (end < host.length() && host.charAt(end) != ':') {
+            return false;
+        }
+        for (int i = end + 1; i < host.length(); i++) {
+            if (host.charAt(i) < '0' || host.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** RFC 3986 unreserved: ALPHA, DIGIT, {@code - . _ ~}. */
+    private static boolean isUnreserved(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~".indexOf(c) >= 0;
+    }
+
+    /** RFC 3986 sub-delims. */
+    private static boolean isSubDelim(char c) {
+        return "!$&'()*+,;=".indexOf(c) >= 0;
+    }
+
+    private static boolean isHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     private static boolean digits(String s) {

@@ -67,6 +67,42 @@ class RequestParserTest {
                 .isEqualTo(1);
     }
 
+    /** RFC 9112 3.2: Host is uri-host, then optionally a colon and a port of digits, none included. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''",
+                "x",
+                "x:",
+                "x:8080",
+                ":80",
+                "127.0.0.1:80",
+                "[::1]",
+                "[::1]:8080",
+                "[fe80::1%25eth0]",
+                "[v1.fe:x]",
+                "xn--caf-dma.example",
+                "a-b.c_d~e!f$g&h'i(j)k*l+m,n;o=p%41"
+            })
+    void parse_validHost_parsed(String host) {
+        RequestParser.Result r = parse("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        assertThat(r.request()).as(r.toString()).isNotNull();
+    }
+
+    /** RFC 9112 3.2: a Host that is not uri-host [":" port] is a 400. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "x:abc", "x:80a", "x:1:2", "::1", "[::1", "[::1]x", "[]", "x]", "a%zz", "a%4", "a\"b", "a<b", "a{b}",
+                "a#b", "a?b"
+            })
+    void parse_malformedHost_400(String host) {
+        RequestParser.Result r = parse("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        assertThat(r.status()).as(r.toString()).isEqualTo(400);
+    }
+
     /** A body framed by chunked, the final coding, is a request whose connection closes after its answer. */
     @ParameterizedTest
     @CsvSource(
