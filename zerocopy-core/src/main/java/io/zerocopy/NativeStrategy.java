@@ -55,9 +55,8 @@ final class NativeStrategy extends BuiltInStrategy {
      * step and its reason ask here.
      */
     static boolean byRead(TransferFacts facts) {
-        long count = facts.request().count();
-        return facts.prefixBytes() > 0 && facts.prefixChunk() == 0 && PrefixWrite.goesWhole(count)
-                || count <= readMax(facts.targetKind(), facts.peerOnThisHost());
+        return PrefixWrite.goesWhole(facts)
+                || facts.request().count() <= readMax(facts.targetKind(), facts.peerOnThisHost());
     }
 
     /**

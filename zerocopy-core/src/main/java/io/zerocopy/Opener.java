@@ -161,7 +161,10 @@ final class Opener {
         SourceFile source = sourceFile(region.file(), count, true, target, peer);
         boolean directIo = source.directIo();
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
-        int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize);
+        int chunk = directIo
+                ? 0
+                : PrefixWrite.chunkBytes(
+                        prefixBytes, count, peer.segmentSize, TransferFacts.maxStep(options, platform));
         TransferFacts facts = TransferFacts.complete(
                 fileSource(source, position + chunk, count - chunk),
                 target,

@@ -10,11 +10,12 @@ import java.util.Arrays;
 
 /**
  * The first write of a file region with a prefix: the caller's prefix buffers (consumed, as a
- * gathering write consumes them) and the file's first bytes ({@link #chunkBytes(long, long, int)}),
+ * gathering write consumes them) and the file's first bytes ({@link #chunkBytes(long, long, int, long)}),
  * written together so that no segment carries the prefix alone (nginx's {@code TCP_CORK}, which the
- * JDK lacks). The file bytes are read once into a direct buffer lent by {@link DirectBuffers}, or a
- * heap buffer of its own (to a stream, or with the pool empty); what a short first write leaves
- * moves to a heap buffer and the pool's goes back, so a wait on a slow peer holds no pooled memory.
+ * JDK lacks), where they fit one step: a rate limit's smaller steps write them in turn. The file
+ * bytes are read once into a direct buffer lent by {@link DirectBuffers}, or a heap buffer of its
+ * own (to a stream, or with the pool empty); what a short first write leaves moves to a heap buffer
+ * and the pool's goes back, so a wait on a slow peer holds no pooled memory.
  */
 final class PrefixWrite {
 
@@ -37,12 +38,15 @@ final class PrefixWrite {
     private final long position;
     private final long size;
     private final int chunkBytes;
+    /** Prefix and file bytes not written yet. */
+    private long left;
+
     private int first;
     /** The pool's buffer that holds the chunk until it is written, or null. */
     private ByteBuffer lent;
 
     /**
-     * @param chunk the file bytes to gather with the prefix: the whole body, or {@link #chunkBytes(long, long, int)}
+     * @param chunk the file bytes to gather with the prefix: the whole body, or {@link #chunkBytes(long, long, int, long)}
      * @param pooled a direct buffer from the pool of at least {@code chunk} bytes, owned from now on
      *     and given back by {@link #release}; or null for a heap buffer
      */
@@ -53,29 +57,40 @@ final class PrefixWrite {
         this.position = position;
         this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
+        this.left = size;
         this.lent = pooled;
         buffers[prefix.length] = chunk == 0
                 ? null
                 : (pooled != null ? pooled.clear().limit(chunk).slice() : ByteBuffer.allocate(chunk)).limit(0);
     }
 
-    /** Whether a body of {@code count} bytes may go whole with its prefix (Selection's row decides whether it does). */
-    static boolean goesWhole(long count) {
-        return count <= WHOLE_BODY_BYTES;
+    /**
+     * Whether a body of {@code count} bytes may go whole with {@code prefixBytes} of prefix (Selection's
+     * row decides whether it does): up to {@link #WHOLE_BODY_BYTES}, and all within one step of at
+     * most {@code maxStep} bytes, which a rate limit makes small.
+     */
+    static boolean goesWhole(long prefixBytes, long count, long maxStep) {
+        return count <= WHOLE_BODY_BYTES && prefixBytes + count <= maxStep;
+    }
+
+    /** Whether the facts' region goes whole with its prefix: the rows that send it so and the native step ask here. */
+    static boolean goesWhole(TransferFacts facts) {
+        return facts.prefixBytes() > 0
+                && facts.prefixChunk() == 0
+                && goesWhole(facts.prefixBytes(), facts.request().count(), facts.maxStep());
     }
 
     /**
      * The file bytes to gather with {@code prefixBytes} of prefix ahead of a strategy's step, for a
      * body of {@code count}: none for a body that may go whole (it does, or the strategy sends it
-     * all); to a loopback peer whose MSS is {@code segment}, what fills the prefix's last segment, up
-     * to a segment held until written, since a runt is acknowledged late (docs/header-body.md); else
-     * {@link #FIRST_CHUNK_BYTES}.
+     * all), nor where prefix and chunk would not fit one step of {@code maxStep} bytes (a rate
+     * limit's); to a loopback peer whose MSS is {@code segment}, what fills the prefix's last
+     * segment, up to a segment held until written, since a runt is acknowledged late
+     * (docs/header-body.md); else {@link #FIRST_CHUNK_BYTES}.
      */
-    static int chunkBytes(long prefixBytes, long count, int segment) {
-        if (goesWhole(count)) {
-            return 0;
-        }
-        return segment > 0 ? segment - (int) (prefixBytes % segment) : FIRST_CHUNK_BYTES;
+    static int chunkBytes(long prefixBytes, long count, int segment, long maxStep) {
+        int chunk = segment > 0 ? segment - (int) (prefixBytes % segment) : FIRST_CHUNK_BYTES;
+        return goesWhole(prefixBytes, count, maxStep) || prefixBytes + chunk > maxStep ? 0 : chunk;
     }
 
     /** The caller's prefix bytes, or 0 for none. */
@@ -93,10 +108,11 @@ final class PrefixWrite {
     }
 
     /**
-     * Writes what the target takes of the rest: one gathering write where the target gathers and more
-     * than one buffer has bytes left, else a plain write of the next buffer. Short counts are normal.
+     * Writes what the target takes of the rest, at most {@code maxBytes}: one gathering write where
+     * the target gathers, more than one buffer has bytes left and all of them fit, else a plain write
+     * of the next buffer. Short counts are normal.
      */
-    long write(WritableByteChannel target) throws IOException {
+    long write(WritableByteChannel target, long maxBytes) throws IOException {
         if (!readChunk()) {
             throw new EOFException("the file ended before " + chunkBytes + " bytes after position " + position);
         }
@@ -107,9 +123,10 @@ final class PrefixWrite {
             return 0;
         }
         int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
-        long written = target instanceof GatheringByteChannel && last - first > 1
+        long written = target instanceof GatheringByteChannel && last - first > 1 && left <= maxBytes
                 ? ((GatheringByteChannel) target).write(buffers, first, last - first)
-                : target.write(buffers[first]); // the JDK's plain write is the cheaper call
+                : Writes.atMost(target, buffers[first], maxBytes); // the JDK's plain write is the cheaper call
+        left -= written;
         while (first < last && !buffers[first].hasRemaining()) {
             first++;
         }

@@ -1,8 +1,9 @@
 package io.zerocopy;
 
 /**
- * Keeps a transfer at or below a rate limit: it says how large a step may be and whether the bytes
- * moved so far are ahead of the schedule, and for how long. It never waits itself.
+ * Keeps a transfer at or below a rate limit: it says whether the bytes moved so far are ahead of the
+ * schedule, and for how long; how large a step may be is {@link TransferFacts#maxStep()}'s to say.
+ * It never waits itself.
  */
 final class RatePacer {
     private final long bytesPerSecond;
@@ -17,11 +18,6 @@ final class RatePacer {
     /** Starts the schedule now. */
     void start(long now) {
         started = now;
-    }
-
-    /** The largest step under {@code cap}: a tenth of a second's worth, so pacing stays smooth. */
-    long maxStep(long cap) {
-        return Math.max(1, Math.min(cap, bytesPerSecond / 10));
     }
 
     /** Whether {@code moved} bytes are ahead of the schedule; if so, {@link #delayNanos} says for how long. */

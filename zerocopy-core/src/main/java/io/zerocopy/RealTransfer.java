@@ -18,14 +18,6 @@ import org.slf4j.Logger;
 final class RealTransfer implements Transfer {
     private static final Logger log = Logs.TRANSFERS;
 
-    /**
-     * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress
-     * callbacks, the interrupt check and the stall clock run between steps, and one blocking
-     * {@code sendfile} of 2 GiB would leave them silent for a second or more; at 64 MiB they run
-     * every few tens of milliseconds, for 16 extra system calls per GiB.
-     */
-    static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
-
     private enum State {
         RUNNING,
         DONE,
@@ -69,9 +61,8 @@ final class RealTransfer implements Transfer {
         this.facts = facts;
         this.choice = choice;
         this.listener = options.listener();
-        long cap = Math.min(MAX_STEP_BYTES, facts.platform().maxBytesPerCall());
         this.pacer = options.rateLimit() == 0 ? null : new RatePacer(options.rateLimit());
-        this.maxStep = pacer == null ? cap : pacer.maxStep(cap);
+        this.maxStep = facts.maxStep();
         this.prefix = prefix;
         this.prefixSize = prefix == null ? 0 : prefix.size();
         this.count = facts.request().count() < 0
@@ -218,7 +209,7 @@ final class RealTransfer implements Transfer {
     private long step() throws IOException {
         if (moved < prefixSize) {
             interestOps = SelectionKey.OP_WRITE;
-            return prefix.write(facts.request().target());
+            return prefix.write(facts.request().target(), maxStep);
         }
         long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
         long n = step.move(moved - prefixSize, ask);

@@ -84,10 +84,7 @@ final class Selection {
                 (s, how) -> "the source was opened for direct I/O, whose alignment rules do not bind a mapping"),
         new Row(
                 NativeStrategy.INSTANCE,
-                s -> s.facts.nativeSource()
-                        && s.facts.prefixBytes() > 0
-                        && s.facts.prefixChunk() == 0
-                        && PrefixWrite.goesWhole(s.facts.request().count()),
+                s -> s.facts.nativeSource() && PrefixWrite.goesWhole(s.facts),
                 Check.WITH_PREFIX,
                 (s, how) -> "a file the library opened natively (openat, fstat), its whole body of "
                         + s.facts.request().count()
@@ -99,10 +96,7 @@ final class Selection {
                 (s, how) -> "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
         new Row(
                 BufferedStrategy.INSTANCE,
-                s -> s.facts.prefixBytes() > 0
-                        && s.facts.prefixChunk() == 0
-                        && !s.facts.sourceDirectIo()
-                        && PrefixWrite.goesWhole(s.facts.request().count()),
+                s -> PrefixWrite.goesWhole(s.facts) && !s.facts.sourceDirectIo(),
                 Check.WITH_PREFIX,
                 (s, how) -> s.facts.request().count() == 0
                         ? "an empty body: the prefix alone"

@@ -23,6 +23,14 @@ import java.nio.channels.WritableByteChannel;
 final class TransferFacts {
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
+    /**
+     * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress
+     * callbacks, the interrupt check and the stall clock run between steps, and one blocking
+     * {@code sendfile} of 2 GiB would leave them silent for a second or more; at 64 MiB they run
+     * every few tens of milliseconds, for 16 extra system calls per GiB.
+     */
+    static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
+
     private final TransferRequest request;
     private final Peers.Peer peer;
     private final Platform platform;
@@ -45,6 +53,8 @@ final class TransferFacts {
     private final long prefixBytes;
     /** The file bytes before the slice that go out with the prefix (its first chunk), or 0. */
     private final int prefixChunk;
+    /** The most bytes one step moves, the prefix's included ({@link #maxStep(TransferOptions, Platform)}). */
+    private final long maxStep;
 
     /**
      * The facts of {@code request}, its target's peer already read; a file region's request follows
@@ -70,6 +80,7 @@ final class TransferFacts {
         this.sourceDirectIo = sourceDirectIo;
         this.prefixBytes = prefixBytes;
         this.prefixChunk = prefixChunk;
+        this.maxStep = maxStep(options, platform);
         this.sourceStream = ChannelKinds.isStream(request.source());
         this.targetStream = ChannelKinds.isStream(request.target());
         this.sourceNonBlocking = request.sourceNonBlocking();
@@ -182,6 +193,21 @@ final class TransferFacts {
     /** The region's first bytes that go out with the prefix, before the slice, or 0. */
     int prefixChunk() {
         return prefixChunk;
+    }
+
+    /** The most bytes one step moves, the prefix's included. */
+    long maxStep() {
+        return maxStep;
+    }
+
+    /**
+     * The most bytes one step moves under {@code options} on {@code platform}:
+     * {@link #MAX_STEP_BYTES} within the platform's per-call cap, and under a rate limit a tenth of a
+     * second's worth (at least a byte), so that pacing stays smooth.
+     */
+    static long maxStep(TransferOptions options, Platform platform) {
+        long cap = Math.min(MAX_STEP_BYTES, platform.maxBytesPerCall());
+        return options.rateLimit() == 0 ? cap : Math.max(1, Math.min(cap, options.rateLimit() / 10));
     }
 
     /** Whether the target is a socket whose peer is on this host. */

@@ -190,9 +190,11 @@ public final class Transfers {
      * a record with its framing. The first write gathers the prefix with the start of the file, so
      * that no segment carries the prefix alone: the whole region up to 80 KiB; past that, to a
      * loopback peer, as much as fills the prefix's last TCP segment, and to other peers 16 KiB.
-     * Those file bytes are read into a heap buffer of the transfer's own. The rest of the file takes
-     * the path the library chooses for it, as a slice copy would. The prefix buffers are consumed
-     * (their positions advance); the file's position is left unchanged.
+     * Those file bytes are read into a heap buffer of the transfer's own. Under a rate limit every
+     * write, the prefix's included, is at most one step's worth, and file bytes go with the prefix
+     * only where both fit one step. The rest of the file takes the path the library chooses for it,
+     * as a slice copy would. The prefix buffers are consumed (their positions advance); the file's
+     * position is left unchanged.
      *
      * @return the prefix's bytes plus the region's count
      * @throws IllegalArgumentException if the region reaches past the end of the file

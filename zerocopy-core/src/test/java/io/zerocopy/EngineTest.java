@@ -123,7 +123,7 @@ class EngineTest {
                     .isEqualTo(sum);
             assertThat(strategy.asked.get(i))
                     .as("asked at step %d", i)
-                    .isEqualTo(Math.min(Math.min(RealTransfer.MAX_STEP_BYTES, cap), count - sum));
+                    .isEqualTo(Math.min(Math.min(TransferFacts.MAX_STEP_BYTES, cap), count - sum));
             sum += strategy.reported.get(i);
         }
         assertThat(strategy.opens).isEqualTo(1);

@@ -484,22 +484,27 @@ class HeaderBodyTest {
     @Test
     void chunk_smallBodyGoesWholeOrNotAtAll_elseFillsTheSegmentToALoopbackPeer_else16KiB() {
         int mss = Peers.LOOPBACK_MSS_IPV4;
+        long unpaced = TransferFacts.MAX_STEP_BYTES; // a step without a rate limit
 
-        assertThat(PrefixWrite.goesWhole(WHOLE))
+        assertThat(PrefixWrite.goesWhole(200, WHOLE, unpaced))
                 .as("a body up to %d may go whole", WHOLE)
                 .isTrue();
-        assertThat(PrefixWrite.goesWhole(WHOLE + 1)).as("a larger one may not").isFalse();
-        assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss))
+        assertThat(PrefixWrite.goesWhole(200, WHOLE + 1, unpaced))
+                .as("a larger one may not")
+                .isFalse();
+        assertThat(PrefixWrite.chunkBytes(200, WHOLE, mss, unpaced))
                 .as("a body up to %d: no first chunk ahead of a strategy", WHOLE)
                 .isZero();
-        assertThat(PrefixWrite.chunkBytes(200, WHOLE + 1, 0)).as("another host").isEqualTo(CHUNK);
-        assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss))
+        assertThat(PrefixWrite.chunkBytes(200, WHOLE + 1, 0, unpaced))
+                .as("another host")
+                .isEqualTo(CHUNK);
+        assertThat(200 + PrefixWrite.chunkBytes(200, WHOLE + 1, mss, unpaced))
                 .as("loopback: one segment")
                 .isEqualTo(mss);
-        assertThat(70_000 + PrefixWrite.chunkBytes(70_000, 1 << 20, mss))
+        assertThat(70_000 + PrefixWrite.chunkBytes(70_000, 1 << 20, mss, unpaced))
                 .as("a header over one segment: two")
                 .isEqualTo(2 * mss);
-        assertThat(PrefixWrite.chunkBytes(mss, 1 << 20, mss))
+        assertThat(PrefixWrite.chunkBytes(mss, 1 << 20, mss, unpaced))
                 .as("a header of exactly one segment: one more")
                 .isEqualTo(mss);
     }

@@ -4,18 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rate limit is a ceiling: at no point may more bytes have moved than the rate allows for the
@@ -103,5 +108,50 @@ class RateLimitTest {
         assertThat(byListener).as("a listener's").isGreaterThanOrEqualTo(atLeast);
         assertThat(byCaller).as("a driven transfer's").isGreaterThanOrEqualTo(atLeast);
         assertThat(byFuture).as("copyAsync's").isGreaterThanOrEqualTo(atLeast);
+    }
+
+    /**
+     * Every step of a region with a prefix is within a tenth of a second's worth, the prefix's own
+     * included: a prefix larger than a step, then no body, one that would go whole with it (50,000
+     * bytes) or one whose first chunk would go with it (150,000).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 50_000, 150_000})
+    void region_withPrefix_eachStepWithinTheRate(int count, @TempDir Path dir) throws Exception {
+        long rate = 200_000;
+        Random random = new Random(count);
+        byte[] head = new byte[25_000];
+        byte[] body = new byte[count];
+        random.nextBytes(head);
+        random.nextBytes(body);
+        Path file = Files.write(dir.resolve("body.bin"), body);
+        List<Long> steps = new ArrayList<>();
+        long[] last = new long[1];
+        TransferOptions options = TransferOptions.builder()
+                .rateLimit(rate)
+                .listener(new TransferListener() {
+                    @Override
+                    public void onProgress(long bytesSoFar) {
+                        steps.add(bytesSoFar - last[0]);
+                        last[0] = bytesSoFar;
+                    }
+                })
+                .build();
+
+        try (FileChannel fc = FileChannel.open(file);
+                LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<byte[]> received = pair.drainInBackground();
+            FileRegion region = FileRegion.of(fc, 0, count)
+                    .withPrefix(ByteBuffer.wrap(head, 0, 12_000), ByteBuffer.wrap(head, 12_000, 13_000));
+            long moved = Transfers.copy(region, pair.sender, options);
+            pair.sender.shutdownOutput();
+
+            assertThat(moved).isEqualTo(head.length + count);
+            byte[] expected = new byte[head.length + count];
+            System.arraycopy(head, 0, expected, 0, head.length);
+            System.arraycopy(body, 0, expected, head.length, count);
+            ByteArrays.assertSameBytes("received", received.get(10, TimeUnit.SECONDS), expected);
+        }
+        assertThat(steps).as("bytes per step").allSatisfy(n -> assertThat(n).isBetween(1L, rate / 10));
     }
 }
