@@ -9,7 +9,6 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -50,7 +49,9 @@ final class Engine {
     private final long stallNanos;
 
     private volatile Selector selector;
+    /** Whether {@link #cancel} was called: a selector opened after it must not wait. */
     private volatile boolean cancelled;
+
     private SelectionKey sourceKey;
     private SelectionKey targetKey;
 
@@ -67,12 +68,6 @@ final class Engine {
         try {
             Stall stall = null; // the transfer's, once it has stalled: it says whether a stall is on
             while (!transfer.isDone()) {
-                if (cancelled) {
-                    throw transfer.fail(new TransferException(
-                            "cancelled after " + transfer.bytesTransferred() + " bytes",
-                            transfer.bytesTransferred(),
-                            new CancellationException("cancelled")));
-                }
                 // A stall lasts until a step that finds nothing to move, not until this thread gets
                 // round to checking: a pause of its own (GC, a busy machine) must not time it out.
                 // A stall that begins in this advance has lasted nothing yet: no clock for it.
@@ -106,8 +101,9 @@ final class Engine {
         }
     }
 
-    /** Stops the transfer at its next step; wakes it if it is waiting. Safe from any thread. */
+    /** Stops the transfer at its next step ({@link RealTransfer#cancel}); wakes it if it is waiting. Safe from any thread. */
     void cancel() {
+        transfer.cancel();
         cancelled = true;
         Selector s = selector;
         if (s != null) {

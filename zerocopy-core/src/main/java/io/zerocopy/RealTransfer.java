@@ -29,7 +29,6 @@ final class RealTransfer implements Transfer {
     private final Choice choice;
     private final TransferListener listener;
     private final RatePacer pacer;
-    private final long maxStep;
     private final PrefixWrite prefix;
     private final long prefixSize;
     private final long count;
@@ -53,6 +52,8 @@ final class RealTransfer implements Transfer {
     private TransferResult result;
 
     private TransferException failure;
+    /** Set from any thread by {@link #cancel}; read before each step and before the transfer completes. */
+    private volatile boolean cancelled;
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
 
@@ -62,7 +63,6 @@ final class RealTransfer implements Transfer {
         this.choice = choice;
         this.listener = options.listener();
         this.pacer = options.rateLimit() == 0 ? null : new RatePacer(options.rateLimit());
-        this.maxStep = facts.maxStep();
         this.prefix = prefix;
         this.prefixSize = prefix == null ? 0 : prefix.size();
         this.count = facts.request().count() < 0
@@ -163,6 +163,9 @@ final class RealTransfer implements Transfer {
         }
         boolean mayLoop = facts.mayLoop();
         while (state == State.RUNNING) {
+            if (cancelled) {
+                throw fail(failures().cancelled(moved));
+            }
             if (pacer != null && pacer.ahead(moved)) {
                 interestOps = 0;
                 progressed(); // paced, not stalled
@@ -209,9 +212,9 @@ final class RealTransfer implements Transfer {
     private long step() throws IOException {
         if (moved < prefixSize) {
             interestOps = SelectionKey.OP_WRITE;
-            return prefix.write(facts.request().target(), maxStep);
+            return prefix.write(facts.request().target(), facts.maxStep());
         }
-        long ask = count < 0 ? maxStep : Math.min(maxStep, count - moved);
+        long ask = count < 0 ? facts.maxStep() : Math.min(facts.maxStep(), count - moved);
         long n = step.move(moved - prefixSize, ask);
         if (n > ask) {
             throw new IllegalStateException(
@@ -224,6 +227,10 @@ final class RealTransfer implements Transfer {
     }
 
     private void complete() throws TransferException {
+        if (cancelled) {
+            // a cancel that came while the last step was blocked: the caller's future is cancelled already
+            throw fail(failures().cancelled(moved));
+        }
         releaseQuietly(null);
         state = State.DONE;
         interestOps = 0;
@@ -332,6 +339,11 @@ final class RealTransfer implements Transfer {
             result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
         }
         return result;
+    }
+
+    /** Ends the transfer as cancelled at its next step, or as the step under way returns, its last too; any thread. */
+    void cancel() {
+        cancelled = true;
     }
 
     /** Releases what the transfer holds without telling the listener: the blocking engine's last resort. */

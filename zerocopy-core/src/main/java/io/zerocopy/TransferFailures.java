@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 
 /**
  * Turns whatever ended a transfer (a step's exception, an interrupt, the source's early end) into
@@ -131,6 +132,12 @@ final class TransferFailures {
             }
             return null;
         }
+    }
+
+    /** A cancel of the future ({@code copyAsync}), seen between steps or as the last one ends. */
+    TransferException cancelled(long moved) {
+        return new TransferException(
+                "cancelled after " + moved + " bytes", moved, new CancellationException("cancelled"));
     }
 
     /** An interrupt seen between steps, or one that closed a channel during a step. */

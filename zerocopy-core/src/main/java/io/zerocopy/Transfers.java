@@ -312,7 +312,8 @@ public final class Transfers {
      * future completes with the result, or exceptionally with what
      * {@link #copy(Path, WritableByteChannel)} would have thrown. {@code cancel} on the future stops
      * the copy at its next step without interrupting the thread or closing a channel, and the
-     * listener hears {@code onFailure}; a step blocked in a blocking channel ends first.
+     * listener hears {@code onFailure}; a step blocked in a blocking channel ends first, and what it
+     * moved, the rest of the file included, counts in that failure.
      */
     public static CompletableFuture<TransferResult> copyAsync(
             Path source, WritableByteChannel target, Executor executor) {

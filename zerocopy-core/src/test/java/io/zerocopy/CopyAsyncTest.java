@@ -164,6 +164,35 @@ class CopyAsyncTest {
         }
     }
 
+    /**
+     * A cancel that comes while a step is blocked in a blocking socket (here the whole file in one
+     * {@code transferTo}, held up by a receiver that reads nothing) ends the copy as cancelled once
+     * that step returns, with its exact count, even where the step moved the last byte.
+     */
+    @Test
+    void copyAsync_cancelWhileAStepIsBlocked_endsCancelledWithTheCount() throws Exception {
+        byte[] data = randomBytes(16 << 20);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<TransferResult> future =
+                    Transfers.copyAsync(path, pair.sender, ownThread, options(observer));
+            LoopbackPair.readExactly(pair.receiver, 1); // a step is under way, and cannot end until read
+
+            assertThat(future.cancel(false)).isTrue();
+            CompletableFuture<byte[]> rest = pair.drainInBackground();
+            CompletableFuture.anyOf(observer.failed, observer.completed).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            pair.sender.shutdownOutput();
+
+            assertThat(observer.completed).as("onComplete").isNotDone();
+            TransferException failure = observer.failed.get();
+            assertThat(failure.getCause()).isInstanceOf(CancellationException.class);
+            byte[] got = rest.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(failure.bytesTransferred()).as("the count").isEqualTo(1 + got.length);
+            ByteArrays.assertSameBytes("received", got, Arrays.copyOfRange(data, 1, 1 + got.length));
+        }
+    }
+
     @Test
     void copyAsync_cancelledBeforeItRuns_neverStarts() throws Exception {
         Path path = Files.write(dir.resolve("source"), randomBytes(1000));
