@@ -37,7 +37,11 @@ final class Preflight {
         checkNotInterrupted();
     }
 
-    /** Arguments of a file-slice verb, checked before anything is touched. */
+    /**
+     * Arguments of a file-slice verb, checked before anything is touched; a slice whose end is past
+     * {@code Long.MAX_VALUE}, past any file's end, is named against the file's size before anything
+     * adds them up.
+     */
     static void checkSliceArguments(FileChannel source, long position, long count, WritableByteChannel target)
             throws IOException {
         checkEnds(source, target);
@@ -45,6 +49,9 @@ final class Preflight {
         Checks.notNegative(count, "count");
         ChannelKinds.requireOpen(source);
         ChannelKinds.requireOpen(target);
+        if (count > Long.MAX_VALUE - position) {
+            requireWithinSize(source, position, count);
+        }
     }
 
     /** A read of a slice that also checks it: whether the file holds the slice's last byte (false: it ended first). */
