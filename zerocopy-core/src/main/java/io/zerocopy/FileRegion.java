@@ -50,12 +50,24 @@ public final class FileRegion {
         return new FileRegion(file, position, count, NO_PREFIX);
     }
 
-    /** This region preceded by {@code prefix}, sent in array order; replaces any prefix it had. */
+    /**
+     * This region preceded by {@code prefix}, sent in array order; replaces any prefix it had. Each
+     * buffer may appear once: to send the same bytes twice, pass a {@code duplicate()}.
+     *
+     * @throws IllegalArgumentException if the same buffer object appears twice, whose one position
+     *     cannot say what of each was sent
+     */
     public FileRegion withPrefix(ByteBuffer... prefix) {
         Objects.requireNonNull(prefix, "prefix");
         ByteBuffer[] copy = prefix.clone();
         for (int i = 0; i < copy.length; i++) {
             Objects.requireNonNull(copy[i], "prefix[" + i + "]");
+            for (int j = 0; j < i; j++) {
+                if (copy[j] == copy[i]) {
+                    throw new IllegalArgumentException("prefix[" + i + "]: the same buffer as prefix[" + j
+                            + "] (expected: each buffer once; pass a duplicate() to send its bytes again)");
+                }
+            }
         }
         return new FileRegion(file, position, count, copy);
     }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A region with a prefix fails on the caller's arguments as a bare slice does, naming them, before a byte moves. */
+/**
+ * A region's arguments: with a prefix it fails on a bad slice as a bare slice does, naming the
+ * caller's values, before a byte moves; a prefix takes each buffer once.
+ */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class FileRegionTest {
 
@@ -40,6 +43,29 @@ class FileRegionTest {
             }
         }
         assertThat(out.size()).as("bytes written").isZero();
+    }
+
+    /**
+     * The same buffer twice has no one meaning once a write is short (a gathering write sets each
+     * slot's position on its own), so withPrefix refuses it; a duplicate is a buffer of its own.
+     */
+    @Test
+    void withPrefix_sameBufferTwice_refused_aDuplicateIsSentTwice() throws Exception {
+        byte[] body = {'b', 'o', 'd', 'y', '!'};
+        Path file = Files.write(dir.resolve("source"), body);
+        ByteBuffer head = prefix();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (FileChannel fc = FileChannel.open(file)) {
+            FileRegion region = FileRegion.of(fc, 0, body.length);
+
+            assertThatThrownBy(() -> region.withPrefix(head, ByteBuffer.allocate(1), head))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("prefix[2]: the same buffer as prefix[0] (expected: ");
+            long moved = Transfers.copy(region.withPrefix(head, head.duplicate()), Channels.newChannel(out));
+
+            assertThat(moved).isEqualTo(13);
+            assertThat(out.toString("US-ASCII")).isEqualTo("headheadbody!");
+        }
     }
 
     private static ByteBuffer prefix() {
