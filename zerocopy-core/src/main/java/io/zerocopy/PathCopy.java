@@ -62,7 +62,9 @@ final class PathCopy {
         LinkOption[] linkOptions = followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
         BasicFileAttributes sourceAttributes = attributes(source, linkOptions);
         if (!sourceAttributes.isRegularFile() && !sourceAttributes.isSymbolicLink()) {
-            Files.copy(source, target, copyOptions); // a directory or a special file: no bytes to read
+            // A directory or a special file: Files.copy makes it (a FIFO's bytes it reads and writes
+            // too), and it counts as 0 bytes, as the verb's Javadoc says.
+            Files.copy(source, target, copyOptions);
             return 0;
         }
         BasicFileAttributes targetAttributes = existingAttributes(target);
