@@ -233,8 +233,10 @@ final class Opener {
         }
         long slice = count < 0 ? left : count;
         long from = Math.min(start, size); // a position past the end reads nothing, as the JDK's transferTo
-        return FileChannels.copyAndAdvance(
-                file.channel, start, () -> run(checkedSlice(file.channel, from, slice, target)));
+        return FileChannels.copyAndAdvance(file.channel, start, () -> {
+            RealTransfer transfer = checkedSlice(file.channel, from, slice, target);
+            return count < 0 ? runToEnd(transfer) : run(transfer);
+        });
     }
 
     /**
@@ -348,6 +350,12 @@ final class Opener {
     long run(RealTransfer transfer) throws IOException {
         transfer.dropResult();
         return engine(transfer).run();
+    }
+
+    /** As {@link #run}, for a verb that copies until the end of the source ({@link RealTransfer#toEndOfFile}). */
+    long runToEnd(RealTransfer transfer) throws IOException {
+        transfer.toEndOfFile();
+        return run(transfer);
     }
 
     /** The blocking loop that runs {@code transfer} with these options. */

@@ -41,6 +41,7 @@ final class RealTransfer implements Transfer {
     private State state = State.RUNNING;
     private TransferStep step;
     private long moved;
+    private boolean toEndOfFile;
     /** Whether the result's time may be read ({@link #dropResult}); {@code clockStarted} once {@link #started} has it. */
     private boolean timed = true;
 
@@ -155,6 +156,11 @@ final class RealTransfer implements Transfer {
         timed = listener != TransferListener.NONE;
     }
 
+    /** Before the first advance, for an until-end verb: a file ending before its size, unshrunk (sysfs), has ended. */
+    void toEndOfFile() {
+        toEndOfFile = true;
+    }
+
     /** Steps until the transfer is over, the channel would block, or (on a blocking channel) after one step. */
     private void run() throws TransferException {
         if (timed && !clockStarted) {
@@ -177,6 +183,9 @@ final class RealTransfer implements Transfer {
                     throw failures().interrupted(moved);
                 }
                 n = step();
+                if (n == 0 && stall().zeroStep(moved, moved - prefixSize)) {
+                    n = -1; // the file ended while its size still reads the same
+                }
             } catch (IOException | RuntimeException | Error e) {
                 throw fail(e);
             }
@@ -191,18 +200,12 @@ final class RealTransfer implements Transfer {
                     break;
                 }
             } else if (n < 0) {
-                if (count >= 0) {
-                    throw fail(failures().endedEarly(null, moved));
+                TransferException early = count < 0 ? null : failures().endedEarly(null, moved);
+                if (early != null && (!toEndOfFile || early instanceof TruncatedSourceException)) {
+                    throw fail(early); // short of the count, unless the verb copies to the end of an unshrunk file
                 }
                 complete();
             } else {
-                try {
-                    stall().zeroStep(
-                                    moved,
-                                    moved < prefixSize ? -1 : facts.request().position() + moved - prefixSize);
-                } catch (IOException | RuntimeException e) {
-                    throw fail(e);
-                }
                 break;
             }
         }
@@ -228,8 +231,7 @@ final class RealTransfer implements Transfer {
 
     private void complete() throws TransferException {
         if (cancelled) {
-            // a cancel that came while the last step was blocked: the caller's future is cancelled already
-            throw fail(failures().cancelled(moved));
+            throw fail(failures().cancelled(moved)); // came while the last step was blocked: the future says so
         }
         releaseQuietly(null);
         state = State.DONE;

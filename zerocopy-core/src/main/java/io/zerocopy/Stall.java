@@ -8,8 +8,8 @@ import java.io.IOException;
  * and what that means for a file source. After a step that moved nothing, a file source that shrank
  * is a truncation; one that ended while its size still reads the same (procfs, sysfs) is found by
  * reading one byte, at once when only the source can be holding up (a blocking target), else after
- * {@link #SELECT_TRUST} such steps in a row. The blocking engine reads the same count and time to
- * back off and to time out.
+ * {@link #SELECT_TRUST} such steps in a row, and the transfer judges that end. The blocking engine
+ * reads the same count and time to back off and to time out.
  */
 final class Stall {
 
@@ -56,28 +56,28 @@ final class Stall {
     }
 
     /**
-     * Counts a step that moved nothing and checks the source.
+     * Counts a step that moved nothing and checks the source; returns whether the file ended there
+     * while its size still reads the same, which the transfer takes as an end of file.
      *
      * @param moved the transfer's count so far, prefix included
-     * @param fileOffset where in the source file the next byte is, or -1 when no file step has run
-     *     yet (a prefix is still going out)
-     * @throws IOException a {@link TruncatedSourceException} or early-end {@link TransferException}
+     * @param bodyMoved the request's bytes moved so far, the prefix's not counted; negative while a
+     *     prefix is still going out, when the file is not looked at
+     * @throws TruncatedSourceException if the file shrank
      */
-    void zeroStep(long moved, long fileOffset) throws IOException {
+    boolean zeroStep(long moved, long bodyMoved) throws IOException {
         if (idleSteps++ == 0) {
             since = System.nanoTime();
         }
-        if (facts.sourceKind() != ChannelKind.FILE || fileOffset < 0) {
-            return;
+        if (facts.sourceKind() != ChannelKind.FILE || bodyMoved < 0) {
+            return false;
         }
         TruncatedSourceException truncation = failures.truncation(null, moved);
         if (truncation != null) {
             throw truncation;
         }
-        if (!facts.targetNonBlocking() || idleSteps > SELECT_TRUST) {
-            if (!facts.sourceDirectIo() && ChannelKinds.probe(facts.request().sourceFile(), fileOffset) < 0) {
-                throw failures.endedEarly(null, moved);
-            }
-        }
+        long next = facts.request().position() + bodyMoved;
+        return (!facts.targetNonBlocking() || idleSteps > SELECT_TRUST)
+                && !facts.sourceDirectIo()
+                && ChannelKinds.probe(facts.request().sourceFile(), next) < 0;
     }
 }

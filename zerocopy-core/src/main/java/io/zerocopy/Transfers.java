@@ -139,7 +139,8 @@ public final class Transfers {
      * copy: that copy fails with a {@code FileSystemException} naming the source. With
      * {@code COPY_ATTRIBUTES} the new file's attributes are set without following links, so a link
      * renamed over the target while the copy runs fails it rather than having them set on what it
-     * names. If the copy fails part-way the partial target is deleted.
+     * names. A file that ends before its size (sysfs) is copied to its end, as {@code Files.copy}
+     * does. If the copy fails part-way the partial target is deleted.
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
@@ -158,7 +159,7 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(source, target, copyOptions, (in, out) -> opener.run(opener.wholeFile(in, out)));
+        return PathCopy.copy(source, target, copyOptions, (in, out) -> opener.runToEnd(opener.wholeFile(in, out)));
     }
 
     /**
@@ -212,7 +213,8 @@ public final class Transfers {
 
     /**
      * Copies from {@code source} until its end of stream. A JDK {@code FileChannel} source is read
-     * from its current position up to the size it has when the copy starts, and its position
+     * from its current position up to the size it has when the copy starts, or to its end where that
+     * comes first and the file did not shrink (a sysfs file overstates its size), and its position
      * advances by the bytes moved (also when the copy fails part-way); a file target is written at,
      * and advances, its position.
      */
