@@ -30,16 +30,21 @@ import java.util.Random;
  * bytes the sending thread allocated per transfer (which the machine does not disturb at all).
  *
  * <p>{@code java -cp benchmarks.jar io.zerocopy.benchmarks.fixedcost.FixedCostRun [rounds] [batch] [sizes...]
- * [--csv FILE] [--contenders a,b,...] [--vs a,b,...]} (defaults: 15 rounds, 2,000 transfers a batch, sizes 0,
- * 4096, 8192 and 65536, every contender that can run in this JVM; the first two rounds are warm-up and not
- * counted). The ratio to the faster raw loop needs both raw loops that open their file the same way among the
+ * [--csv FILE] [--contenders a,b,...] [--vs a,b,...] [--warm-up N]} (defaults: 15 rounds, 2,000 transfers a
+ * batch, sizes 0, 4096, 8192 and 65536, every contender that can run in this JVM; the first two rounds, or
+ * {@code N}, are warm-up and not counted). The ratio to the faster raw loop needs both raw loops that open their file the same way among the
  * contenders. {@code --vs} adds, for each contender named, every other contender's median of per-round ratios
  * to it (wall and CPU). {@code --peer veth} sends to a receiver in another network namespace over a veth
  * pair ({@link VethPeer}: root only), a peer on another host, instead of a drain thread in this JVM. With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
-    private static final int WARM_UP_ROUNDS = 2;
+    /**
+     * Rounds not counted: 2 unless {@code --warm-up} says otherwise. JDK 17 compiles the library's
+     * methods with C2 only after about 2 s, so its slices need about 45 rounds of 2,000 to be timed
+     * compiled (docs/records/2026-11-29-sixteen-cpus.md).
+     */
+    private static int warmUpRounds = 2;
 
     private FixedCostRun() {}
 
@@ -63,6 +68,11 @@ public final class FixedCostRun {
         if (flag >= 0) {
             vs = Arrays.asList(rest.get(flag + 1).split(","));
             vs.forEach(FixedCostContenders::of);
+            rest.subList(flag, flag + 2).clear();
+        }
+        flag = rest.indexOf("--warm-up");
+        if (flag >= 0) {
+            warmUpRounds = Integer.parseInt(rest.get(flag + 1));
             rest.subList(flag, flag + 2).clear();
         }
         flag = rest.indexOf("--peer");
@@ -162,7 +172,7 @@ public final class FixedCostRun {
                         .append(String.format(Locale.ROOT, "%d,%s,%.3f,%.3f,%.3f,%.3f,%.0f%n", row));
             }
         }
-        System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + WARM_UP_ROUNDS + " warm-up) of "
+        System.out.println("Java " + Runtime.version() + ", " + rounds + " rounds (" + warmUpRounds + " warm-up) of "
                 + batch + " transfers per contender" + (veth == null ? "" : ", to a veth peer at " + veth.address()));
         System.out.print(table);
         if (ratios.length() > 0) {
@@ -237,7 +247,7 @@ public final class FixedCostRun {
                     double us = (System.nanoTime() - start) / 1e3 / batch;
                     double cpuUs = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e3 / batch;
                     double heap = (threads.getCurrentThreadAllocatedBytes() - heapStart) / (double) batch;
-                    if (round >= WARM_UP_ROUNDS) {
+                    if (round >= warmUpRounds) {
                         times.computeIfAbsent(c, k -> new ArrayList<>()).add(us);
                         cpuTimes.computeIfAbsent(c, k -> new ArrayList<>()).add(cpuUs);
                         heapBytes.computeIfAbsent(c, k -> new ArrayList<>()).add(heap);
