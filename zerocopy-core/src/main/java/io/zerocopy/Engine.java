@@ -49,9 +49,6 @@ final class Engine {
     private final long stallNanos;
 
     private volatile Selector selector;
-    /** Whether {@link #cancel} was called: a selector opened after it must not wait. */
-    private volatile boolean cancelled;
-
     private SelectionKey sourceKey;
     private SelectionKey targetKey;
 
@@ -104,7 +101,6 @@ final class Engine {
     /** Stops the transfer at its next step ({@link RealTransfer#cancel}); wakes it if it is waiting. Safe from any thread. */
     void cancel() {
         transfer.cancel();
-        cancelled = true;
         Selector s = selector;
         if (s != null) {
             s.wakeup();
@@ -136,7 +132,7 @@ final class Engine {
     private void select(SelectableChannel channel, boolean source, long nanos) throws IOException {
         if (selector == null) {
             selector = channel.provider().openSelector();
-            if (cancelled) {
+            if (transfer.isCancelled()) {
                 return; // cancel() may have looked before the selector existed
             }
         }

@@ -348,6 +348,11 @@ final class RealTransfer implements Transfer {
         cancelled = true;
     }
 
+    /** Whether {@link #cancel} was called: the blocking loop then opens no wait. */
+    boolean isCancelled() {
+        return cancelled;
+    }
+
     /** Releases what the transfer holds without telling the listener: the blocking engine's last resort. */
     void abandon() {
         if (state == State.RUNNING) {
