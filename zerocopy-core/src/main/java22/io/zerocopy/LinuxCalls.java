@@ -94,13 +94,6 @@ final class LinuxCalls {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle SPLICE =
-            bind("splice", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle PIPE2 = bind("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle FCNTL = bind(
-            "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle READ =
-            bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle OPENAT = bind(
             "openat",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
@@ -113,24 +106,60 @@ final class LinuxCalls {
     private static final MethodHandle FSTAT =
             syscall("__NR_fstat", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS));
 
-    /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
-    private static final MethodHandle OPENAT2 =
-            syscall("__NR_openat2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
-
-    private static final MethodHandle SENDFILE =
-            bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle POLL =
-            bind("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle GETSOCKOPT =
             bind("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    // The calls below are bound on first use, each group in a holder of its own: a binding costs
+    // milliseconds at a process's first transfer, and a small file sent from a path needs none of them.
+
+    /** A larger file into a socket: {@code sendfile} on a duplicate of the socket's descriptor. */
+    private static final class Sendfile {
+        static final MethodHandle SENDFILE =
+                bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle FCNTL = bind(
+                "fcntl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                Linker.Option.firstVariadicArg(2));
+    }
+
+    /** Waiting for a socket, and waking a thread that waits. */
+    private static final class Waits {
+        static final MethodHandle POLL = bind("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    /** A {@code splice} relay. */
+    private static final class Relay {
+        static final MethodHandle SPLICE = bind(
+                "splice", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle PIPE2 = bind("pipe2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    }
+
+    /** A failure's words. */
+    private static final class Messages {
+        static final MethodHandle STRERROR = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    }
+
+    /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
+    private static final class Beneath {
+        static final MethodHandle OPENAT2 = syscall(
+                "__NR_openat2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    }
 
     private LinuxCalls() {}
+
+    /** Binds the calls every native open makes (this class's own); a {@code LinkageError} where they cannot be bound. */
+    static void bindOpens() {}
+
+    /** Binds a {@code splice} relay's calls now; a {@code LinkageError} where they cannot be bound. */
+    static void bindRelay() {
+        Objects.requireNonNull(Relay.SPLICE);
+    }
 
     private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
@@ -183,7 +212,7 @@ final class LinuxCalls {
 
     static long splice(State s, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
         try {
-            return (long) SPLICE.invokeExact(s.callState, in, offIn, out, offOut, len, flags);
+            return (long) Relay.SPLICE.invokeExact(s.callState, in, offIn, out, offOut, len, flags);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -191,7 +220,7 @@ final class LinuxCalls {
 
     static int pipe2(State s, int flags) {
         try {
-            return (int) PIPE2.invokeExact(s.callState, s.pipeFds, flags);
+            return (int) Relay.PIPE2.invokeExact(s.callState, s.pipeFds, flags);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -199,7 +228,7 @@ final class LinuxCalls {
 
     static int fcntl(State s, int fd, int command, int argument) {
         try {
-            return (int) FCNTL.invokeExact(s.callState, fd, command, argument);
+            return (int) Sendfile.FCNTL.invokeExact(s.callState, fd, command, argument);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -216,7 +245,7 @@ final class LinuxCalls {
 
     static long read(State s, int fd, MemorySegment buffer, long len) {
         try {
-            return (long) READ.invokeExact(s.callState, fd, buffer, len);
+            return (long) Relay.READ.invokeExact(s.callState, fd, buffer, len);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -243,7 +272,7 @@ final class LinuxCalls {
     /** {@code openat2(2)} of a NUL-terminated path, as {@code how} (a {@code struct open_how}) says. */
     static int openat2(MemorySegment callState, int dirFd, MemorySegment path, MemorySegment how) {
         try {
-            return (int) (long) OPENAT2.invokeExact(callState, dirFd, path, how, how.byteSize());
+            return (int) (long) Beneath.OPENAT2.invokeExact(callState, dirFd, path, how, how.byteSize());
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -252,7 +281,7 @@ final class LinuxCalls {
     /** {@code sendfile(2)} from {@code in} at {@code *offset} (advanced by what it sends) into {@code out}. */
     static long sendfile(MemorySegment callState, int out, int in, MemorySegment offset, long count) {
         try {
-            return (long) SENDFILE.invokeExact(callState, out, in, offset, count);
+            return (long) Sendfile.SENDFILE.invokeExact(callState, out, in, offset, count);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -311,7 +340,7 @@ final class LinuxCalls {
         s.pollFd.set(JAVA_SHORT, 4, events);
         s.pollFd.set(JAVA_SHORT, 6, (short) 0);
         try {
-            return (int) POLL.invokeExact(s.callState, s.pollFd, 1L, millis);
+            return (int) Waits.POLL.invokeExact(s.callState, s.pollFd, 1L, millis);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -337,7 +366,7 @@ final class LinuxCalls {
 
     static int shutdown(State s, int fd, int how) {
         try {
-            return (int) SHUTDOWN.invokeExact(s.callState, fd, how);
+            return (int) Waits.SHUTDOWN.invokeExact(s.callState, fd, how);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -361,7 +390,7 @@ final class LinuxCalls {
 
     static String message(int errno) {
         try {
-            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment text = (MemorySegment) Messages.STRERROR.invokeExact(errno);
             return text.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;

@@ -55,7 +55,7 @@ final class NativeFiles {
             return "opening a file natively needs --enable-native-access=" + Descriptors.flagTarget();
         }
         try {
-            LinuxCalls.message(0);
+            LinuxCalls.bindOpens();
             return null;
         } catch (RuntimeException | LinkageError e) {
             return "openat and fstat could not be bound through the FFM API: " + e;

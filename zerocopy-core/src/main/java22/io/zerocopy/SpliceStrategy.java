@@ -118,7 +118,7 @@ final class SpliceStrategy extends BuiltInStrategy {
 
         private static String bind() {
             try {
-                LinuxCalls.message(0);
+                LinuxCalls.bindRelay();
                 return null;
             } catch (RuntimeException | LinkageError e) {
                 log.debug("splice is unavailable: the C library's functions could not be bound", e);
