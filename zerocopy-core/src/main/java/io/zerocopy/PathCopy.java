@@ -85,7 +85,7 @@ final class PathCopy {
             // could open a file renamed over the link since.
             Files.createSymbolicLink(target, Files.readSymbolicLink(source));
             if (attributes) {
-                copyLinkOwner(target, sourceAttributes);
+                copyOwner(view(null, target, PosixFileAttributeView.class), sourceAttributes); // lchown
             }
             return 0;
         }
@@ -166,38 +166,38 @@ final class PathCopy {
     }
 
     /**
-     * A link's owner and group, as {@code Files.copy} copies a link's attributes: where the process
-     * may set them ({@code lchown}), and nothing else; a failure is ignored, as there.
+     * The source's owner and group where the file system has them, as {@code Files.copy} gives them
+     * with one {@code fchown} ({@code lchown} for a link) whose failure it ignores: where the process
+     * may not set both, the file keeps the owner and group it was made with. A link renamed over the
+     * new file fails the copy instead.
      */
-    private static void copyLinkOwner(Path link, BasicFileAttributes source) {
-        PosixFileAttributeView view = view(null, link, PosixFileAttributeView.class);
+    private static void copyOwner(PosixFileAttributeView view, BasicFileAttributes source) throws IOException {
         if (!(source instanceof PosixFileAttributes) || view == null) {
             return;
         }
-        PosixFileAttributes posix = (PosixFileAttributes) source;
         try {
-            view.setOwner(posix.owner());
+            view.setOwner(((PosixFileAttributes) source).owner());
+            view.setGroup(((PosixFileAttributes) source).group());
         } catch (IOException e) {
-            // not the process's to give away: the link stays the process's, as with Files.copy
-        }
-        try {
-            view.setGroup(posix.group());
-        } catch (IOException e) {
-            // a group the process is not in: as above
+            if (OpenFailures.refusedLink(e)) {
+                throw e;
+            }
         }
     }
 
     /**
-     * The source's permissions and times on the new file, never through a link renamed over it since
-     * the copy made it (that fails the copy): set relative to the open parent directory without
-     * following links where the file system gives a {@link SecureDirectoryStream} (Linux), else by
-     * name without following links. {@code Files.copy} sets them on the file it holds open, which
-     * Java 17 cannot; and JDK 25's {@code PosixFileAttributeView.setPermissions} by name follows a
-     * link despite {@code NOFOLLOW_LINKS} (its open takes {@code O_NOFOLLOW} as the mode).
+     * The source's owner, group, permissions and times on the new file, never through a link
+     * renamed over it since the copy made it (that fails the copy): set relative to the open parent
+     * directory without following links where the file system gives a {@link SecureDirectoryStream}
+     * (Linux), else by name without following links. {@code Files.copy} sets them on the file it
+     * holds open, which Java 17 cannot; and JDK 25's {@code PosixFileAttributeView.setPermissions}
+     * by name follows a link despite {@code NOFOLLOW_LINKS} (its open takes {@code O_NOFOLLOW} as
+     * the mode).
      */
     private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {
         try (SecureDirectoryStream<Path> parent = secureParent(target)) {
             PosixFileAttributeView posix = view(parent, target, PosixFileAttributeView.class);
+            copyOwner(posix, source);
             if (source instanceof PosixFileAttributes && posix != null) {
                 posix.setPermissions(((PosixFileAttributes) source).permissions());
             }

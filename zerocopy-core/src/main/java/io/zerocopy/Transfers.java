@@ -130,9 +130,10 @@ public final class Transfers {
      * {@link StandardCopyOption#REPLACE_EXISTING} is given; {@link StandardCopyOption#COPY_ATTRIBUTES}
      * copies the modification time and, where supported, POSIX permissions (the nine read, write
      * and execute bits: unlike {@code Files.copy}, never set-user-ID, set-group-ID or sticky, with
-     * or without the option); {@link LinkOption#NOFOLLOW_LINKS} copies a symbolic link itself. Copying a file onto itself
-     * does nothing and returns 0. A directory or a special file is made by {@code Files.copy}
-     * itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
+     * or without the option) and the owner and group where the process may set them (as root),
+     * elsewhere leaving the process's as {@code Files.copy} does; {@link LinkOption#NOFOLLOW_LINKS}
+     * copies a symbolic link itself. Copying a file onto itself does nothing and returns 0. A
+     * directory or a special file is made by {@code Files.copy} itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
      * (with {@code COPY_ATTRIBUTES} its owner and group where the process may set them, as
      * {@code Files.copy} does, and no other attribute); each counts as 0 bytes. With
      * {@code NOFOLLOW_LINKS} no link is followed, not even one renamed over the source during the

@@ -121,7 +121,7 @@ class PathCopyLinksTest {
     /**
      * A writer renames a link to a victim file over the target whenever the target is a file: the
      * copy's own, once made. {@code COPY_ATTRIBUTES} must give its mode and times to the file the
-     * copy made, or fail, and never to what a link put in its place names. Before the fix it set them
+     * copy made, or fail, and never to what a link put in its place names; nor its owner. Before the fix it set them
      * by name after the bytes, following the link, within a few copies.
      */
     @Test
@@ -133,6 +133,10 @@ class PathCopyLinksTest {
         Path source = Files.writeString(dir.resolve("source"), FILE);
         Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rwxrwxrwx"));
         Files.setLastModifiedTime(source, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        Object victimOwner = Files.getAttribute(victim, "unix:uid");
+        if ("root".equals(System.getProperty("user.name"))) {
+            Files.setAttribute(source, "unix:uid", 1234); // an owner to give, where the process may
+        }
         Path target = dir.resolve("target");
         Path link = dir.resolve("target.link");
         AtomicBoolean done = new AtomicBoolean();
@@ -152,6 +156,9 @@ class PathCopyLinksTest {
                         .as("copy %d", i)
                         .isEqualTo("rw-------");
                 assertThat(Files.getLastModifiedTime(victim)).as("copy %d", i).isEqualTo(victimTime);
+                assertThat(Files.getAttribute(victim, "unix:uid"))
+                        .as("copy %d", i)
+                        .isEqualTo(victimOwner);
             }
         } finally {
             done.set(true);

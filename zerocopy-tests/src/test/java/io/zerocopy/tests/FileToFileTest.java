@@ -3,6 +3,7 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.abort;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -243,5 +245,33 @@ class FileToFileTest {
 
         assertThat((int) Files.getAttribute(source, "unix:mode") & 07777).isEqualTo(07755);
         assertThat((int) Files.getAttribute(target, "unix:mode") & 07777).isEqualTo(0755);
+    }
+
+    /**
+     * {@code COPY_ATTRIBUTES} gives the new file the source's owner and group, as {@code Files.copy}
+     * does where the process may set them; only root may give a file away, so only root can tell.
+     */
+    @Test
+    void copy_copyAttributes_ownerAndGroup_asFilesCopy() throws IOException {
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root may give a file away");
+        Path source = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(100, 4));
+        Files.setAttribute(source, "unix:uid", 1234);
+        Files.setAttribute(source, "unix:gid", 2345);
+        Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rwxr-x---"));
+
+        Files.copy(source, dir.resolve("jdk"), StandardCopyOption.COPY_ATTRIBUTES);
+        Transfers.copy(source, dir.resolve("ours"), StandardCopyOption.COPY_ATTRIBUTES);
+        Transfers.copy(source, dir.resolve("plain"));
+
+        for (String name : List.of("jdk", "ours")) {
+            Path copy = dir.resolve(name);
+            assertThat(Files.getAttribute(copy, "unix:uid")).as(name).isEqualTo(1234);
+            assertThat(Files.getAttribute(copy, "unix:gid")).as(name).isEqualTo(2345);
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(copy)))
+                    .as(name)
+                    .isEqualTo("rwxr-x---");
+        }
+        assertThat(Files.getAttribute(dir.resolve("plain"), "unix:uid")).isEqualTo(0);
+        assertThat(Files.readAllBytes(dir.resolve("ours"))).isEqualTo(Files.readAllBytes(source));
     }
 }
