@@ -3,6 +3,7 @@ package io.zerocopy.examples.http;
 import io.zerocopy.FileRegion;
 import io.zerocopy.TransferException;
 import io.zerocopy.Transfers;
+import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
@@ -127,7 +128,7 @@ final class BlockingConnection implements Runnable {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             remote = channel.getRemoteAddress();
             if (refused) {
-                respond(engine.planner().reject(503, "too many connections"), System.nanoTime());
+                respond(engine.planner().reject(503, "too many connections"), System.nanoTime(), false);
                 linger(ByteBuffer.allocate(4096));
             } else {
                 serve();
@@ -180,7 +181,7 @@ final class BlockingConnection implements Runnable {
                 System.arraycopy(bytes, parsed.consumed(), bytes, 0, rest);
                 in.position(rest);
             }
-            if (respond(response, start).close) {
+            if (respond(response, start, true).close) {
                 linger(in.clear());
                 return;
             }
@@ -191,9 +192,12 @@ final class BlockingConnection implements Runnable {
      * Sends a response and logs it; the response's file is closed either way. Returns what went
      * out: the response, or the 500 that replaced it when sending it met an unexpected exception (a
      * bug) before a byte of it went out; after the first byte such an exception is logged and the
-     * 500, unsent, still says to close the connection. The event loop answers the same way.
+     * 500, unsent, still says to close the connection. If the file shrank since it was opened (written
+     * in place while the cache of open files held it) before any of the response went out, the
+     * request is answered again from a fresh open where {@code mayAnswerAgain}, and only that answer
+     * is logged. The event loop answers the same way.
      */
-    private Response respond(Response response, long start) throws IOException {
+    private Response respond(Response response, long start, boolean mayAnswerAgain) throws IOException {
         long sent = 0;
         Response logged = response;
         try (response) {
@@ -212,6 +216,11 @@ final class BlockingConnection implements Runnable {
                 deadline = System.nanoTime() + idleNanos;
             }
             return response;
+        } catch (TruncatedSourceException e) {
+            if (!mayAnswerAgain || !response.nothingSent(e)) {
+                throw e;
+            }
+            logged = null; // the answer below is logged instead
         } catch (RuntimeException e) {
             Response failure = engine.planner().failed(response.request(), e);
             if (sent == 0 && response.head.position() == 0) {
@@ -220,8 +229,12 @@ final class BlockingConnection implements Runnable {
             }
             return failure;
         } finally {
-            engine.config().accessLog().log(remote, logged, sent, start);
+            if (logged != null) {
+                engine.config().accessLog().log(remote, logged, sent, start);
+            }
         }
+        Response afresh = engine.planner().planAfresh(response.request(), response.close || engine.closing());
+        return respond(afresh, start, false);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
@@ -35,6 +36,8 @@ final class LoopConnection {
     private Response response;
     private ResponseTransfer transfer;
     private long started;
+    /** Whether {@link #response} answers its request again, its file having shrunk before the first answer went. */
+    private boolean answeredAgain;
 
     LoopConnection(EventLoop loop, SocketChannel channel, SelectionKey key, boolean refused) {
         this.loop = loop;
@@ -168,6 +171,8 @@ final class LoopConnection {
         response = next;
         try {
             transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
+        } catch (TruncatedSourceException e) {
+            return answerAgain(e);
         } catch (RuntimeException e) {
             next.close();
             response = loop.engine().planner().failed(next.request(), e);
@@ -181,7 +186,13 @@ final class LoopConnection {
 
     /** Moves what the socket takes now; true once the response is complete (and logged, and released). */
     private boolean drive() throws IOException {
-        if (transfer.advance() > 0) {
+        long moved;
+        try {
+            moved = transfer.advance();
+        } catch (TruncatedSourceException e) {
+            return answerAgain(e);
+        }
+        if (moved > 0) {
             deadline = System.nanoTime() + idleNanos;
         }
         if (!transfer.isDone()) {
@@ -190,6 +201,27 @@ final class LoopConnection {
         }
         finish();
         return true;
+    }
+
+    /**
+     * The response's file shrank since it was opened (written in place while the cache of open files
+     * held it): if nothing of the response went out, the request is answered again, once, from a
+     * fresh open, as on the threads engine; otherwise the failure stands. Returns as {@link #respond}.
+     */
+    private boolean answerAgain(TruncatedSourceException failure) throws IOException {
+        Response failed = response;
+        if (answeredAgain || !failed.nothingSent(failure)) {
+            throw failure;
+        }
+        answeredAgain = true;
+        if (transfer != null) {
+            transfer.close();
+            transfer = null;
+        }
+        failed.close();
+        return respond(loop.engine()
+                .planner()
+                .planAfresh(failed.request(), failed.close || loop.engine().closing()));
     }
 
     /** After a complete response: ready for the next request, or lingering at the end of the connection. */
@@ -205,6 +237,7 @@ final class LoopConnection {
     }
 
     private void finish() {
+        answeredAgain = false;
         loop.engine().config().accessLog().log(remote, response, transfer.bodyTransferred(), started);
         transfer.close();
         transfer = null;

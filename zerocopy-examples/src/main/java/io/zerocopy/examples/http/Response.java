@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.TruncatedSourceException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -62,6 +63,14 @@ final class Response implements AutoCloseable {
     /** The request line for the access log, or "-" if there was none; made only when a log asks. */
     String requestLine() {
         return request == null ? "-" : request.requestLine();
+    }
+
+    /**
+     * Whether nothing of this response went out, its head included, before {@code failure} found its
+     * file shorter than when it was opened: the request can then be answered anew.
+     */
+    boolean nothingSent(TruncatedSourceException failure) {
+        return failure.bytesTransferred() == 0 && head.position() == 0;
     }
 
     /** Bytes on the wire: head plus body. */

@@ -88,6 +88,19 @@ final class ResponsePlanner {
      *     connection timed out while its thread was reading the request): it then closes the connection
      */
     Response plan(Request request, boolean closing) {
+        return plan(request, closing, false);
+    }
+
+    /**
+     * As {@link #plan}, the file opened afresh rather than taken from the cache of open files: for a
+     * request whose response found its file shrunk before any of it went out
+     * ({@link Response#nothingSent}), as a file written in place while the cache held it is.
+     */
+    Response planAfresh(Request request, boolean closing) {
+        return plan(request, closing, true);
+    }
+
+    private Response plan(Request request, boolean closing, boolean afresh) {
         boolean keepAlive = request.keepAlive() && !closing;
         String method = request.method();
         boolean head = method.equals("HEAD");
@@ -97,7 +110,7 @@ final class ResponsePlanner {
         }
         Resolution found;
         try {
-            found = resolver.resolve(request.target());
+            found = afresh ? resolver.resolveAfresh(request.target()) : resolver.resolve(request.target());
         } catch (RuntimeException e) {
             return failed(request, e);
         }

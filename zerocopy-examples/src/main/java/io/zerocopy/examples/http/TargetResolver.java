@@ -145,6 +145,15 @@ final class TargetResolver {
 
     /** Resolves and opens; the caller owns the channel of a found resolution. */
     Resolution resolve(String target) {
+        return resolve(target, cache);
+    }
+
+    /** As {@link #resolve}, the file opened afresh rather than taken from the cache of open files. */
+    Resolution resolveAfresh(String target) {
+        return resolve(target, null);
+    }
+
+    private Resolution resolve(String target, OpenFileCache from) {
         String path = pathOf(target);
         if (path == null) {
             return Resolution.refuse(400, "unsupported request target");
@@ -163,14 +172,14 @@ final class TargetResolver {
         }
         try {
             // the last step is opened, and its attributes read from that open, once (as nginx does)
-            OpenFile file = open(segments);
+            OpenFile file = open(segments, from);
             String name = segments.isEmpty() ? "" : segments.get(segments.size() - 1); // "": the root
             if (file.attributes().isDirectory()) {
                 file.close();
                 List<String> index = new ArrayList<>(segments);
                 index.add(INDEX);
                 name = INDEX;
-                file = open(index);
+                file = open(index, from);
             } else if (trailingSlash) {
                 file.close();
                 return Resolution.refuse(404, "not found");
@@ -213,17 +222,18 @@ final class TargetResolver {
     /**
      * Opens the segments under the root: beneath it, each step relative to the last and no link
      * followed, so that no writer racing the open can lead it outside; or, following links, by the
-     * joined path. From the cache where there is one, which looks again the same way.
+     * joined path. From {@code from}, a cache of open files, where there is one, which looks again
+     * the same way.
      */
-    private OpenFile open(List<String> segments) throws IOException {
+    private OpenFile open(List<String> segments, OpenFileCache from) throws IOException {
         if (!followSymlinks) {
-            return cache != null ? cache.openBeneath(beneath, segments) : beneath.openBeneath(segments);
+            return from != null ? from.openBeneath(beneath, segments) : beneath.openBeneath(segments);
         }
         Path path = root;
         for (String segment : segments) {
             path = path.resolve(segment);
         }
-        return cache != null ? cache.open(path) : OpenFile.open(path);
+        return from != null ? from.open(path) : OpenFile.open(path);
     }
 
     /** The path of an origin-form or absolute-form (http, https) target, without its query; null otherwise. */

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.zerocopy.OpenFileCache;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -156,6 +158,37 @@ abstract class CachedFilesContract extends ServerFixture {
         long rest = c.readToClose().length;
         assertThat(64 * 1024 + rest).as("bytes before the close").isLessThan(STALL_SIZE);
         awaitLogLine(line -> line.contains("GET /shrinking.bin"));
+    }
+
+    /**
+     * A cached file written smaller in place (the same inode) within the validity, before a request
+     * for it: its response is planned again from a fresh open, whole and new, where it used to close
+     * the connection with nothing sent. Both sizes fit the first slice of the threads engine; the
+     * larger one is past what the native path reads in one {@code pread}.
+     */
+    @Test
+    void shrankInPlaceBeforeARequest_answeredFromAFreshOpen() throws Exception {
+        cached(16, Duration.ofSeconds(60));
+        for (int size : new int[] {50_000, 600_000}) {
+            Path file = root.resolve("rewritten-" + size + ".bin");
+            Files.write(file, bytes(size, 8));
+            RawClient c = raw();
+            assertThat(c.get("/" + file.getFileName()).body()).hasSize(size);
+            Object inode = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            byte[] smaller = bytes(size / 2, 9);
+            try (FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                writer.truncate(0).write(ByteBuffer.wrap(smaller));
+            }
+            assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey())
+                    .isEqualTo(inode);
+
+            for (int i = 0; i < 2; i++) { // the same connection, twice: each is answered afresh
+                RawClient.Reply reply = c.get("/" + file.getFileName());
+                assertThat(reply.status()).as("%d bytes, request %d", size, i).isEqualTo(200);
+                assertThat(reply.header("content-length")).isEqualTo(String.valueOf(size / 2));
+                assertThat(reply.body()).as("%d bytes, request %d", size, i).isEqualTo(smaller);
+            }
+        }
     }
 
     @Test
