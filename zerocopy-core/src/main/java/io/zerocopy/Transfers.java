@@ -133,9 +133,10 @@ public final class Transfers {
      * or without the option) and the owner and group where the process may set them (as root),
      * elsewhere leaving the process's as {@code Files.copy} does; {@link LinkOption#NOFOLLOW_LINKS}
      * copies a symbolic link itself. Copying a file onto itself does nothing and returns 0. A
-     * directory or a special file is made by {@code Files.copy} itself, and a symbolic link with {@code NOFOLLOW_LINKS} is made anew with what it names
-     * (with {@code COPY_ATTRIBUTES} its owner and group where the process may set them, as
-     * {@code Files.copy} does, and no other attribute); each counts as 0 bytes. With
+     * directory or a special file is made by {@code Files.copy} itself, and a symbolic link with
+     * {@code NOFOLLOW_LINKS} is made anew with what it names (with {@code COPY_ATTRIBUTES} its owner
+     * and group where the process may set them, as {@code Files.copy} does, and no other
+     * attribute); each counts as 0 bytes. With
      * {@code NOFOLLOW_LINKS} no link is followed, not even one renamed over the source during the
      * copy: that copy fails with a {@code FileSystemException} naming the source. With
      * {@code COPY_ATTRIBUTES} the new file's attributes are set without following links, so a link
