@@ -91,10 +91,15 @@ final class PathCopy {
         }
         long moved;
         boolean created = false;
-        try (FileChannel in = openSource(source, followLinks);
-                FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes))) {
-            created = true;
-            moved = bytes.copy(in, out);
+        try {
+            try (FileChannel in = openSource(source, followLinks);
+                    FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes))) {
+                created = true;
+                moved = bytes.copy(in, out);
+            }
+            if (attributes) {
+                copyAttributes(target, sourceAttributes); // a failure here deletes the target too, as Files.copy
+            }
         } catch (IOException | RuntimeException | Error e) {
             if (created) {
                 try {
@@ -104,9 +109,6 @@ final class PathCopy {
                 }
             }
             throw e;
-        }
-        if (attributes) {
-            copyAttributes(target, sourceAttributes);
         }
         return moved;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.CopyOption;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -116,6 +117,32 @@ class PathCopyLinksTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("copy"))))
                 .isEqualTo("rw-------");
         assertThat(Files.readString(dir.resolve("copy"))).isEqualTo(FILE);
+    }
+
+    /**
+     * The attributes failing, after the bytes, fail the copy and delete what stands at the target's
+     * name, as a failure while the bytes move does and as {@code Files.copy} does: here a link
+     * renamed over the new file once its bytes are in. Before the fix the link stayed.
+     */
+    @Test
+    void copyAttributes_failing_deletesTheTarget() throws IOException {
+        Path victim = Files.writeString(dir.resolve("victim"), SECRET);
+        Path source = Files.writeString(dir.resolve("source"), FILE);
+        Path target = dir.resolve("target");
+        CopyOption[] options = {StandardCopyOption.COPY_ATTRIBUTES};
+
+        assertThatThrownBy(() -> PathCopy.copy(source, target, options, (in, out) -> {
+                    long n = in.transferTo(0, in.size(), out);
+                    Files.move(
+                            Files.createSymbolicLink(dir.resolve("link"), victim),
+                            target,
+                            StandardCopyOption.REPLACE_EXISTING);
+                    return n;
+                }))
+                .isInstanceOf(FileSystemException.class);
+        assertThat(target).doesNotExist();
+        assertThat(Files.isSymbolicLink(target)).isFalse();
+        assertThat(Files.readString(victim)).isEqualTo(SECRET);
     }
 
     /**
