@@ -7,6 +7,7 @@ package io.zerocopy;
  */
 final class RatePacer {
     private final long bytesPerSecond;
+    private boolean running;
     private long started;
     private long pausedUntil;
 
@@ -15,19 +16,23 @@ final class RatePacer {
         this.bytesPerSecond = bytesPerSecond;
     }
 
-    /** Starts the schedule now. */
-    void start(long now) {
-        started = now;
-    }
-
-    /** Whether {@code moved} bytes are ahead of the schedule; if so, {@link #delayNanos} says for how long. */
+    /**
+     * Whether {@code moved} bytes are ahead of the schedule; if so, {@link #delayNanos} says for how
+     * long. The schedule starts at the first call, the transfer's first step: a transfer opened and
+     * advanced later gets no credit for the time between.
+     */
     boolean ahead(long moved) {
+        long now = System.nanoTime();
+        if (!running) {
+            running = true;
+            started = now;
+        }
         pausedUntil = started + (long) (moved * (1e9 / bytesPerSecond));
-        return pausedUntil - System.nanoTime() > 0;
+        return pausedUntil - now > 0;
     }
 
-    /** How long until the schedule catches up with the bytes moved when last asked; 0 if it has. */
+    /** How long until the schedule catches up with the bytes moved when last asked; 0 if it has, or has not started. */
     long delayNanos() {
-        return Math.max(0, pausedUntil - System.nanoTime());
+        return running ? Math.max(0, pausedUntil - System.nanoTime()) : 0;
     }
 }

@@ -109,9 +109,6 @@ final class RealTransfer implements Transfer {
             throw e;
         }
         t.event = TransferEvents.begin();
-        if (t.pacer != null) {
-            t.pacer.start(System.nanoTime());
-        }
         if (t.count == 0) {
             t.complete();
         } else if (facts.request().count() != 0 && !choice.goesWithPrefix()) {

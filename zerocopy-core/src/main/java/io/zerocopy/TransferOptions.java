@@ -288,7 +288,8 @@ public final class TransferOptions {
         /**
          * Limits the average throughput to {@code bytesPerSecond}, or 0 for no limit (the default).
          * The engine moves the bytes in steps of at most a tenth of a second's worth and pauses
-         * between steps; the pauses react to interrupts.
+         * between steps; the pauses react to interrupts. The schedule starts at the first step (for
+         * a {@link Transfer}, its first {@code advance}), so time spent before it earns no burst.
          */
         public Builder rateLimit(long bytesPerSecond) {
             Checks.notNegative(bytesPerSecond, "rateLimit");

@@ -71,6 +71,30 @@ class RateLimitTest {
      * least that: a listener of a blocking copy (whose own result is dropped), a transfer the caller
      * drives, and {@code copyAsync}. A clock that never ran reads zero.
      */
+    /**
+     * The schedule starts at the first {@code advance}, not at {@code open}: a transfer opened and
+     * left for half a second moves one step on its first advance, not the half second's worth the
+     * time since the open would allow. Before the fix it moved six steps at once.
+     */
+    @Test
+    void open_thenAdvancedLater_theScheduleStartsAtTheFirstAdvance(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("source"), new byte[1000]);
+        TransferOptions paced = TransferOptions.builder().rateLimit(100).build(); // steps of 10 bytes
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            pair.sender.configureBlocking(false); // one advance may then run several steps
+            Transfer t = Transfers.open(file, pair.sender, paced);
+            long opened = System.nanoTime();
+            while (System.nanoTime() - opened < TimeUnit.MILLISECONDS.toNanos(500)) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // the time the case needs
+            }
+
+            assertThat(t.advance()).isEqualTo(10);
+            assertThat(t.interestOps()).isZero();
+            assertThat(t.delayNanos()).isPositive();
+            t.close();
+        }
+    }
+
     @Test
     void elapsed_ofAPacedTransfer_coversItsSteps_whoeverReadsIt(@TempDir Path dir) throws Exception {
         byte[] data = new byte[350_000];
