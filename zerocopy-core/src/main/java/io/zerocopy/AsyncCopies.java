@@ -19,24 +19,32 @@ final class AsyncCopies {
      * interrupting the thread or closing a channel.
      */
     static final class Handle extends CompletableFuture<TransferResult> {
-        private volatile Engine engine;
+        /** The copy's engine once it exists, and whether a cancel came: both under this handle's lock. */
+        private Engine engine;
+
+        private boolean cancelRequested;
 
         /** Called by the task once its engine exists: a cancel that came first reaches it now. */
-        void attach(Engine e) {
+        synchronized void attach(Engine e) {
             engine = e;
-            if (isCancelled()) {
+            if (cancelRequested) {
                 e.cancel();
             }
         }
 
+        /**
+         * Cancels the copy first, then the future: true only where the copy had not ended, so that it
+         * ends as cancelled whatever the future's dependent actions, which run within this call, do.
+         */
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            Engine e = engine;
-            if (cancelled && e != null) {
-                e.cancel();
+            synchronized (this) {
+                if (engine != null && !engine.cancel()) {
+                    return false; // it ended first: its own outcome completes the future
+                }
+                cancelRequested = true;
             }
-            return cancelled;
+            return super.cancel(mayInterruptIfRunning);
         }
     }
 

@@ -98,13 +98,17 @@ final class Engine {
         }
     }
 
-    /** Stops the transfer at its next step ({@link RealTransfer#cancel}); wakes it if it is waiting. Safe from any thread. */
-    void cancel() {
-        transfer.cancel();
+    /**
+     * Stops the transfer at its next step ({@link RealTransfer#cancel}); wakes it if it is waiting.
+     * False where the transfer had already ended. Safe from any thread.
+     */
+    boolean cancel() {
+        boolean cancelled = transfer.cancel();
         Selector s = selector;
         if (s != null) {
             s.wakeup();
         }
+        return cancelled;
     }
 
     /** Waits until the end the transfer waits on ({@code ops}: read for the source, write for the target) may make progress, for at most {@code nanos}. */

@@ -3,6 +3,8 @@ package io.zerocopy;
 import io.zerocopy.spi.TransferStep;
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -17,6 +19,18 @@ import org.slf4j.Logger;
  */
 final class RealTransfer implements Transfer {
     private static final Logger log = Logs.TRANSFERS;
+    private static final int RUNNING = 0;
+    private static final int CANCELLED = 1;
+    private static final int ENDED = 2;
+    private static final VarHandle END;
+
+    static {
+        try {
+            END = MethodHandles.lookup().findVarHandle(RealTransfer.class, "end", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private enum State {
         RUNNING,
@@ -53,8 +67,11 @@ final class RealTransfer implements Transfer {
     private TransferResult result;
 
     private TransferException failure;
-    /** Set from any thread by {@link #cancel}; read before each step and before the transfer completes. */
-    private volatile boolean cancelled;
+    /**
+     * How the transfer ends, decided once by whoever comes first: {@link #cancel} from any thread,
+     * or the transfer's own completion or failure. Read before each step.
+     */
+    private volatile int end;
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
 
@@ -166,7 +183,7 @@ final class RealTransfer implements Transfer {
         }
         boolean mayLoop = facts.mayLoop();
         while (state == State.RUNNING) {
-            if (cancelled) {
+            if (end == CANCELLED) {
                 throw fail(failures().cancelled(moved));
             }
             if (pacer != null && pacer.ahead(moved)) {
@@ -227,7 +244,7 @@ final class RealTransfer implements Transfer {
     }
 
     private void complete() throws TransferException {
-        if (cancelled) {
+        if (!END.compareAndSet(this, RUNNING, ENDED)) {
             throw fail(failures().cancelled(moved)); // came while the last step was blocked: the future says so
         }
         releaseQuietly(null);
@@ -255,6 +272,7 @@ final class RealTransfer implements Transfer {
             return failure != null ? failure : failures().of(cause, moved);
         }
         TransferException e = failures().of(cause, moved);
+        END.compareAndSet(this, RUNNING, ENDED); // a cancel from now on is too late
         state = State.FAILED;
         interestOps = 0;
         failure = e;
@@ -340,14 +358,17 @@ final class RealTransfer implements Transfer {
         return result;
     }
 
-    /** Ends the transfer as cancelled at its next step, or as the step under way returns, its last too; any thread. */
-    void cancel() {
-        cancelled = true;
+    /**
+     * Ends the transfer as cancelled at its next step, or as the step under way returns, its last
+     * too; any thread. False where it had already completed or failed: it then ends as it did.
+     */
+    boolean cancel() {
+        return END.compareAndSet(this, RUNNING, CANCELLED) || end == CANCELLED;
     }
 
-    /** Whether {@link #cancel} was called: the blocking loop then opens no wait. */
+    /** Whether {@link #cancel} came before the transfer's end: the blocking loop then opens no wait. */
     boolean isCancelled() {
-        return cancelled;
+        return end == CANCELLED;
     }
 
     /** Releases what the transfer holds without telling the listener: the blocking engine's last resort. */

@@ -193,6 +193,41 @@ class CopyAsyncTest {
         }
     }
 
+    /**
+     * {@code CompletableFuture.cancel} runs the future's dependent callbacks before it returns. One
+     * that lets the copy go on (here: drains the receiver) must find it cancelled already: a
+     * {@code cancel} that returns true ends the copy as cancelled, never in {@code onComplete}.
+     * Before the fix the copy was told only after the callbacks, and completed during them.
+     */
+    @Test
+    void copyAsync_cancelWhoseCallbackLetsTheCopyFinish_stillEndsCancelled() throws Exception {
+        byte[] data = randomBytes(4 << 20);
+        Path path = Files.write(dir.resolve("source"), data);
+        Observer observer = new Observer();
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<TransferResult> future =
+                    Transfers.copyAsync(path, pair.sender, ownThread, options(observer));
+            LoopbackPair.readExactly(pair.receiver, 1); // under way, held up by a receiver that reads nothing
+            CompletableFuture<CompletableFuture<byte[]>> rest = new CompletableFuture<>();
+            future.whenComplete((result, failure) -> {
+                rest.complete(pair.drainInBackground());
+                CompletableFuture.anyOf(observer.failed, observer.completed)
+                        .completeOnTimeout(null, WAIT_SECONDS, TimeUnit.SECONDS)
+                        .join();
+            });
+
+            assertThat(future.cancel(false)).isTrue();
+            CompletableFuture.anyOf(observer.failed, observer.completed).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            pair.sender.shutdownOutput();
+            rest.get(WAIT_SECONDS, TimeUnit.SECONDS).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(observer.completed)
+                    .as("onComplete after cancel returned true")
+                    .isNotDone();
+            assertThat(observer.failed.get().getCause()).isInstanceOf(CancellationException.class);
+        }
+    }
+
     @Test
     void copyAsync_cancelledBeforeItRuns_neverStarts() throws Exception {
         Path path = Files.write(dir.resolve("source"), randomBytes(1000));
