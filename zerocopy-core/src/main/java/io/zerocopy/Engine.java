@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.Channel;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -99,16 +100,16 @@ final class Engine {
     }
 
     /**
-     * Stops the transfer at its next step ({@link RealTransfer#cancel}); wakes it if it is waiting.
-     * False where the transfer had already ended. Safe from any thread.
+     * Stops the transfer at its next step ({@link RealTransfer#cancel}), and closes the selector it
+     * may wait in, which wakes it and lets go of the caller's channels before this returns. False
+     * where the transfer had already ended. Safe from any thread.
      */
     boolean cancel() {
-        boolean cancelled = transfer.cancel();
-        Selector s = selector;
-        if (s != null) {
-            s.wakeup();
+        if (!transfer.cancel()) {
+            return false;
         }
-        return cancelled;
+        closeSelector();
+        return true;
     }
 
     /** Waits until the end the transfer waits on ({@code ops}: read for the source, write for the target) may make progress, for at most {@code nanos}. */
@@ -134,8 +135,10 @@ final class Engine {
     }
 
     private void select(SelectableChannel channel, boolean source, long nanos) throws IOException {
-        if (selector == null) {
-            selector = channel.provider().openSelector();
+        Selector s = selector; // cancel() may close it, and closing empties the field, from another thread
+        if (s == null) {
+            s = channel.provider().openSelector();
+            selector = s;
             if (transfer.isCancelled()) {
                 return; // cancel() may have looked before the selector existed
             }
@@ -147,7 +150,7 @@ final class Engine {
             }
             SelectionKey key = source ? sourceKey : targetKey;
             if (key == null) {
-                key = channel.register(selector, ops);
+                key = channel.register(s, ops);
                 if (source) {
                     sourceKey = key;
                 } else {
@@ -159,15 +162,18 @@ final class Engine {
             if (other != null && other != key) {
                 other.interestOps(0);
             }
-        } catch (CancelledKeyException e) {
+            long millis = Math.max(1, Math.min(MAX_SELECT_MILLIS, TimeUnit.NANOSECONDS.toMillis(nanos)));
+            s.select(millis);
+            s.selectedKeys().clear();
+        } catch (CancelledKeyException | ClosedSelectorException e) {
+            if (transfer.isCancelled()) {
+                return; // cancel() closed the selector: the next advance ends the transfer
+            }
             // Only closing a channel cancels our keys: another thread closed one of the two ends.
             AsynchronousCloseException closed = new AsynchronousCloseException();
             closed.initCause(e);
             throw closed;
         }
-        long millis = Math.max(1, Math.min(MAX_SELECT_MILLIS, TimeUnit.NANOSECONDS.toMillis(nanos)));
-        selector.select(millis);
-        selector.selectedKeys().clear();
     }
 
     private void closeSelector() {

@@ -16,7 +16,7 @@ import java.nio.channels.SelectionKey;
  * // in the loop, on OP_WRITE readiness:
  * body.advance();
  * if (body.isDone()) { key.interestOps(SelectionKey.OP_READ); body.close(); }
- * else { key.interestOps(body.interestOps()); }
+ * else { key.interestOps(body.interestOps()); } // 0 under a rate limit: advance again after delayNanos()
  * }</pre>
  *
  * <p><b>What a call does.</b> On a non-blocking target (and a file or non-blocking source)
@@ -38,7 +38,8 @@ import java.nio.channels.SelectionKey;
  * {@code Error} reaches {@code onFailure} (wrapped in a {@code TransferException}) and is then
  * rethrown as itself. An exception the listener throws reaches the caller of {@code advance()} as
  * it is and ends the transfer too, without {@code onFailure}: what the library acquired is
- * released, and a further {@code advance()} throws {@code IllegalStateException}.
+ * released, and a further {@code advance()} throws {@code IllegalStateException}; one thrown from
+ * {@code onComplete} comes after every byte moved, and the transfer stays done.
  *
  * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does). Which
  * thread may change from call to call, {@link #close()} included, given the caller's own

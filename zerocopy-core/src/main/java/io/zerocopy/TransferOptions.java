@@ -192,7 +192,8 @@ public final class TransferOptions {
 
         /**
          * Forces one strategy by name ({@code "transferTo"}, {@code "transferFrom"}, {@code "mmap"},
-         * {@code "buffered"}, or a registered one's), or {@code null} for automatic selection. A copy
+         * {@code "buffered"}, {@code "native"}, {@code "splice"}, or a registered one's), or
+         * {@code null} for automatic selection. A copy
          * whose source and target the forced strategy cannot serve fails with
          * {@code IllegalArgumentException} before a byte moves.
          *

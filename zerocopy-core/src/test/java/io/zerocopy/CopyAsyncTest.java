@@ -136,6 +136,9 @@ class CopyAsyncTest {
             long before = observer.progress;
 
             assertThat(future.cancel(true)).isTrue();
+            assertThat(pair.sender.isRegistered())
+                    .as("the caller's socket in the library's selector once cancel returned")
+                    .isFalse();
 
             TransferException failure = observer.failed.get(WAIT_SECONDS, TimeUnit.SECONDS);
             assertThat(future.isCancelled()).isTrue();
