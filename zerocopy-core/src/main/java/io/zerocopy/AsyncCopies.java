@@ -46,6 +46,19 @@ final class AsyncCopies {
             }
             return super.cancel(mayInterruptIfRunning);
         }
+
+        /** Ends the future with the copy's failure, or as cancelled where a cancel reached the copy first. */
+        void fail(Throwable failure) {
+            Engine e;
+            synchronized (this) {
+                e = engine;
+            }
+            if (e != null && e.isCancelled()) {
+                super.cancel(false); // the copy ended as the cancel said, maybe before the cancel got here
+            } else {
+                completeExceptionally(failure);
+            }
+        }
     }
 
     private AsyncCopies() {}
@@ -60,7 +73,7 @@ final class AsyncCopies {
             try {
                 handle.complete(task.run(handle));
             } catch (Throwable t) {
-                handle.completeExceptionally(t);
+                handle.fail(t);
                 if (t instanceof Error) {
                     throw (Error) t;
                 }

@@ -112,6 +112,11 @@ final class Engine {
         return true;
     }
 
+    /** Whether a {@link #cancel} reached the transfer before it ended. */
+    boolean isCancelled() {
+        return transfer.isCancelled();
+    }
+
     /** Waits until the end the transfer waits on ({@code ops}: read for the source, write for the target) may make progress, for at most {@code nanos}. */
     private void await(int ops, long nanos, int idle) throws IOException {
         if (Thread.currentThread().isInterrupted()) {
