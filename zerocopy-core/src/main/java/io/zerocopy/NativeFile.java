@@ -49,6 +49,20 @@ abstract class NativeFile extends FileChannel {
     abstract void closeDescriptor() throws IOException;
 
     /**
+     * Throws what the JDK's {@code position(long)} throws for a position the file cannot have: its
+     * {@code lseek} fails (EINVAL past the largest file the file system holds: 16 TiB less 4 KiB on
+     * ext4).
+     */
+    abstract void checkPosition(long newPosition) throws IOException;
+
+    /**
+     * Throws what one read of {@code count} bytes at {@code position} throws where its end would pass
+     * {@code Long.MAX_VALUE} (Linux refuses it whole, EINVAL): for a read the JDK makes in one call
+     * and this channel in several (a heap buffer, scattered buffers).
+     */
+    abstract void checkReadEnd(long position, long count) throws IOException;
+
+    /**
      * A JDK channel over the same file, opened on first use through {@code /proc/self/fd} (so a
      * rename or a new file at the path changes nothing) and closed with this one.
      *
@@ -94,7 +108,12 @@ abstract class NativeFile extends FileChannel {
                 throw new IllegalArgumentException("Read-only buffer");
             }
         }
+        long wanted = 0;
+        for (int i = offset; i < offset + length; i++) {
+            wanted += dsts[i].remaining();
+        }
         synchronized (positionLock) {
+            checkReadEnd(position, wanted);
             long total = 0;
             for (int i = offset; i < offset + length; i++) {
                 int n = read(dsts[i]);
@@ -122,6 +141,7 @@ abstract class NativeFile extends FileChannel {
     public final FileChannel position(long newPosition) throws IOException {
         ensureOpen();
         Checks.notNegative(newPosition, "newPosition");
+        checkPosition(newPosition);
         synchronized (positionLock) {
             position = newPosition;
         }

@@ -26,10 +26,11 @@ import java.util.Objects;
  */
 @SuppressWarnings("restricted")
 final class LinuxCalls {
-    // splice's flags and shutdown's "how" are the C library's, the same on every Linux architecture
+    // splice's flags, shutdown's "how", lseek's "whence": the C library's, alike on every Linux architecture
     static final int SPLICE_F_MOVE = 1;
     static final int SPLICE_F_NONBLOCK = 2;
     static final int SHUT_RDWR = 2;
+    static final int SEEK_SET = 0;
 
     /** What {@link #moved} gives for {@code EAGAIN}: a non-blocking end not ready, nothing moved. */
     static final long WOULD_BLOCK = -2;
@@ -143,6 +144,12 @@ final class LinuxCalls {
     private static final class Messages {
         static final MethodHandle STRERROR = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    }
+
+    /** A position set on the library's own channel ({@code NativeFile.position(long)}). */
+    private static final class Seek {
+        static final MethodHandle LSEEK =
+                bind("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     }
 
     /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
@@ -293,6 +300,15 @@ final class LinuxCalls {
             return (long) PREAD.invokeExact(callState, fd, buffer, len, offset);
         } catch (RuntimeException | Error e) {
             throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** {@code lseek(2)}: the new offset, or negative with errno in {@code callState}. */
+    static long lseek(MemorySegment callState, int fd, long offset, int whence) {
+        try {
+            return (long) Seek.LSEEK.invokeExact(callState, fd, offset, whence);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -110,6 +110,7 @@ final class LinuxFile extends NativeFile {
                 dst.position(dst.position() + n); // a native read leaves the position alone
                 return n == 0 ? -1 : n;
             }
+            checkReadEnd(position, dst.remaining()); // the JDK's one call would be refused whole
             int total = 0;
             while (dst.hasRemaining()) {
                 MemorySegment into = s.bounce(dst.remaining());
@@ -124,6 +125,28 @@ final class LinuxFile extends NativeFile {
             return total == 0 ? -1 : total;
         } finally {
             release(); // after the scratch went back: a close here may take one
+        }
+    }
+
+    /** Asks {@code lseek} itself, the JDK's call: each file system has its own limit. */
+    @Override
+    void checkPosition(long newPosition) throws IOException {
+        hold();
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            if (LinuxCalls.lseek(s.callState, fd, newPosition, LinuxCalls.SEEK_SET) < 0) {
+                throw LinuxCalls.failure("lseek " + path() + " to " + newPosition, LinuxCalls.errno(s.callState));
+            }
+        } finally {
+            release();
+        }
+    }
+
+    @Override
+    void checkReadEnd(long position, long count) throws IOException {
+        if (position > Long.MAX_VALUE - count) {
+            throw LinuxCalls.failure(
+                    "pread " + path() + " of " + count + " bytes at " + position + ", past Long.MAX_VALUE",
+                    LinuxCalls.EINVAL);
         }
     }
 

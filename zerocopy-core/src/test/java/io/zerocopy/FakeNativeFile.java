@@ -38,6 +38,16 @@ class FakeNativeFile extends NativeFile {
     }
 
     @Override
+    void checkPosition(long newPosition) throws IOException {
+        channel.position(newPosition); // the JDK's own check; reads here are positional
+    }
+
+    @Override
+    void checkReadEnd(long position, long count) {
+        // each read here is the JDK channel's own, which answers for itself
+    }
+
+    @Override
     public int read(ByteBuffer dst, long position) throws IOException {
         return channel.read(dst, position);
     }

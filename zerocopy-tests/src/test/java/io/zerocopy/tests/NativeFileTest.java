@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -38,6 +39,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -157,6 +159,123 @@ class NativeFileTest {
                             .as("%s, %s", call.getKey(), open ? "open" : "closed")
                             .isEqualTo(outcome(call.getValue(), jdk));
                 }
+            }
+        }
+    }
+
+    /**
+     * Positions at and past the file system's limit, and near {@code Long.MAX_VALUE}, answered as a
+     * read-only JDK channel on the same file answers them: the JDK's {@code lseek} refuses a
+     * position past the largest file the file system holds (16 TiB less 4 KiB on ext4, none below
+     * {@code Long.MAX_VALUE} on tmpfs), and the kernel refuses a read whose end passes
+     * {@code Long.MAX_VALUE}. The limit is the JDK channel's, found at run time, on the test's
+     * directory and on {@code /dev/shm} where there is one; a failure's message names the problem
+     * as the JDK's does.
+     */
+    @Test
+    void openFilesChannel_answersPositionsPastTheFileSystemsLimitAsAReadOnlyJdkChannel() throws Exception {
+        Path shm = Path.of("/dev/shm");
+        Path elsewhere = Files.isDirectory(shm) && Files.isWritable(shm)
+                ? Files.createTempDirectory(shm, "zerocopy-positions-")
+                : null;
+        SoftAssertions softly = new SoftAssertions(); // every difference, not just the first
+        try {
+            for (Path where : elsewhere == null ? new Path[] {dir} : new Path[] {dir, elsewhere}) {
+                Path file = TestFiles.write(where.resolve("positions"), TestFiles.randomBytes(4096, SEED));
+                try (OpenFile opened = OpenFile.open(file);
+                        FileChannel jdk = FileChannel.open(file, StandardOpenOption.READ)) {
+                    answerPositionsAlike(softly, opened.channel(), jdk, largestPosition(jdk));
+                } finally {
+                    Files.delete(file);
+                }
+            }
+        } finally {
+            if (elsewhere != null) {
+                Files.delete(elsewhere);
+            }
+        }
+        softly.assertAll();
+    }
+
+    /** The largest position {@code channel} takes: the file system's limit, as its {@code lseek} says. */
+    private static long largestPosition(FileChannel channel) throws IOException {
+        long low = 0;
+        long high = Long.MAX_VALUE;
+        while (low < high) {
+            long middle = low + ((high - low + 1) >>> 1);
+            try {
+                channel.position(middle);
+                low = middle;
+            } catch (IOException refused) {
+                high = middle - 1;
+            }
+        }
+        channel.position(0);
+        return low;
+    }
+
+    private static void answerPositionsAlike(SoftAssertions softly, FileChannel own, FileChannel jdk, long limit)
+            throws IOException {
+        WritableByteChannel sink = Channels.newChannel(OutputStream.nullOutputStream());
+        long[] positions = {
+            limit - 4,
+            limit,
+            limit + 1,
+            limit + 4096,
+            1L << 62,
+            Long.MAX_VALUE - (1 << 19),
+            Long.MAX_VALUE - 10,
+            Long.MAX_VALUE - 1,
+            Long.MAX_VALUE
+        };
+        for (long p : positions) {
+            if (p < 0) {
+                continue; // past Long.MAX_VALUE: tmpfs's limit is Long.MAX_VALUE itself
+            }
+            Map<String, ChannelCall> calls = new LinkedHashMap<>();
+            calls.put("position", c -> c.position(p).position());
+            calls.put("position, then read", c -> c.position(p).read(ByteBuffer.allocate(16)));
+            calls.put("position, then a whole heap buffer", c -> c.position(p).read(ByteBuffer.allocate(1 << 20)));
+            calls.put(
+                    "position, then scattering read",
+                    c -> c.position(p).read(new ByteBuffer[] {ByteBuffer.allocate(8), ByteBuffer.allocate(8)}));
+            calls.put("read at, 1 byte", c -> c.read(ByteBuffer.allocate(1), p));
+            calls.put("read at, 16 bytes", c -> c.read(ByteBuffer.allocate(16), p));
+            calls.put("read at, a direct buffer", c -> c.read(ByteBuffer.allocateDirect(16), p));
+            calls.put("read at, a heap buffer of 1 MiB", c -> c.read(ByteBuffer.allocate(1 << 20), p));
+            calls.put("read at, nothing to read into", c -> c.read(ByteBuffer.allocate(0), p));
+            calls.put("transferTo, 1 byte", c -> c.transferTo(p, 1, sink));
+            calls.put("transferTo, Long.MAX_VALUE bytes", c -> c.transferTo(p, Long.MAX_VALUE, sink));
+            calls.put("map, 1 byte", c -> c.map(FileChannel.MapMode.READ_ONLY, p, 1));
+            calls.put("map, 0 bytes", c -> c.map(FileChannel.MapMode.READ_ONLY, p, 0));
+            calls.put("shared lock", c -> {
+                try (FileLock lock = c.lock(p, 1, true)) {
+                    return lock.position() + "+" + lock.size();
+                }
+            });
+            for (Map.Entry<String, ChannelCall> call : calls.entrySet()) {
+                own.position(0);
+                jdk.position(0);
+                Answer expected = Answer.of(call.getValue(), jdk);
+                Answer actual = Answer.of(call.getValue(), own);
+                String what = call.getKey() + " at " + p + " (the file system's limit: " + limit + ")";
+                softly.assertThat(actual.outcome()).as(what).isEqualTo(expected.outcome());
+                if (expected.message() != null && actual.outcome().equals(expected.outcome())) {
+                    softly.assertThat(actual.message())
+                            .as("%s: the message", what)
+                            .contains(expected.message());
+                }
+            }
+        }
+    }
+
+    /** What one call on a channel did: returned a value or threw, and the message of what it threw. */
+    record Answer(String outcome, String message) {
+        static Answer of(ChannelCall call, FileChannel channel) {
+            try {
+                return new Answer("returned " + call.on(channel), null);
+            } catch (Exception e) {
+                return new Answer("threw " + e.getClass().getName(), e.getMessage());
             }
         }
     }
