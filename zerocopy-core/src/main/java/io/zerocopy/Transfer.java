@@ -24,8 +24,10 @@ import java.nio.channels.SelectionKey;
  * fails; it never waits, sleeps or selects. On a blocking channel it makes at most one step, which
  * may block in that channel like any write. Choice of strategy, the per-call cap, truncation
  * detection ({@link TruncatedSourceException} when a file shrank), counts and listener events are
- * exactly those of the blocking {@code copy} verbs, which are built on this type. The stall timeout
- * does not apply: the loop that calls {@code advance()} owns time.
+ * exactly those of the blocking {@code copy} verbs, which are built on this type; a body read whole
+ * when the transfer opens (a small file to a peer on this host, a region's body that goes with its
+ * prefix) is sent as it was then, even if the file shrinks before the first {@code advance()}. The
+ * stall timeout does not apply: the loop that calls {@code advance()} owns time.
  *
  * <p><b>Ownership.</b> The caller's channels are never closed, flushed, registered or switched
  * between blocking modes. {@link #close()} releases what the library acquired (a buffer, a
