@@ -3,11 +3,11 @@ package io.zerocopy;
 import io.zerocopy.spi.TransferStep;
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.channels.SelectionKey;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 
 /**
@@ -19,18 +19,10 @@ import org.slf4j.Logger;
  */
 final class RealTransfer implements Transfer {
     private static final Logger log = Logs.TRANSFERS;
-    private static final int RUNNING = 0;
-    private static final int CANCELLED = 1;
+    private static final int CANCELLED = 1; // how a transfer ends (end): undecided (0), then one of these
     private static final int ENDED = 2;
-    private static final VarHandle END;
-
-    static {
-        try {
-            END = MethodHandles.lookup().findVarHandle(RealTransfer.class, "end", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final AtomicIntegerFieldUpdater<RealTransfer> END =
+            AtomicIntegerFieldUpdater.newUpdater(RealTransfer.class, "end");
 
     private enum State {
         RUNNING,
@@ -67,10 +59,7 @@ final class RealTransfer implements Transfer {
     private TransferResult result;
 
     private TransferException failure;
-    /**
-     * How the transfer ends, decided once by whoever comes first: {@link #cancel} from any thread,
-     * or the transfer's own completion or failure. Read before each step.
-     */
+    /** Decided once by whoever comes first: {@link #cancel} from any thread, or the end of its own. */
     private volatile int end;
     /** This transfer's flight recorder event while a recording wants one, else null. */
     private Object event;
@@ -91,11 +80,8 @@ final class RealTransfer implements Transfer {
 
     private TransferFailures failures() {
         if (failures == null) {
-            failures = new TransferFailures(
-                    facts,
-                    choice.strategy.name(),
-                    count,
-                    owned instanceof OpenedFile ? ((OpenedFile) owned).path : null);
+            Path path = owned instanceof OpenedFile ? ((OpenedFile) owned).path : null;
+            failures = new TransferFailures(facts, choice.strategy.name(), count, path);
         }
         return failures;
     }
@@ -244,7 +230,7 @@ final class RealTransfer implements Transfer {
     }
 
     private void complete() throws TransferException {
-        if (!END.compareAndSet(this, RUNNING, ENDED)) {
+        if (!END.compareAndSet(this, 0, ENDED)) {
             throw fail(failures().cancelled(moved)); // came while the last step was blocked: the future says so
         }
         releaseQuietly(null);
@@ -272,7 +258,7 @@ final class RealTransfer implements Transfer {
             return failure != null ? failure : failures().of(cause, moved);
         }
         TransferException e = failures().of(cause, moved);
-        END.compareAndSet(this, RUNNING, ENDED); // a cancel from now on is too late
+        END.compareAndSet(this, 0, ENDED); // a cancel from now on is too late
         state = State.FAILED;
         interestOps = 0;
         failure = e;
@@ -358,12 +344,9 @@ final class RealTransfer implements Transfer {
         return result;
     }
 
-    /**
-     * Ends the transfer as cancelled at its next step, or as the step under way returns, its last
-     * too; any thread. False where it had already completed or failed: it then ends as it did.
-     */
+    /** Ends it as cancelled at its next step, or as the step under way returns; false if it ended first. Any thread. */
     boolean cancel() {
-        return END.compareAndSet(this, RUNNING, CANCELLED) || end == CANCELLED;
+        return END.compareAndSet(this, 0, CANCELLED) || end == CANCELLED;
     }
 
     /** Whether {@link #cancel} came before the transfer's end: the blocking loop then opens no wait. */

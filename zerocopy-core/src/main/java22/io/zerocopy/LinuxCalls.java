@@ -23,6 +23,8 @@ import java.util.Objects;
  * operation: this class is loaded only once native access is known to be enabled, so a JVM without
  * the flag never sees a warning. Each call returns the raw result; a negative one leaves the errno
  * in the caller's memory (a {@link State}, or its call state). Thread-safe; a {@code State} is not.
+ * The calls a small file from a path does not make are bound on first use, in holders: a binding
+ * costs milliseconds at a process's first transfer.
  */
 @SuppressWarnings("restricted")
 final class LinuxCalls {
@@ -32,11 +34,8 @@ final class LinuxCalls {
     static final int SHUT_RDWR = 2;
     static final int SEEK_SET = 0;
 
-    /** What {@link #moved} gives for {@code EAGAIN}: a non-blocking end not ready, nothing moved. */
-    static final long WOULD_BLOCK = -2;
-
-    /** What {@link #sendRoom} gives when the kernel filled too few of {@code SO_MEMINFO}'s counters. */
-    static final long SHORT_ANSWER = -2;
+    static final long WOULD_BLOCK = -2; // what moved() gives for EAGAIN: a non-blocking end not ready
+    static final long SHORT_ANSWER = -2; // what sendRoom() gives when the kernel filled too few counters
 
     /** This architecture's numbers; callers checked that it has a table ({@link LinuxAbi#current()}). */
     private static final LinuxAbi ABI = Objects.requireNonNull(
@@ -113,21 +112,14 @@ final class LinuxCalls {
     private static final MethodHandle GETSOCKOPT =
             bind("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
 
-    // The calls below are bound on first use, each group in a holder of its own: a binding costs
-    // milliseconds at a process's first transfer, and a small file sent from a path needs none of them.
-
-    /** A larger file into a socket: {@code sendfile} on a duplicate of the socket's descriptor. */
-    private static final class Sendfile {
+    /** A larger file into a socket ({@code sendfile} on a duplicate of its descriptor), and socket waits. */
+    private static final class Sockets {
         static final MethodHandle SENDFILE =
                 bind("sendfile", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
         static final MethodHandle FCNTL = bind(
                 "fcntl",
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
                 Linker.Option.firstVariadicArg(2));
-    }
-
-    /** Waiting for a socket, and waking a thread that waits. */
-    private static final class Waits {
         static final MethodHandle POLL = bind("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
         static final MethodHandle SHUTDOWN = bind("shutdown", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     }
@@ -140,20 +132,12 @@ final class LinuxCalls {
         static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     }
 
-    /** A failure's words. */
-    private static final class Messages {
+    /** A failure's words, a position set on the library's own channel, {@code openat2(2)} (through {@code syscall}). */
+    private static final class Rare {
         static final MethodHandle STRERROR = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    }
-
-    /** A position set on the library's own channel ({@code NativeFile.position(long)}). */
-    private static final class Seek {
         static final MethodHandle LSEEK =
                 bind("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
-    }
-
-    /** {@code openat2(2)}, which the C library may not wrap: through {@code syscall(2)}. */
-    private static final class Beneath {
         static final MethodHandle OPENAT2 = syscall(
                 "__NR_openat2", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
     }
@@ -235,7 +219,7 @@ final class LinuxCalls {
 
     static int fcntl(State s, int fd, int command, int argument) {
         try {
-            return (int) Sendfile.FCNTL.invokeExact(s.callState, fd, command, argument);
+            return (int) Sockets.FCNTL.invokeExact(s.callState, fd, command, argument);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -279,7 +263,7 @@ final class LinuxCalls {
     /** {@code openat2(2)} of a NUL-terminated path, as {@code how} (a {@code struct open_how}) says. */
     static int openat2(MemorySegment callState, int dirFd, MemorySegment path, MemorySegment how) {
         try {
-            return (int) (long) Beneath.OPENAT2.invokeExact(callState, dirFd, path, how, how.byteSize());
+            return (int) (long) Rare.OPENAT2.invokeExact(callState, dirFd, path, how, how.byteSize());
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -288,7 +272,7 @@ final class LinuxCalls {
     /** {@code sendfile(2)} from {@code in} at {@code *offset} (advanced by what it sends) into {@code out}. */
     static long sendfile(MemorySegment callState, int out, int in, MemorySegment offset, long count) {
         try {
-            return (long) Sendfile.SENDFILE.invokeExact(callState, out, in, offset, count);
+            return (long) Sockets.SENDFILE.invokeExact(callState, out, in, offset, count);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -308,7 +292,7 @@ final class LinuxCalls {
     /** {@code lseek(2)}: the new offset, or negative with errno in {@code callState}. */
     static long lseek(MemorySegment callState, int fd, long offset, int whence) {
         try {
-            return (long) Seek.LSEEK.invokeExact(callState, fd, offset, whence);
+            return (long) Rare.LSEEK.invokeExact(callState, fd, offset, whence);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -356,7 +340,7 @@ final class LinuxCalls {
         s.pollFd.set(JAVA_SHORT, 4, events);
         s.pollFd.set(JAVA_SHORT, 6, (short) 0);
         try {
-            return (int) Waits.POLL.invokeExact(s.callState, s.pollFd, 1L, millis);
+            return (int) Sockets.POLL.invokeExact(s.callState, s.pollFd, 1L, millis);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -382,7 +366,7 @@ final class LinuxCalls {
 
     static int shutdown(State s, int fd, int how) {
         try {
-            return (int) Waits.SHUTDOWN.invokeExact(s.callState, fd, how);
+            return (int) Sockets.SHUTDOWN.invokeExact(s.callState, fd, how);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
@@ -406,7 +390,7 @@ final class LinuxCalls {
 
     static String message(int errno) {
         try {
-            MemorySegment text = (MemorySegment) Messages.STRERROR.invokeExact(errno);
+            MemorySegment text = (MemorySegment) Rare.STRERROR.invokeExact(errno);
             return text.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;
