@@ -319,9 +319,8 @@ public final class Transfers {
      * listener hears {@code onFailure}; a step blocked in a blocking channel ends first, and what it
      * moved, the rest of the file included, counts in that failure. A {@code cancel} that returns
      * true always ends the copy so; false means the copy had already ended, and its own outcome
-     * completes the future. The future is cancelled at once, while the copy stops on its own thread:
-     * the target is left (and out of the library's selector) when the listener hears
-     * {@code onFailure}.
+     * completes the future. By the time {@code cancel} returns, the target is out of the library's
+     * selector; the copy's thread makes no further write once the listener hears {@code onFailure}.
      */
     public static CompletableFuture<TransferResult> copyAsync(
             Path source, WritableByteChannel target, Executor executor) {
