@@ -15,8 +15,9 @@ import java.nio.channels.SelectionKey;
  * Transfer body = Transfers.open(FileRegion.of(file, 0, file.size()), socketChannel); // non-blocking socket
  * // in the loop, on OP_WRITE readiness:
  * body.advance();
+ * // interestOps() is 0 while a rate limit pauses it: advance again after delayNanos()
  * if (body.isDone()) { key.interestOps(SelectionKey.OP_READ); body.close(); }
- * else { key.interestOps(body.interestOps()); } // 0 under a rate limit: advance again after delayNanos()
+ * else { key.interestOps(body.interestOps()); }
  * }</pre>
  *
  * <p><b>What a call does.</b> On a non-blocking target (and a file or non-blocking source)
