@@ -290,7 +290,10 @@ public final class TransferOptions {
          * Limits the average throughput to {@code bytesPerSecond}, or 0 for no limit (the default).
          * The engine moves the bytes in steps of at most a tenth of a second's worth and pauses
          * between steps; the pauses react to interrupts. The schedule starts at the first step (for
-         * a {@link Transfer}, its first {@code advance}), so time spent before it earns no burst.
+         * a {@link Transfer}, its first {@code advance}), so time spent before it earns no burst. The
+         * first step goes at once, as a token bucket's first permit does: at any moment at most one
+         * step more than the rate allows since the start has moved, and a transfer of one step is
+         * not slowed at all.
          */
         public Builder rateLimit(long bytesPerSecond) {
             Checks.notNegative(bytesPerSecond, "rateLimit");
