@@ -38,9 +38,6 @@ final class PrefixWrite {
     private final long position;
     private final long size;
     private final int chunkBytes;
-    /** Prefix and file bytes not written yet. */
-    private long left;
-
     private int first;
     /** The pool's buffer that holds the chunk until it is written, or null. */
     private ByteBuffer lent;
@@ -57,7 +54,6 @@ final class PrefixWrite {
         this.position = position;
         this.size = prefixBytes + chunk;
         this.chunkBytes = chunk;
-        this.left = size;
         this.lent = pooled;
         buffers[prefix.length] = chunk == 0
                 ? null
@@ -95,9 +91,14 @@ final class PrefixWrite {
 
     /** The caller's prefix bytes, or 0 for none. */
     static long prefixBytes(ByteBuffer[] prefix) {
+        return remaining(prefix, 0, prefix.length);
+    }
+
+    /** The bytes left in {@code buffers} from {@code from} to {@code to}. */
+    private static long remaining(ByteBuffer[] buffers, int from, int to) {
         long bytes = 0;
-        for (ByteBuffer b : prefix) {
-            bytes += b.remaining();
+        for (int i = from; i < to; i++) {
+            bytes += buffers[i].remaining();
         }
         return bytes;
     }
@@ -123,10 +124,11 @@ final class PrefixWrite {
             return 0;
         }
         int last = buffers[buffers.length - 1] == null ? buffers.length - 1 : buffers.length;
-        long written = target instanceof GatheringByteChannel && last - first > 1 && left <= maxBytes
+        long written = target instanceof GatheringByteChannel
+                        && last - first > 1
+                        && remaining(buffers, first, last) <= maxBytes
                 ? ((GatheringByteChannel) target).write(buffers, first, last - first)
                 : Writes.atMost(target, buffers[first], maxBytes); // the JDK's plain write is the cheaper call
-        left -= written;
         while (first < last && !buffers[first].hasRemaining()) {
             first++;
         }
