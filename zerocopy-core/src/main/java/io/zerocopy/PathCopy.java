@@ -18,6 +18,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -93,7 +94,7 @@ final class PathCopy {
         boolean created = false;
         try {
             try (FileChannel in = openSource(source, followLinks);
-                    FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes))) {
+                    FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes, attributes))) {
                 created = true;
                 moved = bytes.copy(in, out);
             }
@@ -158,53 +159,82 @@ final class PathCopy {
      * The source's POSIX permissions as a creation attribute, so that the target never exists with
      * wider permissions than the source (a 0600 key must not be readable by others for the length
      * of the copy); the umask applies on top, as it does for {@code Files.copy}. None elsewhere.
+     * Where the attributes are copied, the owner may also read it until they are
+     * ({@link #copyAttributes} opens it to set them).
      */
-    private static FileAttribute<?>[] sameMode(BasicFileAttributes source) {
-        return source instanceof PosixFileAttributes
-                ? new FileAttribute<?>[] {
-                    PosixFilePermissions.asFileAttribute(((PosixFileAttributes) source).permissions())
-                }
-                : new FileAttribute<?>[0];
+    private static FileAttribute<?>[] sameMode(BasicFileAttributes source, boolean copiesAttributes) {
+        if (!(source instanceof PosixFileAttributes)) {
+            return new FileAttribute<?>[0];
+        }
+        Set<PosixFilePermission> mode = EnumSet.noneOf(PosixFilePermission.class);
+        mode.addAll(((PosixFileAttributes) source).permissions());
+        if (copiesAttributes) {
+            mode.add(PosixFilePermission.OWNER_READ);
+        }
+        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(mode)};
     }
 
     /**
      * The source's owner and group where the file system has them, as {@code Files.copy} gives them
      * with one {@code fchown} ({@code lchown} for a link) whose failure it ignores: where the process
      * may not set both, the file keeps the owner and group it was made with. A link renamed over the
-     * new file fails the copy instead.
+     * new file fails the copy instead. Returns whether both were set.
      */
-    private static void copyOwner(PosixFileAttributeView view, BasicFileAttributes source) throws IOException {
+    private static boolean copyOwner(PosixFileAttributeView view, BasicFileAttributes source) throws IOException {
         if (!(source instanceof PosixFileAttributes) || view == null) {
-            return;
+            return false;
         }
         try {
             view.setOwner(((PosixFileAttributes) source).owner());
             view.setGroup(((PosixFileAttributes) source).group());
+            return true;
         } catch (IOException e) {
             if (OpenFailures.refusedLink(e)) {
                 throw e;
             }
+            return false;
         }
     }
 
     /**
-     * The source's owner, group, permissions and times on the new file, never through a link
+     * The source's owner, group, times and permissions on the new file, never through a link
      * renamed over it since the copy made it (that fails the copy): set relative to the open parent
      * directory without following links where the file system gives a {@link SecureDirectoryStream}
      * (Linux), else by name without following links. {@code Files.copy} sets them on the file it
      * holds open, which Java 17 cannot; and JDK 25's {@code PosixFileAttributeView.setPermissions}
      * by name follows a link despite {@code NOFOLLOW_LINKS} (its open takes {@code O_NOFOLLOW} as
-     * the mode).
+     * the mode). As {@code Files.copy}, the permissions are set only where the owner and group were
+     * (it makes both changes in one attempt and ignores its failure): elsewhere the file keeps the
+     * source's permissions less the umask, without the owner's read it had until then.
      */
     private static void copyAttributes(Path target, BasicFileAttributes source) throws IOException {
         try (SecureDirectoryStream<Path> parent = secureParent(target)) {
             PosixFileAttributeView posix = view(parent, target, PosixFileAttributeView.class);
-            copyOwner(posix, source);
-            if (source instanceof PosixFileAttributes && posix != null) {
-                posix.setPermissions(((PosixFileAttributes) source).permissions());
-            }
+            boolean owned = copyOwner(posix, source);
             view(parent, target, BasicFileAttributeView.class)
                     .setTimes(source.lastModifiedTime(), source.lastAccessTime(), null);
+            if (!(source instanceof PosixFileAttributes) || posix == null) {
+                return;
+            }
+            Set<PosixFilePermission> mode = ((PosixFileAttributes) source).permissions();
+            if (owned) {
+                setPermissions(posix, mode);
+            } else if (!mode.contains(PosixFilePermission.OWNER_READ)) {
+                Set<PosixFilePermission> made = posix.readAttributes().permissions();
+                made.remove(PosixFilePermission.OWNER_READ);
+                setPermissions(posix, made);
+            }
+        }
+    }
+
+    /** Sets {@code mode}, a failure ignored as {@code Files.copy} ignores its {@code fchmod}'s, except a refused link. */
+    private static void setPermissions(PosixFileAttributeView view, Set<PosixFilePermission> mode) throws IOException {
+        try {
+            view.setPermissions(mode);
+        } catch (IOException e) {
+            if (OpenFailures.refusedLink(e)) {
+                throw e;
+            }
         }
     }
 

@@ -128,10 +128,12 @@ public final class Transfers {
      * Copies a file to a new file, with the options and failure modes of
      * {@link Files#copy(Path, Path, CopyOption...)}: {@code FileAlreadyExistsException} unless
      * {@link StandardCopyOption#REPLACE_EXISTING} is given; {@link StandardCopyOption#COPY_ATTRIBUTES}
-     * copies the modification time and, where supported, POSIX permissions (the nine read, write
-     * and execute bits: unlike {@code Files.copy}, never set-user-ID, set-group-ID or sticky, with
-     * or without the option) and the owner and group where the process may set them (as root),
-     * elsewhere leaving the process's as {@code Files.copy} does; {@link LinkOption#NOFOLLOW_LINKS}
+     * copies the modification time and, where the file system has them, the owner, group and POSIX
+     * permissions (the nine read, write and execute bits: unlike {@code Files.copy}, never
+     * set-user-ID, set-group-ID or sticky, with or without the option), the last three as
+     * {@code Files.copy} does only where the process may set the owner and group (as root, or for
+     * its own file): elsewhere the new file is the process's, with the source's permissions less
+     * the umask; {@link LinkOption#NOFOLLOW_LINKS}
      * copies a symbolic link itself. Copying a file onto itself does nothing and returns 0. A
      * directory or a special file is made by {@code Files.copy} itself, and a symbolic link with
      * {@code NOFOLLOW_LINKS} is made anew with what it names (with {@code COPY_ATTRIBUTES} its owner

@@ -20,7 +20,14 @@ final class ChildJvm {
      */
     static String run(Path dir, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
             throws Exception {
-        List<String> command = new ArrayList<>();
+        return run(dir, List.of(), jvmOptions, main, timeout, args);
+    }
+
+    /** As {@link #run(Path, List, Class, Duration, String...)}, the JVM started by {@code launcher} (a command and its arguments). */
+    static String run(
+            Path dir, List<String> launcher, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
+            throws Exception {
+        List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
