@@ -33,7 +33,9 @@ final class LoopConnection {
     private SocketAddress remote;
     private State state = State.READ;
     private long deadline;
+    /** The response being sent, from {@link #respond} to {@link #next}; {@link #close} logs one cut short. */
     private Response response;
+
     private ResponseTransfer transfer;
     private long started;
     /** Whether {@link #response} answers its request again, its file having shrunk before the first answer went. */
@@ -56,7 +58,7 @@ final class LoopConnection {
             remote = channel.getRemoteAddress();
             if (refused) {
                 if (respond(loop.engine().planner().reject(503, "too many connections"))) {
-                    linger();
+                    next(); // a rejection closes: this lingers
                 }
             } else {
                 interest(SelectionKey.OP_READ);
@@ -169,6 +171,7 @@ final class LoopConnection {
      */
     private boolean respond(Response next) throws IOException {
         response = next;
+        started = System.nanoTime(); // before the open, which may fail: close() logs from it then
         try {
             transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
         } catch (TruncatedSourceException e) {
@@ -178,7 +181,6 @@ final class LoopConnection {
             response = loop.engine().planner().failed(next.request(), e);
             transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), response, channel);
         }
-        started = System.nanoTime();
         state = State.WRITE;
         deadline = started + idleNanos;
         return drive();
@@ -277,7 +279,10 @@ final class LoopConnection {
         close();
     }
 
-    /** Closes the socket and releases the response in progress (logged as cut short). Idempotent. */
+    /**
+     * Closes the socket and releases the response in progress, logged as cut short: with the body
+     * bytes that went out, 0 if its transfer failed to open (as the threads engine logs it). Idempotent.
+     */
     void close() {
         if (state == State.CLOSED) {
             return;
@@ -285,8 +290,11 @@ final class LoopConnection {
         state = State.CLOSED;
         key.cancel();
         HttpServer.closeQuietly(channel);
+        if (response != null) {
+            long sent = transfer == null ? 0 : transfer.bodyTransferred();
+            loop.engine().config().accessLog().log(remote, response, sent, started);
+        }
         if (transfer != null) {
-            loop.engine().config().accessLog().log(remote, response, transfer.bodyTransferred(), started);
             transfer.close();
             transfer = null;
         }
