@@ -57,6 +57,7 @@ final class LoopConnection {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             remote = channel.getRemoteAddress();
             if (refused) {
+                started = System.nanoTime();
                 if (respond(loop.engine().planner().reject(503, "too many connections"))) {
                     next(); // a rejection closes: this lingers
                 }
@@ -147,6 +148,7 @@ final class LoopConnection {
             }
             Response next;
             ResponsePlanner planner = loop.engine().planner();
+            started = System.nanoTime(); // the access log times a response from its complete request head
             if (parsed.request() != null) {
                 next = planner.plan(parsed.request(), loop.engine().closing());
                 int rest = in.position() - parsed.consumed();
@@ -171,7 +173,6 @@ final class LoopConnection {
      */
     private boolean respond(Response next) throws IOException {
         response = next;
-        started = System.nanoTime(); // before the open, which may fail: close() logs from it then
         try {
             transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), next, channel);
         } catch (TruncatedSourceException e) {
@@ -182,7 +183,7 @@ final class LoopConnection {
             transfer = ResponseTransfer.open(loop.engine().config().transferOptions(), response, channel);
         }
         state = State.WRITE;
-        deadline = started + idleNanos;
+        deadline = System.nanoTime() + idleNanos;
         return drive();
     }
 
