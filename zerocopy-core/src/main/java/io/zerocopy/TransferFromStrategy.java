@@ -15,8 +15,10 @@ import java.nio.channels.ReadableByteChannel;
  * {@code transferFrom} reads it at its shared position, and transferTo reaches the same
  * {@code copy_file_range(2)} at explicit positions. Stateless; one shared instance.
  *
- * <p>It writes at an explicit target position, so the step moves the target's position past the
- * bytes written when it closes, as a {@code write} would. It returns 0 both at end of stream and when
+ * <p>It writes at an explicit target position, from where the target's position is at the first
+ * step (after a region's prefix), so the step moves the target's position past the bytes written
+ * when it closes, as a {@code write} would. The JDK drops a read's failure after the first bytes of
+ * a call ({@link KeptFailure} keeps it). It returns 0 both at end of stream and when
  * a read yielded nothing, so the source must be blocking, and a 0 is confirmed by reading one byte.
  */
 final class TransferFromStrategy extends BuiltInStrategy {
@@ -56,19 +58,26 @@ final class TransferFromStrategy extends BuiltInStrategy {
     private static final class Step extends SidedStep {
         private final FileChannel target;
         private final ReadableByteChannel source;
-        private final long targetStart;
+        private final KeptFailure reads;
         private final ByteBuffer probe = ByteBuffer.allocate(1);
+        /** The target's position at the first move, after a region's prefix went out through it; -1 until then. */
+        private long targetStart = -1;
+
         private long done;
 
-        Step(TransferRequest request) throws IOException {
+        Step(TransferRequest request) {
             this.target = request.targetFile();
             this.source = request.source();
-            this.targetStart = target.position();
+            this.reads = new KeptFailure(source);
         }
 
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
-            long n = target.transferFrom(source, targetStart + transferred, maxBytes);
+            reads.rethrow();
+            if (targetStart < 0) {
+                targetStart = target.position();
+            }
+            long n = target.transferFrom(reads, targetStart + transferred, maxBytes);
             if (n == 0) {
                 n = probe(targetStart + transferred);
             } else {
@@ -99,7 +108,7 @@ final class TransferFromStrategy extends BuiltInStrategy {
 
         @Override
         public void close() throws IOException {
-            if (target.isOpen()) {
+            if (targetStart >= 0 && target.isOpen()) {
                 FileChannels.setPosition(target, targetStart + done);
             }
         }

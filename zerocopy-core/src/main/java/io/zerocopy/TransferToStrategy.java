@@ -15,6 +15,9 @@ import org.slf4j.Logger;
  * JDK copies through a buffer itself, correct but slow, so the selector picks this strategy only
  * where {@code Platform.directTransferPath} has a path. Stateless; one shared instance.
  *
+ * <p>To any other channel the JDK copies through a buffer and drops a write's failure after the
+ * first bytes of a call; {@link KeptFailure} keeps it.
+ *
  * <p><b>Virtual threads.</b> From Java 21, {@code transferTo} to a full blocking socket used from a
  * virtual thread returns 0 instead of parking (JDK 25 {@code FileChannelImpl}). So there the step
  * waits through a {@link ParkingBridge}: on a 0 it writes the next file bytes through the socket's
@@ -79,13 +82,18 @@ final class TransferToStrategy extends BuiltInStrategy {
 
         Step(TransferFacts facts, boolean parkable) {
             this.source = facts.request().sourceFile();
-            this.target = facts.request().target();
+            this.target = facts.targetKind() == ChannelKind.OTHER
+                    ? new KeptFailure(facts.request().target())
+                    : facts.request().target();
             this.start = facts.request().position();
             this.parkable = parkable;
         }
 
         @Override
         public long move(long transferred, long maxBytes) throws IOException {
+            if (target instanceof KeptFailure) {
+                ((KeptFailure) target).rethrow();
+            }
             if (bridge != null && bridge.holdsBytes()) {
                 return bridge.writeTo(target, maxBytes);
             }

@@ -32,7 +32,7 @@
  *       {@code BufferedStrategy}, {@code MappedStrategy}, {@code TransferToStrategy},
  *       {@code TransferFromStrategy}, {@code NativeStrategy}, {@code NativeSendStep},
  *       {@code SpliceStrategy}, {@code SpliceStep}, {@code SidedStep}, {@code PrefixWrite},
- *       {@code ParkingBridge}, {@code Writes}.
+ *       {@code ParkingBridge}, {@code KeptFailure}, {@code Writes}.
  *   <li><b>Platform</b>, what the JDK and the kernel give: {@code TransferFacts} (what is known of
  *       both ends, read by every layer above), {@code Peers}, {@code Platform},
  *       {@code ChannelKinds}, {@code StreamChannels}, {@code FileChannels}, {@code FileSliceChannel},
