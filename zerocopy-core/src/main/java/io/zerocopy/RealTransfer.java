@@ -218,11 +218,7 @@ final class RealTransfer implements Transfer {
             return prefix.write(facts.request().target(), facts.maxStep());
         }
         long ask = count < 0 ? facts.maxStep() : Math.min(facts.maxStep(), count - moved);
-        long n = step.move(moved - prefixSize, ask);
-        if (n > ask) {
-            throw new IllegalStateException(
-                    choice.strategy.name() + " moved " + n + " bytes when asked for at most " + ask);
-        }
+        long n = TransferFailures.checkedCount(choice.strategy.name(), step.move(moved - prefixSize, ask), ask);
         if (n == 0) {
             interestOps = step.stalledOn() == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
         }
@@ -233,7 +229,11 @@ final class RealTransfer implements Transfer {
         if (!END.compareAndSet(this, 0, ENDED)) {
             throw fail(failures().cancelled(moved)); // came while the last step was blocked: the future says so
         }
-        releaseQuietly(null);
+        try {
+            releaseQuietly(null);
+        } catch (Error e) {
+            throw fail(e); // a step's or file's close: the listener hears it, as any Error
+        }
         state = State.DONE;
         interestOps = 0;
         elapsedNanos = clockStarted ? System.nanoTime() - started : 0;

@@ -158,6 +158,15 @@ final class TransferFailures {
         return new TransferException("interrupted after " + moved + " bytes" + subject(), moved, cause);
     }
 
+    /** A step's count {@code n} when asked for at most {@code ask} bytes; a strategy's bug (out of range) throws. */
+    static long checkedCount(String strategy, long n, long ask) {
+        if (n > ask || n < -1) {
+            throw new IllegalStateException(strategy + " returned " + n + " when asked for at most " + ask
+                    + " bytes (expected: 0 to " + ask + ", or -1 at the end of the source)");
+        }
+        return n;
+    }
+
     /**
      * Closes what a transfer held ({@code c}; null: nothing) as it ends: a failure to close is added
      * to the transfer's {@code failure}, or logged where there is none (an {@code Error} is thrown).

@@ -2,6 +2,8 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
 import io.zerocopy.spi.ChannelKind;
@@ -716,6 +718,49 @@ class EngineTest {
         verify(listener).onFailure(told.capture()); // onFailure heard of it
         assertThat(told.getValue().getCause()).isSameAs(error);
         assertThat(told.getValue().bytesTransferred()).isEqualTo(strategy.reportedTotal());
+    }
+
+    @Test
+    void run_stepCloseThrowsErrorAfterTheLastStep_listenerHearsFailureThenTheErrorPropagates() {
+        AssertionError error = new AssertionError("an Error from a step's close");
+        RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 3 ? Math.min(max, 500) : -1);
+        strategy.closing = () -> {
+            throw error;
+        };
+        TransferListener listener = ListenerCalls.mockListener();
+
+        AssertionError thrown = assertThrows(
+                AssertionError.class,
+                () -> run(
+                        tenThousandBytesInShortCalls(),
+                        strategy,
+                        TransferOptions.builder().listener(listener).build()));
+
+        assertThat(thrown).isSameAs(error);
+        assertThat(strategy.closes).isEqualTo(1);
+        ArgumentCaptor<TransferException> told = ArgumentCaptor.forClass(TransferException.class);
+        verify(listener).onFailure(told.capture());
+        verify(listener, never()).onComplete(any());
+        assertThat(told.getValue().getCause()).isSameAs(error);
+        assertThat(told.getValue().bytesTransferred()).isEqualTo(1500);
+    }
+
+    @Test
+    void run_stepReturnsANegativeOtherThanEndOfStream_failsRatherThanEndingShort() {
+        RecordingStrategy strategy = new RecordingStrategy((call, done, max) -> call < 1 ? Math.min(max, 500) : -5);
+        TransferListener listener = ListenerCalls.mockListener();
+
+        TransferException e = assertThrows(
+                TransferException.class,
+                () -> run(
+                        tenThousandBytesInShortCalls(),
+                        strategy,
+                        TransferOptions.builder().listener(listener).build()));
+
+        assertThat(e.getCause()).isInstanceOf(IllegalStateException.class).hasMessageContaining("-5");
+        assertThat(e.bytesTransferred()).isEqualTo(500);
+        assertThat(strategy.closes).isEqualTo(1);
+        verify(listener, never()).onComplete(any());
     }
 
     @ParameterizedTest

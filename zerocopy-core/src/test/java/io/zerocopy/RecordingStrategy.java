@@ -28,6 +28,9 @@ final class RecordingStrategy implements TransferStrategy {
     final List<Long> reported = new ArrayList<>();
     int opens;
     int closes;
+    /** What each step's close does after counting itself. */
+    Runnable closing = () -> {};
+
     private final Script script;
     private final TransferStep.Side stalledOn;
 
@@ -71,6 +74,7 @@ final class RecordingStrategy implements TransferStrategy {
             @Override
             public void close() {
                 closes++;
+                closing.run();
             }
         };
     }
