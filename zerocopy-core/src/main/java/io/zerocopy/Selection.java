@@ -341,14 +341,23 @@ final class Selection {
             return Choice.ofBuiltIn(
                     builtIn, facts, situation.bufferFor(builtIn, check), situation.wordedBy(reason), check);
         }
-        Support support = s.supports(facts.request());
+        Support support = supports(s, facts);
         return support.supported() ? Choice.ofRegistered(s, facts, support, how -> reason.words(null, how)) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {
         return s instanceof BuiltInStrategy
                 ? ((BuiltInStrategy) s).refusal(facts)
-                : s.supports(facts.request()).reason();
+                : supports(s, facts).reason();
+    }
+
+    /** A registered strategy's answer; null is its bug, said with its name. */
+    private static Support supports(TransferStrategy s, TransferFacts facts) {
+        Support support = s.supports(facts.request());
+        if (support == null) {
+            throw new IllegalStateException(s.name() + ".supports returned null (expected: a Support)");
+        }
+        return support;
     }
 
     /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */

@@ -3,6 +3,7 @@ package io.zerocopy;
 import io.zerocopy.spi.TransferStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,9 @@ final class Strategies {
             SpliceStrategy.INSTANCE,
             NativeStrategy.INSTANCE);
 
+    /** Providers that fail to load before the rest are given up on: the loader cannot always go past one. */
+    private static final int MAX_LOAD_FAILURES = 100;
+
     private Strategies() {}
 
     private static final class Holder {
@@ -38,25 +42,57 @@ final class Strategies {
                 all.put(s.name(), s);
             }
             List<TransferStrategy> registered = new ArrayList<>();
-            try {
-                for (TransferStrategy s :
-                        ServiceLoader.load(TransferStrategy.class, Strategies.class.getClassLoader())) {
-                    if (all.putIfAbsent(s.name(), s) == null) {
-                        registered.add(s);
-                    } else {
-                        log.warn(
-                                "ignoring strategy {} ({}): the name is taken by {}",
-                                s.name(),
-                                s.getClass().getName(),
-                                all.get(s.name()));
+            Iterator<TransferStrategy> found = ServiceLoader.load(
+                            TransferStrategy.class, Strategies.class.getClassLoader())
+                    .iterator();
+            for (int failures = 0; failures < MAX_LOAD_FAILURES; ) {
+                TransferStrategy s;
+                try {
+                    if (!found.hasNext()) {
+                        break;
                     }
+                    s = found.next();
+                } catch (ServiceConfigurationError e) {
+                    failures++; // the loader goes on to the next provider
+                    log.warn("ignoring a registered transfer strategy that could not be loaded", e);
+                    continue;
                 }
-            } catch (ServiceConfigurationError e) {
-                log.warn("could not load registered transfer strategies; using the built-in ones", e);
+                String name = usableName(s);
+                if (name != null && all.putIfAbsent(name, s) == null) {
+                    registered.add(s);
+                } else if (name != null) {
+                    log.warn(
+                            "ignoring strategy {} ({}): the name is taken by {}",
+                            name,
+                            s.getClass().getName(),
+                            all.get(name));
+                }
             }
             ALL = Collections.unmodifiableMap(all);
             REGISTERED = List.copyOf(registered);
         }
+    }
+
+    /**
+     * The name a registered strategy is known by, or null (logged) where options and the system
+     * properties could not name it: {@code name()} fails, or is blank, padded or holds a comma.
+     */
+    private static String usableName(TransferStrategy s) {
+        String name;
+        try {
+            name = s.name();
+        } catch (RuntimeException e) {
+            log.warn("ignoring strategy {}: its name() failed", s.getClass().getName(), e);
+            return null;
+        }
+        if (name == null || name.isBlank() || !name.equals(name.trim()) || name.contains(",")) {
+            log.warn(
+                    "ignoring strategy {}: its name \"{}\" is blank, padded or holds a comma",
+                    s.getClass().getName(),
+                    name);
+            return null;
+        }
+        return name;
     }
 
     /** All strategies by name: the built-in ones first, then registered ones in discovery order. */

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.Support;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
@@ -17,6 +20,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -55,6 +59,40 @@ class RegisteredStrategyTest {
                 .doesNotContain("transferTo", "transferFrom", "mmap", "buffered");
         assertThat(Strategies.require(CountingTestStrategy.NAME, "strategy"))
                 .isSameAs(Strategies.all().get(CountingTestStrategy.NAME));
+    }
+
+    /**
+     * The providers listed before {@link CountingTestStrategy} break the rules ({@link BrokenStrategies}):
+     * before, the first made every use of the library fail with {@code ExceptionInInitializerError}.
+     */
+    @Test
+    void brokenProviders_areLeftOut_andTheOnesAfterThemStillLoad() {
+        assertThat(Strategies.registered()).singleElement().isInstanceOf(CountingTestStrategy.class);
+        assertThat(Strategies.all().keySet()).doesNotContain("failsToConstruct", "padded ", "with,comma");
+    }
+
+    @Test
+    void supportsReturningNull_isTheStrategysBug_saidWithItsName() {
+        TransferStrategy nullAnswer = new BrokenStrategies.Broken() {
+            @Override
+            public String name() {
+                return "nullAnswer";
+            }
+
+            @Override
+            public Support supports(TransferRequest request) {
+                return null;
+            }
+        };
+        TransferRequest request = TransferRequest.builder()
+                .source(Channels.newChannel(new ByteArrayInputStream(new byte[10])), ChannelKind.OTHER)
+                .target(Channels.newChannel(new ByteArrayOutputStream()), ChannelKind.OTHER)
+                .build();
+
+        assertThatThrownBy(() -> new Selection(List.of(nullAnswer), null, Set.of())
+                        .choose(TransferFacts.of(request), null, null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("nullAnswer.supports returned null");
     }
 
     @Test

@@ -31,8 +31,10 @@ public interface TransferStrategy {
 
     /**
      * A short, unique, stable name, used to force or exclude the strategy in options and system
-     * properties. Built-in names: {@code transferTo}, {@code transferFrom}, {@code mmap},
-     * {@code buffered}, {@code splice} (Linux, Java 22+).
+     * properties: not blank, without a comma or leading or trailing white space. Built-in names:
+     * {@code transferTo}, {@code transferFrom}, {@code mmap}, {@code buffered}, {@code splice} and
+     * {@code native} (Linux, Java 22+). A registered strategy whose name breaks these rules, is
+     * taken, or cannot be read is left out, with a warning in the log.
      */
     String name();
 
