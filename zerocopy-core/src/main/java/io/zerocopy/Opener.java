@@ -161,21 +161,22 @@ final class Opener {
         SourceFile source = sourceFile(region.file(), count, true, target, peer);
         boolean directIo = source.directIo();
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
-        int chunk = directIo
-                ? 0
-                : PrefixWrite.chunkBytes(
-                        prefixBytes, count, peer.segmentSize, TransferFacts.maxStep(options, platform));
-        TransferFacts facts = TransferFacts.complete(
-                fileSource(source, position + chunk, count - chunk),
-                target,
-                peer,
-                options,
-                platform,
-                directIo,
-                prefixBytes,
-                chunk);
+        long maxStep = TransferFacts.maxStep(options, platform);
+        int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize, maxStep);
+        TransferFacts facts = regionFacts(source, position, count, chunk, target, peer, prefixBytes);
         Choice choice = choose(facts, source, position, count);
         boolean whole = choice.goesWithPrefix();
+        int start = directIo || whole || chunk > 0
+                ? 0
+                : PrefixWrite.startBytes(prefixBytes, count, peer.segmentSize, maxStep);
+        if (start > 0) {
+            // the whole body's row passed over (a strategy forced, buffered excluded): its start still goes with the
+            // prefix
+            choice.release();
+            chunk = start;
+            facts = regionFacts(source, position, count, chunk, target, peer, prefixBytes);
+            choice = choose(facts, source, position, count);
+        }
         PrefixWrite prefix = new PrefixWrite(
                 prefixBuffers,
                 prefixBytes,
@@ -199,6 +200,27 @@ final class Opener {
             choice.release();
             throw e;
         }
+    }
+
+    /** The facts of a region's body after its first {@code chunk} bytes, which go with the prefix. */
+    private TransferFacts regionFacts(
+            SourceFile source,
+            long position,
+            long count,
+            int chunk,
+            WritableByteChannel target,
+            Peers.Peer peer,
+            long prefixBytes)
+            throws IOException {
+        return TransferFacts.complete(
+                fileSource(source, position + chunk, count - chunk),
+                target,
+                peer,
+                options,
+                platform,
+                source.directIo(),
+                prefixBytes,
+                chunk);
     }
 
     /**

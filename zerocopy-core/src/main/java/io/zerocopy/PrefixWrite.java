@@ -85,8 +85,13 @@ final class PrefixWrite {
      * (docs/header-body.md); else {@link #FIRST_CHUNK_BYTES}.
      */
     static int chunkBytes(long prefixBytes, long count, int segment, long maxStep) {
+        return goesWhole(prefixBytes, count, maxStep) ? 0 : startBytes(prefixBytes, count, segment, maxStep);
+    }
+
+    /** As {@link #chunkBytes}, for any body: what a strategy chosen to send all of it (forced, say) leaves. */
+    static int startBytes(long prefixBytes, long count, int segment, long maxStep) {
         int chunk = segment > 0 ? segment - (int) (prefixBytes % segment) : FIRST_CHUNK_BYTES;
-        return goesWhole(prefixBytes, count, maxStep) || prefixBytes + chunk > maxStep ? 0 : chunk;
+        return prefixBytes + chunk > maxStep ? 0 : (int) Math.min(chunk, count);
     }
 
     /** The caller's prefix bytes, or 0 for none. */

@@ -193,8 +193,9 @@ public final class Transfers {
     /**
      * Writes the region's prefix and then its bytes of the file, as one stream: an HTTP response,
      * a record with its framing. The first write gathers the prefix with the start of the file, so
-     * that no segment carries the prefix alone: the whole region up to 80 KiB; past that, to a
-     * loopback peer, as much as fills the prefix's last TCP segment, and to other peers 16 KiB.
+     * that no segment carries the prefix alone: the whole region up to 80 KiB; past that, or where
+     * a forced strategy or an excluded {@code buffered} passes that over, to a loopback peer as much
+     * as fills the prefix's last TCP segment, and to other peers 16 KiB.
      * Those file bytes are read into a heap buffer of the transfer's own. Under a rate limit every
      * write, the prefix's included, is at most one step's worth, and file bytes go with the prefix
      * only where both fit one step. The rest of the file takes the path the library chooses for it,

@@ -167,6 +167,43 @@ class HeaderBodyTest {
         }
     }
 
+    /**
+     * Where the whole body's row is passed over (a strategy forced, buffered excluded), the first
+     * write still gathers the header with the start of the body, as for a body above the whole
+     * size; the chosen strategy sends the rest. Before, the header went alone.
+     */
+    @ParameterizedTest(name = "{0} bytes, {1}")
+    @CsvSource({
+        "1000, strategy=mmap",
+        "1000, strategy=transferTo",
+        "1000, exclude=buffered",
+        "40000, strategy=mmap",
+        "40000, exclude=buffered"
+    })
+    void copy_wholeBodysRowPassedOver_firstWriteStillGathersTheHeaderWithTheBody(int body, String option)
+            throws Exception {
+        String[] nameValue = option.split("=");
+        TransferOptions options = nameValue[0].equals("strategy")
+                ? TransferOptions.builder().strategy(nameValue[1]).build()
+                : TransferOptions.builder().exclude(nameValue[1]).build();
+        byte[] data = fileFor(body);
+        Path path = Files.write(dir.resolve("body"), data);
+        ByteBuffer[] header = header(body);
+        byte[] headerBytes = bytesOf(header);
+        RecordingGatherer target = new RecordingGatherer(Integer.MAX_VALUE);
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            long sent = Transfers.copy(FileRegion.of(file, POSITION, body).withPrefix(header), target, options);
+
+            assertThat(sent).isEqualTo(headerBytes.length + body);
+            ByteArrays.assertSameBytes("written", target.bytes.toByteArray(), expected(headerBytes, data, body));
+            RecordingGatherer.Call first = target.calls.get(0);
+            assertThat(first.gathering).as("the first write gathers").isTrue();
+            assertThat(first.offered)
+                    .as("bytes offered to the first write")
+                    .isEqualTo(headerBytes.length + Math.min(body, PrefixWrite.FIRST_CHUNK_BYTES));
+        }
+    }
+
     @Test
     void copy_gatheringTargetTakingLittle_neverWritesTheHeaderAlone() throws Exception {
         int body = 100_000;
