@@ -6,6 +6,7 @@ import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -71,20 +72,35 @@ final class Relay implements AutoCloseable {
             SocketChannel client;
             try {
                 client = server.accept();
+            } catch (ClosedChannelException e) {
+                return;
             } catch (IOException e) {
-                return; // closed
-            }
-            String name = String.valueOf(client.socket().getRemoteSocketAddress());
-            SocketChannel upstream;
-            try {
-                upstream = SocketChannel.open(target);
-            } catch (IOException e) {
-                closeQuietly(client);
-                onDone.accept(new Connection(name, 0, 0, 0, "-", "cannot reach " + target + ": " + e.getMessage()));
+                // a failed accept (e.g. too many open files) must not end the relay; try again
                 continue;
             }
-            new Pair(name, client, upstream).start();
+            relay(client);
         }
+    }
+
+    /** Connects one client to the target; a failure fails that connection alone, never the accept loop. */
+    private void relay(SocketChannel client) {
+        String name = String.valueOf(client.socket().getRemoteSocketAddress());
+        long started = System.nanoTime();
+        SocketChannel upstream;
+        try {
+            upstream = SocketChannel.open(target);
+        } catch (IOException | RuntimeException e) { // RuntimeException: an UnresolvedAddressException
+            closeQuietly(client);
+            onDone.accept(new Connection(
+                    name,
+                    0,
+                    0,
+                    (System.nanoTime() - started) / 1_000_000,
+                    "-",
+                    "cannot reach " + target + ": " + Main.describe(e)));
+            return;
+        }
+        new Pair(name, client, upstream).start();
     }
 
     /** The two directions of one connection. */

@@ -70,6 +70,10 @@ final class RelayCommand implements Callable<Integer> {
                     spec.commandLine(), "--to: " + to + " (expected: HOST:PORT with a port from 1 to 65535)");
         }
         InetSocketAddress target = new InetSocketAddress(to.substring(0, colon), port);
+        if (target.isUnresolved()) {
+            // refused now, as the clients refuse an unknown --host, rather than failing every connection
+            throw new ParameterException(spec.commandLine(), "--to: unknown host " + to.substring(0, colon));
+        }
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch ended = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
         try (Relay relay = Relay.start(

@@ -10,7 +10,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,60 @@ class RelayCommandTest {
             assertThat(result.out())
                     .contains("relaying ", "1 bytes up, 1 bytes down", "3000017 bytes up, 3000017 bytes down");
         }
+    }
+
+    /** An unresolvable --to is refused at start, as the clients refuse an unknown --host, not on the first client. */
+    @Test
+    void relay_unresolvableTarget_isAUsageError() throws Exception {
+        Cli cli = new Cli();
+        RelayCommand command = cli.command("relay");
+        CompletableFuture<Cli.Run> run = new CompletableFuture<>();
+        Thread relayThread = new Thread(
+                () -> run.complete(cli.run(
+                        "relay", "--listen", "0", "--to", "no.such.host.invalid:80", "--connections", "1")),
+                "relay");
+        relayThread.setDaemon(true);
+        relayThread.start();
+        // whichever comes first: the end of the run, or a relay that started anyway
+        CompletableFuture.anyOf(run, command.started).get(30, TimeUnit.SECONDS);
+        assertThat(run).as("ended without starting").isDone();
+        Cli.Run result = run.get();
+        assertThat(result.exit()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).contains("--to: unknown host no.such.host.invalid").doesNotContain("Exception");
+    }
+
+    /** A connection whose target cannot be reached fails alone: it is reported, and the next one is accepted. */
+    @Test
+    void relay_connectionsThatCannotReachTheTarget_failAlone() throws Exception {
+        BlockingQueue<Relay.Connection> ended = new LinkedBlockingQueue<>();
+        try (Relay relay = Relay.start(
+                new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0),
+                InetSocketAddress.createUnresolved("no.such.host.invalid", 80),
+                null,
+                ended::add)) {
+            for (int i = 0; i < 2; i++) {
+                try (SocketChannel client = SocketChannel.open(relay.address())) {
+                    Relay.Connection c = ended.poll(10, TimeUnit.SECONDS);
+                    assertThat(c).as("connection %d reported", i + 1).isNotNull();
+                    assertThat(c.failure()).contains("cannot reach", "no.such.host.invalid");
+                    assertThat(readToEnd(client)).as("closed by the relay").isZero();
+                }
+            }
+        }
+    }
+
+    /** Bytes read until end of stream or a reset. */
+    private static long readToEnd(SocketChannel channel) {
+        long n = 0;
+        ByteBuffer buffer = ByteBuffer.allocate(8192);
+        try {
+            for (int r; (r = channel.read(buffer.clear())) >= 0; ) {
+                n += r;
+            }
+        } catch (IOException reset) {
+            // as good as the end here
+        }
+        return n;
     }
 
     /** Sends {@code data} while reading the echo, then ends the output and reads to the end. */
