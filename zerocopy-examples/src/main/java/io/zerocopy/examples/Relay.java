@@ -5,11 +5,15 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferResult;
 import io.zerocopy.Transfers;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -34,10 +38,14 @@ final class Relay implements AutoCloseable {
     private final Consumer<Connection> onDone;
     private final Thread acceptor;
 
-    private Relay(ServerSocketChannel server, InetSocketAddress target, String strategy, Consumer<Connection> onDone) {
+    /** The built-in strategies, in the order the help names them. */
+    static final List<String> BUILT_IN = List.of("buffered", "splice", "transferTo", "mmap", "transferFrom", "native");
+
+    private Relay(
+            ServerSocketChannel server, InetSocketAddress target, TransferOptions options, Consumer<Connection> onDone) {
         this.server = server;
         this.target = target;
-        this.options = TransferOptions.builder().strategy(strategy).build();
+        this.options = options;
         this.onDone = onDone;
         this.acceptor = new Thread(this::acceptLoop, "relay-accept");
         acceptor.setDaemon(true);
@@ -48,17 +56,27 @@ final class Relay implements AutoCloseable {
      *
      * @param strategy a strategy to force, or null for the library's own choice
      * @param onDone called once per connection, from one of its threads, when both directions ended
+     * @throws IllegalArgumentException if the library has no strategy of this name
+     * @throws BindException if the address or port is taken, with both named in the message
      */
     static Relay start(InetSocketAddress listen, InetSocketAddress target, String strategy, Consumer<Connection> onDone)
             throws IOException {
+        TransferOptions options = TransferOptions.builder().strategy(strategy).build();
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.bind(listen, 128);
-        } catch (IOException e) {
+        } catch (BindException e) {
+            server.close();
+            BindException named = new BindException(
+                    "cannot listen on " + listen.getAddress().getHostAddress() + ":" + listen.getPort() + ": "
+                            + e.getMessage());
+            named.initCause(e);
+            throw named;
+        } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
         }
-        Relay relay = new Relay(server, target, strategy, onDone);
+        Relay relay = new Relay(server, target, options, onDone);
         relay.acceptor.start();
         return relay;
     }
@@ -151,8 +169,8 @@ final class Relay implements AutoCloseable {
                         options.toBuilder().listener(result).build());
                 to.shutdownOutput();
                 return n;
-            } catch (IOException e) {
-                failure.compareAndSet(null, e.getMessage());
+            } catch (IOException | RuntimeException e) { // RuntimeException: a strategy the library refuses
+                failure.compareAndSet(null, Main.describe(e));
                 closeQuietly(client);
                 closeQuietly(upstream);
                 return e instanceof TransferException ? ((TransferException) e).bytesTransferred() : 0;
@@ -171,6 +189,46 @@ final class Relay implements AutoCloseable {
                     result == null ? "-" : result.strategy(),
                     failure.get()));
         }
+    }
+
+    /**
+     * Why the library, forced to {@code strategy} (null: its own choice), would refuse to copy from a
+     * socket to a socket on this JVM, or null if it would not: it refuses with an
+     * {@code IllegalArgumentException} before a byte moves. Asked with loopback sockets whose source
+     * has already ended, so that a strategy that can serve returns at once.
+     *
+     * @throws IllegalArgumentException if the library has no strategy of this name
+     * @throws IOException if the probe's sockets cannot be made
+     */
+    @SuppressWarnings("try") // sink: open only so that target is connected
+    static String refusal(String strategy) throws IOException {
+        TransferOptions options = TransferOptions.builder().strategy(strategy).build();
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel ended = SocketChannel.open(probe.getLocalAddress());
+                    SocketChannel source = probe.accept();
+                    SocketChannel target = SocketChannel.open(probe.getLocalAddress());
+                    SocketChannel sink = probe.accept()) {
+                ended.shutdownOutput();
+                try {
+                    Transfers.copy((ReadableByteChannel) source, target, options);
+                    return null;
+                } catch (IllegalArgumentException e) {
+                    return e.getMessage();
+                }
+            }
+        }
+    }
+
+    /** The built-in strategies that can copy from a socket to a socket on this JVM, in {@link #BUILT_IN} order. */
+    static List<String> thatCanRelay() throws IOException {
+        List<String> can = new ArrayList<>();
+        for (String name : BUILT_IN) {
+            if (refusal(name) == null) {
+                can.add(name);
+            }
+        }
+        return can;
     }
 
     private static void closeQuietly(SocketChannel channel) {

@@ -1,7 +1,13 @@
 package io.zerocopy.examples;
 
+import io.zerocopy.TransferOptions;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +69,16 @@ final class RelayCommand implements Callable<Integer> {
         if (listen < 0 || listen > 65535) {
             throw new ParameterException(spec.commandLine(), "--listen: " + listen + " (expected: 0 to 65535)");
         }
+        if (connections < 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--bind: unknown address " + bind, e);
+        }
         int colon = to.lastIndexOf(':');
         int port = colon < 0 ? -1 : parsePort(to.substring(colon + 1));
         if (colon <= 0 || port < 1) {
@@ -74,10 +90,12 @@ final class RelayCommand implements Callable<Integer> {
             // refused now, as the clients refuse an unknown --host, rather than failing every connection
             throw new ParameterException(spec.commandLine(), "--to: unknown host " + to.substring(0, colon));
         }
+        String forced = strategy.equals("auto") ? null : strategy;
+        checkCanRelay(forced);
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch ended = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
         try (Relay relay = Relay.start(
-                new InetSocketAddress(bind, listen), target, strategy.equals("auto") ? null : strategy, c -> {
+                new InetSocketAddress(address, listen), target, forced, c -> {
                     synchronized (out) {
                         out.printf(
                                 Locale.ROOT,
@@ -101,6 +119,44 @@ final class RelayCommand implements Callable<Integer> {
             throw e;
         }
         return 0;
+    }
+
+    /**
+     * Refuses a strategy, or system properties, with which the library cannot copy from a socket to a
+     * socket on this JVM ({@code mmap}, {@code transferFrom}; {@code splice} before Java 22), which
+     * would otherwise fail every connection. If the check cannot be made, it says so and goes on.
+     */
+    private void checkCanRelay(String forced) {
+        String refusal;
+        List<String> can;
+        try {
+            refusal = Relay.refusal(forced);
+            if (refusal == null) {
+                return;
+            }
+            can = new ArrayList<>(List.of("auto"));
+            can.addAll(Relay.thatCanRelay());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--strategy: " + e.getMessage(), e);
+        } catch (IOException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("relay: warning: cannot check that the library can copy from a socket to a socket: " + e);
+            err.flush();
+            return;
+        }
+        if (refusal.startsWith("system property ")) {
+            throw new ParameterException(spec.commandLine(), refusal);
+        }
+        if (forced == null || refusal.startsWith("excluded: ")) {
+            // the operators' exclusions left no strategy
+            throw new ParameterException(
+                    spec.commandLine(), "system property " + TransferOptions.EXCLUDE_PROPERTY + ": " + refusal);
+        }
+        String last = can.remove(can.size() - 1);
+        throw new ParameterException(
+                spec.commandLine(),
+                "--strategy: " + strategy + " cannot copy from a socket to a socket on this JVM (expected: "
+                        + (can.isEmpty() ? "" : String.join(", ", can) + " or ") + last + ")");
     }
 
     private static int parsePort(String text) {

@@ -1,6 +1,7 @@
 package io.zerocopy.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -8,7 +9,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +20,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code relay} in-process on 127.0.0.1 in front of an echo server: what a client sends comes back
@@ -67,19 +73,7 @@ class RelayCommandTest {
     /** An unresolvable --to is refused at start, as the clients refuse an unknown --host, not on the first client. */
     @Test
     void relay_unresolvableTarget_isAUsageError() throws Exception {
-        Cli cli = new Cli();
-        RelayCommand command = cli.command("relay");
-        CompletableFuture<Cli.Run> run = new CompletableFuture<>();
-        Thread relayThread = new Thread(
-                () -> run.complete(cli.run(
-                        "relay", "--listen", "0", "--to", "no.such.host.invalid:80", "--connections", "1")),
-                "relay");
-        relayThread.setDaemon(true);
-        relayThread.start();
-        // whichever comes first: the end of the run, or a relay that started anyway
-        CompletableFuture.anyOf(run, command.started).get(30, TimeUnit.SECONDS);
-        assertThat(run).as("ended without starting").isDone();
-        Cli.Run result = run.get();
+        Cli.Run result = refusedAtStart("relay", "--listen", "0", "--to", "no.such.host.invalid:80");
         assertThat(result.exit()).as(result.err()).isEqualTo(2);
         assertThat(result.err()).contains("--to: unknown host no.such.host.invalid").doesNotContain("Exception");
     }
@@ -102,6 +96,86 @@ class RelayCommandTest {
                 }
             }
         }
+    }
+
+    /** A bad option is refused at start with one line naming it, exit 2, rather than a trace or a relay that runs. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--strategy bogus            | --strategy: strategy: bogus (expected one of: ",
+                "--bind no.such.host.invalid | --bind: unknown address no.such.host.invalid",
+                "--connections -3            | --connections: -3",
+            })
+    void relay_badOption_isAUsageErrorNamingIt(String option, String message) throws Exception {
+        List<String> args = new ArrayList<>(List.of("relay", "--listen", "0", "--to", "127.0.0.1:9"));
+        args.addAll(List.of(option.split(" ")));
+        Cli.Run result = refusedAtStart(args.toArray(String[]::new));
+        assertThat(result.exit()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).contains(message).doesNotContain("Exception");
+    }
+
+    /**
+     * A strategy the library has but cannot copy from a socket to a socket with on this JVM is refused
+     * at start, naming those that can, rather than failing every connection.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mmap", "transferFrom", "splice"})
+    void relay_strategyThatCannotRelay_isAUsageErrorNamingThoseThatCan(String strategy) throws Exception {
+        assumeTrue(!strategy.equals("splice") || Runtime.version().feature() < 22, "splice relays on Java 22+");
+        Cli.Run result = refusedAtStart("relay", "--listen", "0", "--to", "127.0.0.1:9", "--strategy", strategy);
+        assertThat(result.exit()).as(result.err()).isEqualTo(2);
+        assertThat(result.err())
+                .contains("--strategy: " + strategy + " cannot copy from a socket to a socket on this JVM")
+                .containsPattern("\\(expected: auto(, .*)? or .*\\)")
+                .contains("buffered")
+                .doesNotContain("Exception");
+    }
+
+    /** A connection whose copy the library refuses is reported as failed, with the reason. */
+    @Test
+    void relay_connectionTheLibraryRefuses_isReportedFailed() throws Exception {
+        BlockingQueue<Relay.Connection> ended = new LinkedBlockingQueue<>();
+        try (ServerSocketChannel target =
+                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+                Relay relay = Relay.start(
+                        new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0),
+                        (InetSocketAddress) target.getLocalAddress(),
+                        "mmap",
+                        ended::add);
+                SocketChannel client = SocketChannel.open(relay.address())) {
+            Relay.Connection c = ended.poll(20, TimeUnit.SECONDS);
+            assertThat(c).as("reported").isNotNull();
+            assertThat(c.failure()).as("failure").contains("mmap");
+        }
+    }
+
+    @Test
+    void relay_portInUse_failsWithTheAddress() throws Exception {
+        try (ServerSocketChannel taken = ServerSocketChannel.open()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
+            Cli.Run run = Cli.exec("relay", "--listen", String.valueOf(port), "--to", "127.0.0.1:9");
+            assertThat(run.exit()).isEqualTo(1);
+            assertThat(run.err()).contains("relay: cannot listen on 127.0.0.1:" + port + ": ");
+        }
+    }
+
+    /** Runs the relay and returns how it ended; fails if it started listening instead. */
+    private static Cli.Run refusedAtStart(String... args) throws Exception {
+        Cli cli = new Cli();
+        RelayCommand command = cli.command("relay");
+        CompletableFuture<Cli.Run> run = new CompletableFuture<>();
+        Thread relayThread = new Thread(() -> run.complete(cli.run(args)), "relay");
+        relayThread.setDaemon(true);
+        relayThread.start();
+        // whichever comes first: the end of the run, or a relay that started anyway
+        CompletableFuture<Object> first = new CompletableFuture<>();
+        run.thenAccept(first::complete);
+        command.started.thenAccept(first::complete);
+        first.get(30, TimeUnit.SECONDS);
+        assertThat(run).as("ended without starting").isDone();
+        return run.get();
     }
 
     /** Bytes read until end of stream or a reset. */
