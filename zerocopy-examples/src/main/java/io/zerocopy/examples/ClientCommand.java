@@ -7,10 +7,11 @@ import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -80,10 +81,9 @@ final class ClientCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 1 to 65535)");
         }
-        if (!Files.isRegularFile(file)) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "--file: " + (Files.exists(file) ? "not a regular file: " : "no such file: ") + file);
+        String unreadable = InputFiles.unreadable(file);
+        if (unreadable != null) {
+            throw new ParameterException(spec.commandLine(), "--file: " + unreadable);
         }
         InetSocketAddress address = new InetSocketAddress(host, port);
         if (address.isUnresolved()) {
@@ -91,6 +91,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         LastResult result = new LastResult();
         TransferOptions options = options(strategy, bufferSize, result);
+        checkCanSend(options(strategy, bufferSize, TransferListener.NONE));
         long sent;
         long start;
         long end;
@@ -108,8 +109,8 @@ final class ClientCommand implements Callable<Integer> {
             try {
                 sent = Transfers.copy(file, socket, options);
             } catch (IllegalArgumentException e) {
-                // a forced strategy that cannot send a file to a socket (transferFrom)
-                throw new ParameterException(spec.commandLine(), "--strategy: " + e.getMessage(), e);
+                // refused after all, though the check let it pass
+                throw new ParameterException(spec.commandLine(), Main.refusal(e.getMessage()), e);
             }
             socket.shutdownOutput();
             end = System.nanoTime();
@@ -133,6 +134,27 @@ final class ClientCommand implements Callable<Integer> {
                 how);
         out.flush();
         return 0;
+    }
+
+    /**
+     * Refuses, before connecting, what the library would refuse once connected: a forced strategy
+     * that cannot send a file to a socket ({@code transferFrom}), or a bad {@code zerocopy.*} system
+     * property. Asked by opening the transfer to a loopback socket and closing it unsent; if that
+     * cannot be made, the copy itself will tell.
+     */
+    @SuppressWarnings("try") // accepted: open only so that target is connected
+    private void checkCanSend(TransferOptions options) {
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel target = SocketChannel.open(probe.getLocalAddress());
+                    SocketChannel accepted = probe.accept()) {
+                Transfers.open(file, target, options).close();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), Main.refusal(e.getMessage()), e);
+        } catch (IOException e) {
+            // no probe: the copy will fail with the same reason, if it is one
+        }
     }
 
     private TransferOptions options(String name, int buffer, TransferListener listener) {

@@ -104,6 +104,20 @@ public final class Main implements Callable<Integer> {
         };
     }
 
+    /**
+     * An {@code IllegalArgumentException} of the library's strategy selection worded by what caused
+     * it: one of the operators' {@code zerocopy.*} system properties, or else {@code --strategy}.
+     */
+    static String refusal(String message) {
+        if (message != null && message.startsWith("system property ")) {
+            return message;
+        }
+        if (message != null && message.startsWith("excluded: ")) {
+            return "system property " + io.zerocopy.TransferOptions.EXCLUDE_PROPERTY + ": " + message;
+        }
+        return "--strategy: " + message;
+    }
+
     @Override
     public Integer call() {
         // no subcommand: say what there is, and fail as any other incomplete command line does

@@ -1,6 +1,5 @@
 package io.zerocopy.examples;
 
-import io.zerocopy.TransferOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -144,13 +143,9 @@ final class RelayCommand implements Callable<Integer> {
             err.flush();
             return;
         }
-        if (refusal.startsWith("system property ")) {
-            throw new ParameterException(spec.commandLine(), refusal);
-        }
-        if (forced == null || refusal.startsWith("excluded: ")) {
-            // the operators' exclusions left no strategy
-            throw new ParameterException(
-                    spec.commandLine(), "system property " + TransferOptions.EXCLUDE_PROPERTY + ": " + refusal);
+        String worded = Main.refusal(refusal);
+        if (forced == null || !worded.startsWith("--strategy: ")) {
+            throw new ParameterException(spec.commandLine(), worded);
         }
         String last = can.remove(can.size() - 1);
         throw new ParameterException(

@@ -132,6 +132,15 @@ class RelayCommandTest {
                 .doesNotContain("Exception");
     }
 
+    /** A bad system property of the library is refused at start too, named as what is wrong. */
+    @Test
+    void relay_badSystemProperty_isAUsageErrorNamingIt() throws Exception {
+        Cli.Run run = ChildMain.run(
+                List.of(), List.of("-Dzerocopy.exclude=bogus"), "relay", "--listen", "0", "--to", "127.0.0.1:9");
+        assertThat(run.exit()).as(run.out()).isEqualTo(2);
+        assertThat(run.out()).contains("system property zerocopy.exclude: bogus").doesNotContain("--strategy:");
+    }
+
     /** A connection whose copy the library refuses is reported as failed, with the reason. */
     @Test
     void relay_connectionTheLibraryRefuses_isReportedFailed() throws Exception {

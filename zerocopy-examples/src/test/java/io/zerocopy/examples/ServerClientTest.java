@@ -2,6 +2,7 @@ package io.zerocopy.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -9,7 +10,9 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -25,7 +28,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The server and client programs end to end over 127.0.0.1, checked by the received bytes' CRC32C. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -191,6 +196,99 @@ class ServerClientTest {
             Cli.Run run = Cli.exec(client, "--port", "9", "--file", missing.toString());
             assertThat(run.exit()).isEqualTo(2);
             assertThat(run.err()).contains("--file", "no such file", missing.toString());
+        }
+    }
+
+    /**
+     * What the library or the file would refuse is refused before connecting, so that the server
+     * sees no connection (it used to log an empty transfer that succeeded).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "traditional-client | --strategy transferFrom | --strategy: ",
+                "transferto-client  | --strategy transferFrom | --strategy: ",
+                "transferto-client  | --strategy warp         | --strategy: ",
+                "transferto-client  | --buffer-size 0         | --buffer-size: ",
+            })
+    void client_badStrategy_isAUsageErrorBeforeConnecting(String client, String option, String message)
+            throws Exception {
+        Path file = TestData.file(dir, "small.bin", TestData.bytes(100, 1));
+        try (ServerSocketChannel server = listening()) {
+            List<String> args = new ArrayList<>(List.of(client, "--port", port(server), "--file", file.toString()));
+            args.addAll(List.of(option.split(" ")));
+            Cli.Run run = Cli.exec(args.toArray(String[]::new));
+            assertThat(run.exit()).as(run.err()).isEqualTo(2);
+            assertThat(run.err()).contains(message, option.split(" ")[1]);
+            assertNoConnection(server);
+        }
+    }
+
+    /** The operators' system properties are checked before connecting too, and named as what is wrong. */
+    @ParameterizedTest
+    @ValueSource(strings = {"zerocopy.exclude", "zerocopy.strategy"})
+    void client_badSystemProperty_isAUsageErrorNamingItBeforeConnecting(String property) throws Exception {
+        Path file = TestData.file(dir, "small.bin", TestData.bytes(100, 1));
+        try (ServerSocketChannel server = listening()) {
+            Cli.Run run = ChildMain.run(
+                    List.of(),
+                    List.of("-D" + property + "=bogus"),
+                    "traditional-client",
+                    "--port",
+                    port(server),
+                    "--file",
+                    file.toString());
+            assertThat(run.exit()).as(run.out()).isEqualTo(2);
+            assertThat(run.out())
+                    .contains("system property " + property + ": bogus")
+                    .doesNotContain("--strategy:");
+            assertNoConnection(server);
+        }
+    }
+
+    /** A file the user may not read, itself or by its directory, is refused before connecting, as such. */
+    @Test
+    void client_unreadableFile_isAUsageErrorBeforeConnecting() throws Exception {
+        Path locked = TestData.file(dir, "locked.bin", TestData.bytes(100, 1));
+        Path closedDir = Files.createDirectory(dir.resolve("closed"));
+        Path inside = TestData.file(closedDir, "inside.bin", TestData.bytes(100, 2));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("---------"));
+        try (ServerSocketChannel server = listening()) {
+            for (Path file : List.of(locked, inside)) {
+                Cli.Run run = ChildMain.run(
+                        ChildMain.withoutPowerToReadAll(dir),
+                        List.of(),
+                        "transferto-client",
+                        "--port",
+                        port(server),
+                        "--file",
+                        file.toString());
+                assertThat(run.exit()).as(run.out()).isEqualTo(2);
+                assertThat(run.out()).contains("--file: access denied: " + file);
+                assertNoConnection(server);
+            }
+        } finally {
+            Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    private static ServerSocketChannel listening() throws IOException {
+        return ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    private static String port(ServerSocketChannel server) throws IOException {
+        return String.valueOf(((InetSocketAddress) server.getLocalAddress()).getPort());
+    }
+
+    /** No connection waits to be accepted: a client that had connected would have left one. */
+    private static void assertNoConnection(ServerSocketChannel server) throws IOException {
+        server.configureBlocking(false);
+        try (SocketChannel accepted = server.accept()) {
+            assertThat(accepted).as("a connection that reached the server").isNull();
+        } finally {
+            server.configureBlocking(true);
         }
     }
 
