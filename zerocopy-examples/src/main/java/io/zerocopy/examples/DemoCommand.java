@@ -31,6 +31,9 @@ import picocli.CommandLine.Spec;
         })
 final class DemoCommand implements Callable<Integer> {
 
+    /** The most MiB whose bytes fit a long. */
+    static final long MAX_MIB = Long.MAX_VALUE >> 20;
+
     @Spec
     CommandSpec spec;
 
@@ -39,8 +42,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (mib < 1) {
-            throw new ParameterException(spec.commandLine(), "--size-mib: " + mib + " (expected: at least 1)");
+        if (mib < 1 || mib > MAX_MIB) {
+            throw new ParameterException(
+                    spec.commandLine(), "--size-mib: " + mib + " (expected: 1 to " + MAX_MIB + ")");
         }
         Path dir = Files.createTempDirectory("zerocopy-demo");
         Path file = dir.resolve("demo.bin");
