@@ -232,10 +232,10 @@ public final class HttpServerCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--max-connections: " + maxConnections + " (expected: 1 or more)");
         }
-        if (!(idleTimeout > 0) || idleTimeout > 86_400) {
+        // from a millisecond: less would round to no timeout at all, which the server refuses
+        if (!(idleTimeout >= 0.001) || idleTimeout > 86_400) {
             throw new ParameterException(
-                    spec.commandLine(),
-                    "--idle-timeout: " + idleTimeout + " (expected: more than 0, at most 86400 seconds)");
+                    spec.commandLine(), "--idle-timeout: " + idleTimeout + " (expected: 0.001 to 86400 seconds)");
         }
         if (openFileCache < 0) {
             throw new ParameterException(
