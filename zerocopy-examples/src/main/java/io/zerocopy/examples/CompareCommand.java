@@ -1,5 +1,7 @@
 package io.zerocopy.examples;
 
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -126,9 +128,10 @@ final class CompareCommand implements Callable<Integer> {
     /** Runs the harness with progress on the terminal and every send in {@code compare-runs.csv}. */
     private List<ComparisonRow> measure(InterleavedRuns harness, int n) throws Exception {
         try (CompareProgress progress = CompareProgress.of(!noProgress, harness.sends());
-                Writer runsCsv = Files.newBufferedWriter(out.resolve("compare-runs.csv"), StandardCharsets.UTF_8)) {
+                ReplacedFile runsFile = ReplacedFile.open(out.resolve("compare-runs.csv"));
+                Writer runsCsv = new BufferedWriter(new OutputStreamWriter(runsFile.stream(), StandardCharsets.UTF_8))) {
             runsCsv.write(CompareReport.RUNS_HEADER);
-            return harness.run((size, run, method, strategy, ms) -> {
+            List<ComparisonRow> rows = harness.run((size, run, method, strategy, ms) -> {
                 if (run == 0) {
                     progress.step("warm-up " + method.label);
                     return;
@@ -137,6 +140,9 @@ final class CompareCommand implements Callable<Integer> {
                 progress.step(
                         String.format(Locale.ROOT, "run %d/%d, %s, %s", run, n, ByteSizes.label(size), method.label));
             });
+            runsCsv.flush();
+            runsFile.commit(); // the previous file stays as it was until the runs are complete
+            return rows;
         }
     }
 

@@ -3,7 +3,6 @@ package io.zerocopy.examples;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -73,6 +72,7 @@ final class CompareReport {
                     runs,
                     noDelay));
         }
-        Files.writeString(csv, text, StandardCharsets.UTF_8);
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        ReplacedFile.write(csv, out -> out.write(bytes));
     }
 }

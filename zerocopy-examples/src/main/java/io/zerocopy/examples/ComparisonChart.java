@@ -3,8 +3,6 @@ package io.zerocopy.examples;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,9 +65,8 @@ final class ComparisonChart {
         add(chart, "transferTo, " + today, rows, ComparisonRow::transferTo, TRANSFER_TO, SOLID);
         add(chart, "library's own choice, " + today, rows, ComparisonRow::auto, AUTO, SOLID);
 
-        try (OutputStream out = Files.newOutputStream(png)) {
-            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        // the previous chart stays as it was until this one is complete
+        ReplacedFile.write(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));
     }
 
     private static void add(

@@ -4,7 +4,6 @@ import io.zerocopy.TransferOptions;
 import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -46,9 +45,9 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--size-mib: " + mib + " (expected: 1 to " + MAX_MIB + ")");
         }
-        Path dir = Files.createTempDirectory("zerocopy-demo");
-        Path file = dir.resolve("demo.bin");
-        try {
+        // deleted on Ctrl-C too
+        try (TemporaryFiles temporary = new TemporaryFiles()) {
+            Path file = temporary.directory("zerocopy-demo").resolve("demo.bin");
             long crc = GeneratedFile.create(file, mib << 20, 42);
             System.out.printf(
                     Locale.ROOT,
@@ -62,9 +61,6 @@ final class DemoCommand implements Callable<Integer> {
             for (String strategy : new String[] {null, "transferTo", "mmap", "buffered"}) {
                 send(file, crc, strategy);
             }
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
         }
         return 0;
     }

@@ -1,26 +1,33 @@
 package io.zerocopy.examples;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Files of pseudo-random content, one per size, in a new temporary directory; closing deletes them
- * and the directory.
+ * and the directory, as does a JVM stopped first (Ctrl-C: {@link TemporaryFiles}).
  */
 final class GeneratedFileSet implements AutoCloseable {
+    private final TemporaryFiles temporary;
     private final Path directory;
     private final List<Path> files = new ArrayList<>();
 
-    private GeneratedFileSet(Path directory) {
+    private GeneratedFileSet(TemporaryFiles temporary, Path directory) {
+        this.temporary = temporary;
         this.directory = directory;
     }
 
     /** An empty set in a new temporary directory whose name starts with {@code prefix}. */
     static GeneratedFileSet temporary(String prefix) throws IOException {
-        return new GeneratedFileSet(Files.createTempDirectory(prefix));
+        TemporaryFiles temporary = new TemporaryFiles();
+        try {
+            return new GeneratedFileSet(temporary, temporary.directory(prefix));
+        } catch (IOException | RuntimeException e) {
+            temporary.close();
+            throw e;
+        }
     }
 
     /** Writes one file per size, {@code file-0.bin} onward, seeded {@code firstSeed}, {@code firstSeed + 1}, ... */
@@ -44,9 +51,6 @@ final class GeneratedFileSet implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        for (Path file : files) {
-            Files.deleteIfExists(file);
-        }
-        Files.deleteIfExists(directory);
+        temporary.close();
     }
 }

@@ -1,6 +1,7 @@
 package io.zerocopy.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,6 +129,67 @@ class CompareCommandTest {
         Cli.Run run = Cli.exec("compare", "--quick", "--runs", "0", "--out", dir.toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("--runs");
+    }
+
+    /**
+     * A chart that fails while it is drawn (here a median of 0 ms, which a logarithmic axis cannot
+     * show) leaves the previous chart as it was, and nothing else beside it: it is drawn into a
+     * file of its own, moved over the previous one only when complete.
+     */
+    @Test
+    void chart_thatFailsToDraw_leavesThePreviousChartAsItWas() throws Exception {
+        Path png = dir.resolve("compare.png");
+        byte[] previous = TestData.bytes(5000, 3);
+        Files.write(png, previous);
+        List<ComparisonRow> rows = List.of(new ComparisonRow(1 << 20, 0, 1, 1, "transferTo", 1));
+
+        assertThatThrownBy(() -> ComparisonChart.write(png, rows, false))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(Files.readAllBytes(png)).isEqualTo(previous);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(png);
+        }
+    }
+
+    /**
+     * Ctrl-C (SIGINT) while {@code compare} runs, in a child JVM: its generated files go with it, and
+     * the previous results in --out stay as they were. The sizes are large enough that the signal,
+     * sent once the files' directory is named, comes long before the end.
+     */
+    @Test
+    void compare_interrupted_deletesItsGeneratedFiles_andKeepsThePreviousResults() throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Path out = Files.createDirectory(dir.resolve("results"));
+        byte[] previous = TestData.bytes(5000, 4);
+        for (String name : List.of("compare.png", "compare.csv", "compare-runs.csv")) {
+            Files.write(out.resolve(name), previous);
+        }
+        try (ChildMain child = ChildMain.start(
+                List.of(),
+                List.of("-Djava.io.tmpdir=" + tmp),
+                "compare",
+                "--no-progress",
+                "--sizes",
+                "256M,256M",
+                "--runs",
+                "5",
+                "--out",
+                out.toString())) {
+            child.awaitLine("Generating 2 files", 60);
+            child.signal("INT");
+            Cli.Run run = child.await(60);
+            assertThat(run.exit()).as(run.out()).isEqualTo(130);
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left).as("left in java.io.tmpdir").isEmpty();
+        }
+        for (String name : List.of("compare.png", "compare.csv", "compare-runs.csv")) {
+            assertThat(Files.readAllBytes(out.resolve(name))).as(name).isEqualTo(previous);
+        }
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files).as("in --out").hasSize(3);
+        }
     }
 
     private static org.assertj.core.data.Offset<Double> within(double offset) {
