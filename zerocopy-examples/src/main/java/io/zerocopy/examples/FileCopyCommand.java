@@ -6,7 +6,6 @@ import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.CopyOption;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
@@ -61,10 +60,9 @@ final class FileCopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!Files.isRegularFile(source)) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "SOURCE: " + (Files.exists(source) ? "not a regular file: " : "no such file: ") + source);
+        String unreadable = InputFiles.unreadable(source);
+        if (unreadable != null) {
+            throw new ParameterException(spec.commandLine(), "SOURCE: " + unreadable);
         }
         LastResult result = new LastResult();
         TransferOptions options = TransferOptions.builder()

@@ -100,6 +100,8 @@ public final class Main implements Callable<Integer> {
             case "NoSuchFileException" -> "no such file: " + message;
             case "FileAlreadyExistsException" -> "file already exists: " + message;
             case "AccessDeniedException" -> "access denied: " + message;
+            case "DirectoryNotEmptyException" -> "directory not empty: " + message;
+            case "NotDirectoryException" -> "not a directory: " + message;
             default -> message;
         };
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,6 +61,50 @@ class FileCopyCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("SOURCE", "no such file", missing.toString());
         assertThat(dir.resolve("t.bin")).doesNotExist();
+    }
+
+    /** A non-empty directory in the way of --replace is named as such, not by its bare path. */
+    @Test
+    void fileCopy_replaceANonEmptyDirectory_saysSo() throws Exception {
+        Path source = TestData.file(dir, "source.bin", TestData.bytes(1000, 7));
+        Path full = Files.createDirectory(dir.resolve("fulldir"));
+        TestData.file(full, "inside.bin", new byte[] {1});
+
+        Cli.Run run = Cli.exec("file-copy", "--replace", source.toString(), full.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("file-copy: directory not empty: " + full);
+        assertThat(full.resolve("inside.bin")).exists();
+    }
+
+    /**
+     * A source the user may not read, itself or by its directory, is a usage error that says so
+     * ("access denied", not "no such file"), before the target is made. As a user without root's
+     * power to read every file, in a child JVM.
+     */
+    @Test
+    void fileCopy_unreadableSource_isAUsageErrorSayingAccessDenied() throws Exception {
+        Path locked = TestData.file(dir, "locked.bin", TestData.bytes(100, 1));
+        Path closedDir = Files.createDirectory(dir.resolve("closed"));
+        Path inside = TestData.file(closedDir, "inside.bin", TestData.bytes(100, 2));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("---------"));
+        try {
+            for (Path source : List.of(locked, inside)) {
+                Path target = dir.resolve("target.bin");
+                Cli.Run run = ChildMain.run(
+                        ChildMain.withoutPowerToReadAll(dir),
+                        List.of(),
+                        "file-copy",
+                        source.toString(),
+                        target.toString());
+                assertThat(run.exit()).as(run.out()).isEqualTo(2);
+                assertThat(run.out()).contains("SOURCE: access denied: " + source);
+                assertThat(target).doesNotExist();
+            }
+        } finally {
+            Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("rwx------"));
+        }
     }
 
     @Test
