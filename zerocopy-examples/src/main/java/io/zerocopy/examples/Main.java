@@ -13,7 +13,10 @@ import picocli.CommandLine.Spec;
  *
  * <p>Usage: {@code java -jar zerocopy-examples.jar COMMAND [OPTIONS]}; {@code --help} on any of
  * them. Exit codes: 0 done, 1 failed (a port in use, a refused connection, an I/O error), 2 bad
- * command line (unknown or invalid option, missing file).
+ * command line (unknown or invalid option, missing or unreadable input file, a strategy or
+ * {@code zerocopy.*} system property the library refuses). The servers and the relay run until
+ * stopped: Ctrl-C (SIGINT) and SIGTERM end them with the JVM's codes for those signals, 130 and
+ * 143, the servers after their last line.
  */
 @Command(
         name = "zerocopy-examples",
@@ -32,9 +35,10 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * The command line with every subcommand, and its error handling: a failure the user can act on
-     * (a port in use, a missing file, a refused connection) prints one line and exits with 1,
-     * anything else prints its stack trace.
+     * The command line with every subcommand, and its error handling: a bad command line prints its
+     * error and the usage and exits with 2; a failure the user can act on (a port in use, a refused
+     * connection, an I/O error) prints one line and exits with 1; anything else is a bug, and prints
+     * its stack trace (exit 1).
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());

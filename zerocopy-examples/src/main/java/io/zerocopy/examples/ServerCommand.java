@@ -96,13 +96,14 @@ final class ServerCommand implements Callable<Integer> {
             started.completeExceptionally(e);
             throw e;
         }
+        // before the line that invites Ctrl-C, so that a Ctrl-C right after it still prints the summary
+        AtomicBoolean stopped = new AtomicBoolean();
+        Thread hook = new Thread(() -> stop(server, out, stopped), name + "-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         synchronized (out) {
             out.printf(Locale.ROOT, "%s: listening on %s:%d (Ctrl-C to stop)%n", name, address.getHostAddress(), bound);
             out.flush();
         }
-        AtomicBoolean stopped = new AtomicBoolean();
-        Thread hook = new Thread(() -> stop(server, out, stopped), name + "-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         started.complete(server.address());
         try {
             if (connections > 0) {

@@ -125,41 +125,7 @@ public final class HttpServerCommand implements Callable<Integer> {
             started.completeExceptionally(e);
             throw e;
         }
-        OpenFileCache cache = server.openFileCache();
-        if (openFileCache > 0 && (cache == null || cache.maxOpenFiles() < openFileCache)) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.printf(
-                    Locale.ROOT,
-                    "http-server: warning: --open-file-cache %d exceeds what the open file limit allows: keeping at"
-                            + " most %d files open; raise the limit (ulimit -n) to keep more%n",
-                    openFileCache,
-                    cache == null ? 0 : cache.maxOpenFiles());
-            err.flush();
-        }
-        String warning = server.admission().warning();
-        if (warning != null) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("http-server: warning: " + warning);
-            err.flush();
-        }
-        InetSocketAddress address = server.address();
-        String kind = server instanceof ThreadsEngine
-                ? ", " + ((ThreadsEngine) server).threadKind()
-                : ", " + ((EventLoopEngine) server).loops() + " loops";
-        out.printf(
-                Locale.ROOT,
-                "http-server: serving %s on http://%s:%d/ (engine %s%s, strategy %s, at most %d "
-                        + "connections, idle timeout %s s, %s; Ctrl-C to stop)%n",
-                config.root().toRealPath(),
-                address.getAddress().getHostAddress(),
-                address.getPort(),
-                config.engine(),
-                kind,
-                strategy,
-                server.admission().maxConnections(),
-                idleTimeout,
-                cacheLine(server.openFileCache()));
-        out.flush();
+        // before the line that invites Ctrl-C, so that a Ctrl-C right after it still stops gracefully
         Thread hook = new Thread(
                 () -> {
                     server.close();
@@ -169,8 +135,43 @@ public final class HttpServerCommand implements Callable<Integer> {
                 },
                 "http-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        started.complete(address);
         try {
+            OpenFileCache cache = server.openFileCache();
+            if (openFileCache > 0 && (cache == null || cache.maxOpenFiles() < openFileCache)) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.printf(
+                        Locale.ROOT,
+                        "http-server: warning: --open-file-cache %d exceeds what the open file limit allows: keeping at"
+                                + " most %d files open; raise the limit (ulimit -n) to keep more%n",
+                        openFileCache,
+                        cache == null ? 0 : cache.maxOpenFiles());
+                err.flush();
+            }
+            String warning = server.admission().warning();
+            if (warning != null) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("http-server: warning: " + warning);
+                err.flush();
+            }
+            InetSocketAddress address = server.address();
+            String kind = server instanceof ThreadsEngine
+                    ? ", " + ((ThreadsEngine) server).threadKind()
+                    : ", " + ((EventLoopEngine) server).loops() + " loops";
+            out.printf(
+                    Locale.ROOT,
+                    "http-server: serving %s on http://%s:%d/ (engine %s%s, strategy %s, at most %d "
+                            + "connections, idle timeout %s s, %s; Ctrl-C to stop)%n",
+                    config.root().toRealPath(),
+                    address.getAddress().getHostAddress(),
+                    address.getPort(),
+                    config.engine(),
+                    kind,
+                    strategy,
+                    server.admission().maxConnections(),
+                    idleTimeout,
+                    cacheLine(server.openFileCache()));
+            out.flush();
+            started.complete(address);
             stop.await();
         } finally {
             try {
