@@ -47,6 +47,8 @@ class TargetResolverTest {
                 Arguments.of("HTTP://localhost:8080/small.txt", 200, 200),
                 Arguments.of("http://localhost", 200, 200),
                 Arguments.of("http://localhost?x", 200, 200),
+                // as docs/http-server.md says: https too (a request passed on by a proxy that ended TLS)
+                Arguments.of("https://localhost/small.txt", 200, 200),
                 Arguments.of("/empty/", 404, 404),
                 Arguments.of("/small.txt/", 404, 404),
                 Arguments.of("/small.txt/x", 404, 404),
