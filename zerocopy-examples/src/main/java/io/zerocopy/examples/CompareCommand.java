@@ -129,7 +129,8 @@ final class CompareCommand implements Callable<Integer> {
     private List<ComparisonRow> measure(InterleavedRuns harness, int n) throws Exception {
         try (CompareProgress progress = CompareProgress.of(!noProgress, harness.sends());
                 ReplacedFile runsFile = ReplacedFile.open(out.resolve("compare-runs.csv"));
-                Writer runsCsv = new BufferedWriter(new OutputStreamWriter(runsFile.stream(), StandardCharsets.UTF_8))) {
+                Writer runsCsv =
+                        new BufferedWriter(new OutputStreamWriter(runsFile.stream(), StandardCharsets.UTF_8))) {
             runsCsv.write(CompareReport.RUNS_HEADER);
             List<ComparisonRow> rows = harness.run((size, run, method, strategy, ms) -> {
                 if (run == 0) {

@@ -42,7 +42,10 @@ final class Relay implements AutoCloseable {
     static final List<String> BUILT_IN = List.of("buffered", "splice", "transferTo", "mmap", "transferFrom", "native");
 
     private Relay(
-            ServerSocketChannel server, InetSocketAddress target, TransferOptions options, Consumer<Connection> onDone) {
+            ServerSocketChannel server,
+            InetSocketAddress target,
+            TransferOptions options,
+            Consumer<Connection> onDone) {
         this.server = server;
         this.target = target;
         this.options = options;
@@ -67,9 +70,8 @@ final class Relay implements AutoCloseable {
             server.bind(listen, 128);
         } catch (BindException e) {
             server.close();
-            BindException named = new BindException(
-                    "cannot listen on " + listen.getAddress().getHostAddress() + ":" + listen.getPort() + ": "
-                            + e.getMessage());
+            BindException named = new BindException("cannot listen on "
+                    + listen.getAddress().getHostAddress() + ":" + listen.getPort() + ": " + e.getMessage());
             named.initCause(e);
             throw named;
         } catch (IOException | RuntimeException e) {

@@ -93,22 +93,21 @@ final class RelayCommand implements Callable<Integer> {
         checkCanRelay(forced);
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch ended = new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
-        try (Relay relay = Relay.start(
-                new InetSocketAddress(address, listen), target, forced, c -> {
-                    synchronized (out) {
-                        out.printf(
-                                Locale.ROOT,
-                                "%s: %d bytes up, %d bytes down, %d ms, %s%s%n",
-                                c.client(),
-                                c.up(),
-                                c.down(),
-                                c.millis(),
-                                c.strategy(),
-                                c.failure() == null ? "" : ", failed: " + c.failure());
-                        out.flush();
-                    }
-                    ended.countDown();
-                })) {
+        try (Relay relay = Relay.start(new InetSocketAddress(address, listen), target, forced, c -> {
+            synchronized (out) {
+                out.printf(
+                        Locale.ROOT,
+                        "%s: %d bytes up, %d bytes down, %d ms, %s%s%n",
+                        c.client(),
+                        c.up(),
+                        c.down(),
+                        c.millis(),
+                        c.strategy(),
+                        c.failure() == null ? "" : ", failed: " + c.failure());
+                out.flush();
+            }
+            ended.countDown();
+        })) {
             out.println("relaying " + relay.address() + " -> " + target);
             out.flush();
             started.complete(relay.address());

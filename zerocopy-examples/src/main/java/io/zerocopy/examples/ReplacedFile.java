@@ -25,8 +25,8 @@ final class ReplacedFile implements AutoCloseable {
 
     private ReplacedFile(Path target) throws IOException {
         this.target = target;
-        this.part = cleanup.add(
-                target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part"));
+        this.part = cleanup.add(target.resolveSibling(
+                "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part"));
         try {
             this.out = Files.newOutputStream(part);
         } catch (IOException | RuntimeException e) {

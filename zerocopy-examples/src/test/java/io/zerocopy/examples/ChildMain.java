@@ -38,7 +38,10 @@ final class ChildMain implements AutoCloseable {
                             lines.add(line);
                         }
                     } catch (IOException e) {
-                        transcript.append("(reading the output failed: ").append(e).append(")\n");
+                        transcript
+                                .append("(reading the output failed: ")
+                                .append(e)
+                                .append(")\n");
                     } finally {
                         lines.add(END);
                         read.complete(null);
@@ -60,7 +63,8 @@ final class ChildMain implements AutoCloseable {
         command.addAll(jvmArgs);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
-        return new ChildMain(new ProcessBuilder(command).redirectErrorStream(true).start());
+        return new ChildMain(
+                new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
     /** Runs Main to its end (at most 90 s); the output of both streams is the run's {@code out}. */

@@ -143,8 +143,7 @@ class CompareCommandTest {
         Files.write(png, previous);
         List<ComparisonRow> rows = List.of(new ComparisonRow(1 << 20, 0, 1, 1, "transferTo", 1));
 
-        assertThatThrownBy(() -> ComparisonChart.write(png, rows, false))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ComparisonChart.write(png, rows, false)).isInstanceOf(IllegalArgumentException.class);
 
         assertThat(Files.readAllBytes(png)).isEqualTo(previous);
         try (Stream<Path> files = Files.list(dir)) {

@@ -75,7 +75,9 @@ class RelayCommandTest {
     void relay_unresolvableTarget_isAUsageError() throws Exception {
         Cli.Run result = refusedAtStart("relay", "--listen", "0", "--to", "no.such.host.invalid:80");
         assertThat(result.exit()).as(result.err()).isEqualTo(2);
-        assertThat(result.err()).contains("--to: unknown host no.such.host.invalid").doesNotContain("Exception");
+        assertThat(result.err())
+                .contains("--to: unknown host no.such.host.invalid")
+                .doesNotContain("Exception");
     }
 
     /** A connection whose target cannot be reached fails alone: it is reported, and the next one is accepted. */
@@ -138,7 +140,9 @@ class RelayCommandTest {
         Cli.Run run = ChildMain.run(
                 List.of(), List.of("-Dzerocopy.exclude=bogus"), "relay", "--listen", "0", "--to", "127.0.0.1:9");
         assertThat(run.exit()).as(run.out()).isEqualTo(2);
-        assertThat(run.out()).contains("system property zerocopy.exclude: bogus").doesNotContain("--strategy:");
+        assertThat(run.out())
+                .contains("system property zerocopy.exclude: bogus")
+                .doesNotContain("--strategy:");
     }
 
     /** A connection whose copy the library refuses is reported as failed, with the reason. */
