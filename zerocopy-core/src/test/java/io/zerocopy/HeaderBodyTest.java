@@ -182,10 +182,7 @@ class HeaderBodyTest {
     })
     void copy_wholeBodysRowPassedOver_firstWriteStillGathersTheHeaderWithTheBody(int body, String option)
             throws Exception {
-        String[] nameValue = option.split("=");
-        TransferOptions options = nameValue[0].equals("strategy")
-                ? TransferOptions.builder().strategy(nameValue[1]).build()
-                : TransferOptions.builder().exclude(nameValue[1]).build();
+        TransferOptions options = optionsOf(option.split("="));
         byte[] data = fileFor(body);
         Path path = Files.write(dir.resolve("body"), data);
         ByteBuffer[] header = header(body);
@@ -479,9 +476,7 @@ class HeaderBodyTest {
     })
     void copy_forcedOrExcludedStrategy_holdsForAPrefixedRegion(int body, String option) throws Exception {
         String[] nameValue = option.split("=");
-        TransferOptions options = nameValue[0].equals("strategy")
-                ? TransferOptions.builder().strategy(nameValue[1]).build()
-                : TransferOptions.builder().exclude(nameValue[1]).build();
+        TransferOptions options = optionsOf(nameValue);
         byte[] data = fileFor(body);
         Path path = Files.write(dir.resolve("body"), data);
         ByteBuffer[] header = header(body);
@@ -507,6 +502,13 @@ class HeaderBodyTest {
             ByteArrays.assertSameBytes(
                     "received", received.get(20, TimeUnit.SECONDS), expected(headerBytes, data, body));
         }
+    }
+
+    /** {@code strategy=NAME} forced or {@code exclude=NAME} excluded, as the parameterized tests spell it. */
+    private static TransferOptions optionsOf(String[] nameValue) {
+        return nameValue[0].equals("strategy")
+                ? TransferOptions.builder().strategy(nameValue[1]).build()
+                : TransferOptions.builder().exclude(nameValue[1]).build();
     }
 
     private static TransferListener onStart(List<String> strategies) {

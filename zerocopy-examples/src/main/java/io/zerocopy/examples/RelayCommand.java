@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -68,16 +67,7 @@ final class RelayCommand implements Callable<Integer> {
         if (listen < 0 || listen > 65535) {
             throw new ParameterException(spec.commandLine(), "--listen: " + listen + " (expected: 0 to 65535)");
         }
-        if (connections < 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
-        }
-        InetAddress address;
-        try {
-            address = InetAddress.getByName(bind);
-        } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), "--bind: unknown address " + bind, e);
-        }
+        InetAddress address = ServerCommand.listenAddress(spec, bind, connections);
         int colon = to.lastIndexOf(':');
         int port = colon < 0 ? -1 : parsePort(to.substring(colon + 1));
         if (colon <= 0 || port < 1) {

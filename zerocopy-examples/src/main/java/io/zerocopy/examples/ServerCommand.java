@@ -67,16 +67,7 @@ final class ServerCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 0 to 65535)");
         }
-        if (connections < 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
-        }
-        InetAddress address;
-        try {
-            address = InetAddress.getByName(bind);
-        } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), "--bind: unknown address " + bind, e);
-        }
+        InetAddress address = listenAddress(spec, bind, connections);
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch enough =
                 new CountDownLatch(connections > 0 ? (int) Math.min(connections, Integer.MAX_VALUE) : 1);
@@ -162,5 +153,21 @@ final class ServerCommand implements Callable<Integer> {
                 ms,
                 rate,
                 end);
+    }
+
+    /**
+     * The address a server command listens on, {@code --bind} resolved, its {@code --connections}
+     * checked too; a usage error naming the option where either is wrong.
+     */
+    static InetAddress listenAddress(CommandSpec spec, String bind, long connections) {
+        if (connections < 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "--connections: " + connections + " (expected: 0 or more)");
+        }
+        try {
+            return InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--bind: unknown address " + bind, e);
+        }
     }
 }
