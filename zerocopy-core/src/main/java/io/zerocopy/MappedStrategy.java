@@ -10,7 +10,7 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
- * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping) and writes each window to the target:
+ * {@link #MAX_WINDOW_BYTES}) and writes each window to the target:
  * no copy into a Java buffer. Each window is unmapped once the transfer moves past it
  * ({@link Mappings}). Stateless; one shared instance.
  *
@@ -27,6 +27,12 @@ final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();
 
     static final String NAME = "mmap";
+
+    /**
+     * The largest window mapped: what Java 22's mapping into an arena still wraps as a
+     * {@code ByteBuffer} ({@code Integer.MAX_VALUE} less 8); Java 17's own limit is 8 bytes more.
+     */
+    static final long MAX_WINDOW_BYTES = Integer.MAX_VALUE - 8;
 
     private MappedStrategy() {
         super(NAME);
@@ -45,12 +51,16 @@ final class MappedStrategy extends BuiltInStrategy {
 
     @Override
     String how(TransferFacts facts, ByteBuffer pooled) {
-        return "read-only mapped windows of up to " + facts.mappedWindow() + " bytes, one write each";
+        return "read-only mapped windows of up to " + window(facts) + " bytes, one write each";
     }
 
     @Override
     TransferStep open(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
-        return new Step(facts.request(), facts.mappedWindow());
+        return new Step(facts.request(), window(facts));
+    }
+
+    private static long window(TransferFacts facts) {
+        return Math.min(facts.mappedWindow(), MAX_WINDOW_BYTES);
     }
 
     private static final class Step implements TransferStep {

@@ -247,7 +247,8 @@ public final class TransferOptions {
 
         /**
          * The largest file region the mmap strategy maps at once, in bytes (1 to
-         * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping); defaults to
+         * {@code Integer.MAX_VALUE}, the JDK's limit for one mapping; above {@code Integer.MAX_VALUE}
+         * less 8, the most Java 22 and later wrap as one buffer, it maps that much); defaults to
          * {@link #DEFAULT_MAPPED_WINDOW}.
          */
         public Builder mappedWindow(long bytes) {

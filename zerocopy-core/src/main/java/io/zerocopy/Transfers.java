@@ -92,7 +92,10 @@ public final class Transfers {
      *
      * <p>The size is taken when the file is opened: if the file grows meanwhile only that many
      * bytes are sent; if it shrinks the copy fails with {@link TruncatedSourceException}. A file
-     * whose size reads as 0 (such as those in {@code /proc}) is read to its end instead.
+     * whose size reads as 0 (such as those in {@code /proc}) is read to its end instead. A file
+     * rewritten in place during the copy (cut, then written again to at least the bytes not yet
+     * sent) is sent as each step reads it, the old bytes then the new, without a failure: only a
+     * shrink that still stands when a step reads is seen.
      *
      * @return the bytes moved: the file's size
      */
@@ -144,7 +147,10 @@ public final class Transfers {
      * {@code COPY_ATTRIBUTES} the new file's attributes are set without following links, so a link
      * renamed over the target while the copy runs fails it rather than having them set on what it
      * names. A file that ends before its size (sysfs) is copied to its end, as {@code Files.copy}
-     * does. If the copy fails part-way the partial target is deleted.
+     * does. Unlike {@code Files.copy}, which copies to wherever the file ends, the bytes copied are
+     * the size the source had when opened, as for {@link #copy(Path, WritableByteChannel)}: bytes
+     * appended meanwhile are left out, and a source that shrinks fails the copy. If the copy fails
+     * part-way the partial target is deleted.
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
@@ -169,7 +175,10 @@ public final class Transfers {
     /**
      * Copies {@code count} bytes of {@code source} starting at {@code position} to {@code target}:
      * {@code FileChannel.transferTo} done to the end. The source's own position is left unchanged;
-     * a file target is written at its position, which then advances past the bytes written.
+     * a file target is written at its position, which then advances past the bytes written. A
+     * target that is the source file itself, written where the slice overlaps, holds what the
+     * strategy that ran left there, as with {@code transferTo}: no order of reads and writes is
+     * promised.
      *
      * @return {@code count}
      * @throws IllegalArgumentException if {@code position} or {@code count} is negative or the slice
