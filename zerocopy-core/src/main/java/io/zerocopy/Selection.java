@@ -341,23 +341,14 @@ final class Selection {
             return Choice.ofBuiltIn(
                     builtIn, facts, situation.bufferFor(builtIn, check), situation.wordedBy(reason), check);
         }
-        Support support = supports(s, facts);
+        Support support = Strategies.supports(s, facts.request());
         return support.supported() ? Choice.ofRegistered(s, facts, support, how -> reason.words(null, how)) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {
         return s instanceof BuiltInStrategy
                 ? ((BuiltInStrategy) s).refusal(facts)
-                : supports(s, facts).reason();
-    }
-
-    /** A registered strategy's answer; null is its bug, said with its name. */
-    private static Support supports(TransferStrategy s, TransferFacts facts) {
-        Support support = s.supports(facts.request());
-        if (support == null) {
-            throw new IllegalStateException(s.name() + ".supports returned null (expected: a Support)");
-        }
-        return support;
+                : Strategies.supports(s, facts.request()).reason();
     }
 
     /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */

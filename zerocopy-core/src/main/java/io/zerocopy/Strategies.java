@@ -1,5 +1,7 @@
 package io.zerocopy;
 
+import io.zerocopy.spi.Support;
+import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStrategy;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -93,6 +95,15 @@ final class Strategies {
             return null;
         }
         return name;
+    }
+
+    /** A registered strategy's answer to {@code request}; null is its bug, said with its name. */
+    static Support supports(TransferStrategy s, TransferRequest request) {
+        Support support = s.supports(request);
+        if (support == null) {
+            throw new IllegalStateException(s.name() + ".supports returned null (expected: a Support)");
+        }
+        return support;
     }
 
     /** All strategies by name: the built-in ones first, then registered ones in discovery order. */
