@@ -170,8 +170,7 @@ final class Opener {
                 ? 0
                 : PrefixWrite.startBytes(prefixBytes, count, peer.segmentSize, maxStep);
         if (start > 0) {
-            // the whole body's row passed over (a strategy forced, buffered excluded): its start still goes with the
-            // prefix
+            // a forced strategy or an excluded buffered passed the whole-body row over: gather the start anyway
             choice.release();
             chunk = start;
             facts = regionFacts(source, position, count, chunk, target, peer, prefixBytes);
