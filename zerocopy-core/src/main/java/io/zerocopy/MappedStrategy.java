@@ -10,7 +10,7 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * Maps the source file read-only in windows of {@code mappedWindow} bytes (at most
- * {@link #MAX_WINDOW_BYTES}) and writes each window to the target:
+ * {@link Mappings#maxBytes()}) and writes each window to the target:
  * no copy into a Java buffer. Each window is unmapped once the transfer moves past it
  * ({@link Mappings}). Stateless; one shared instance.
  *
@@ -27,12 +27,6 @@ final class MappedStrategy extends BuiltInStrategy {
     static final MappedStrategy INSTANCE = new MappedStrategy();
 
     static final String NAME = "mmap";
-
-    /**
-     * The largest window mapped: what Java 22's mapping into an arena still wraps as a
-     * {@code ByteBuffer} ({@code Integer.MAX_VALUE} less 8); Java 17's own limit is 8 bytes more.
-     */
-    static final long MAX_WINDOW_BYTES = Integer.MAX_VALUE - 8;
 
     private MappedStrategy() {
         super(NAME);
@@ -60,7 +54,7 @@ final class MappedStrategy extends BuiltInStrategy {
     }
 
     private static long window(TransferFacts facts) {
-        return Math.min(facts.mappedWindow(), MAX_WINDOW_BYTES);
+        return Math.min(facts.mappedWindow(), Mappings.maxBytes());
     }
 
     private static final class Step implements TransferStep {

@@ -40,6 +40,11 @@ final class Mappings {
 
     private Mappings() {}
 
+    /** The most bytes one mapping may hold: {@code FileChannel.map}'s limit. */
+    static long maxBytes() {
+        return Integer.MAX_VALUE;
+    }
+
     /** How this JDK releases mappings, in words (for logs and tests). */
     static String releaseMethod() {
         return INVOKE_CLEANER != null ? "Unsafe.invokeCleaner" : "garbage collector";

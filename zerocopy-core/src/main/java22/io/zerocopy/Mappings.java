@@ -17,6 +17,11 @@ final class Mappings {
 
     private Mappings() {}
 
+    /** The most bytes one mapping may hold: what an arena's mapping still wraps as one {@code ByteBuffer}. */
+    static long maxBytes() {
+        return Integer.MAX_VALUE - 8;
+    }
+
     /** How this JDK releases mappings, in words (for logs and tests). */
     static String releaseMethod() {
         return "Arena.close";
