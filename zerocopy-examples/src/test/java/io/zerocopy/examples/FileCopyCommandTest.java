@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -84,13 +83,9 @@ class FileCopyCommandTest {
      */
     @Test
     void fileCopy_unreadableSource_isAUsageErrorSayingAccessDenied() throws Exception {
-        Path locked = TestData.file(dir, "locked.bin", TestData.bytes(100, 1));
-        Path closedDir = Files.createDirectory(dir.resolve("closed"));
-        Path inside = TestData.file(closedDir, "inside.bin", TestData.bytes(100, 2));
-        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
-        Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("---------"));
+        List<Path> unreadable = TestData.unreadableFiles(dir);
         try {
-            for (Path source : List.of(locked, inside)) {
+            for (Path source : unreadable) {
                 Path target = dir.resolve("target.bin");
                 Cli.Run run = ChildMain.run(
                         ChildMain.withoutPowerToReadAll(dir),
@@ -103,7 +98,7 @@ class FileCopyCommandTest {
                 assertThat(target).doesNotExist();
             }
         } finally {
-            Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("rwx------"));
+            TestData.readableAgain(dir);
         }
     }
 

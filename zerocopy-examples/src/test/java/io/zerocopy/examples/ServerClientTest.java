@@ -10,9 +10,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -250,13 +248,9 @@ class ServerClientTest {
     /** A file the user may not read, itself or by its directory, is refused before connecting, as such. */
     @Test
     void client_unreadableFile_isAUsageErrorBeforeConnecting() throws Exception {
-        Path locked = TestData.file(dir, "locked.bin", TestData.bytes(100, 1));
-        Path closedDir = Files.createDirectory(dir.resolve("closed"));
-        Path inside = TestData.file(closedDir, "inside.bin", TestData.bytes(100, 2));
-        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
-        Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("---------"));
+        List<Path> unreadable = TestData.unreadableFiles(dir);
         try (ServerSocketChannel server = listening()) {
-            for (Path file : List.of(locked, inside)) {
+            for (Path file : unreadable) {
                 Cli.Run run = ChildMain.run(
                         ChildMain.withoutPowerToReadAll(dir),
                         List.of(),
@@ -270,7 +264,7 @@ class ServerClientTest {
                 assertNoConnection(server);
             }
         } finally {
-            Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("rwx------"));
+            TestData.readableAgain(dir);
         }
     }
 

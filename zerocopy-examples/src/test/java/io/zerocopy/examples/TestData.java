@@ -3,6 +3,8 @@ package io.zerocopy.examples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
 
@@ -18,6 +20,24 @@ final class TestData {
 
     static Path file(Path dir, String name, byte[] content) throws IOException {
         return Files.write(dir.resolve(name), content);
+    }
+
+    /**
+     * Two files under {@code dir} a user without root's powers may not read: one by its own mode,
+     * one by its directory's; {@link #readableAgain} lets the test's directory be deleted after.
+     */
+    static List<Path> unreadableFiles(Path dir) throws IOException {
+        Path locked = file(dir, "locked.bin", bytes(100, 1));
+        Path closedDir = Files.createDirectory(dir.resolve("closed"));
+        Path inside = file(closedDir, "inside.bin", bytes(100, 2));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        Files.setPosixFilePermissions(closedDir, PosixFilePermissions.fromString("---------"));
+        return List.of(locked, inside);
+    }
+
+    /** Opens again the directory {@link #unreadableFiles} closed. */
+    static void readableAgain(Path dir) throws IOException {
+        Files.setPosixFilePermissions(dir.resolve("closed"), PosixFilePermissions.fromString("rwx------"));
     }
 
     static long crc32c(byte[] data) {

@@ -8,10 +8,8 @@ import io.zerocopy.TruncatedSourceException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -49,14 +47,9 @@ class FailedOpenAccessLogTest {
             }
         };
         StringWriter access = new StringWriter();
-        try (HttpServer server = HttpServer.start(new ServerConfig(
-                InetAddress.getLoopbackAddress(),
-                0,
+        try (HttpServer server = HttpServer.start(ServerFixture.config(
                 dir,
                 kind,
-                16,
-                Duration.ofSeconds(30),
-                false,
                 new AccessLog(new PrintWriter(access)),
                 TransferOptions.builder().listener(failsToOpen).build()))) {
             try (RawClient client = new RawClient(server.address())) {

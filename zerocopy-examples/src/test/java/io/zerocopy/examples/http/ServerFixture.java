@@ -2,6 +2,7 @@ package io.zerocopy.examples.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerocopy.TransferOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -95,7 +96,7 @@ abstract class ServerFixture {
                 Duration.ofSeconds(30),
                 false,
                 AccessLog.OFF,
-                io.zerocopy.TransferOptions.defaults()))) {
+                TransferOptions.defaults()))) {
             List<CompletableFuture<String>> replies = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 replies.add(CompletableFuture.supplyAsync(() -> {
@@ -113,6 +114,12 @@ abstract class ServerFixture {
     }
 
     /** Creates {@code dir/root} with the small files, directories and links, and {@code dir/outside}; returns the root. */
+    /** A server's configuration on an ephemeral loopback port for one test: 16 connections, 30 s idle, no links followed. */
+    static ServerConfig config(Path root, ServerConfig.Engine engine, AccessLog log, TransferOptions options) {
+        return new ServerConfig(
+                InetAddress.getLoopbackAddress(), 0, root, engine, 16, Duration.ofSeconds(30), false, log, options);
+    }
+
     static Path layout(Path dir) throws IOException {
         Path root = Files.createDirectories(dir.resolve("root"));
         Path outside = Files.createDirectories(dir.resolve("outside"));
@@ -162,7 +169,7 @@ abstract class ServerFixture {
                 idleTimeout,
                 followSymlinks,
                 new AccessLog(new PrintWriter(log)),
-                io.zerocopy.TransferOptions.defaults(),
+                TransferOptions.defaults(),
                 openFileCache,
                 valid));
         return server;

@@ -7,11 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,14 +37,9 @@ class UnexpectedFailureTest {
     void exceptionWhileServing_500_closed_loggedOnce_nextConnectionServed(ServerConfig.Engine kind) throws Exception {
         Files.writeString(dir.resolve("small.txt"), SMALL);
         StringWriter access = new StringWriter();
-        ServerConfig config = new ServerConfig(
-                InetAddress.getLoopbackAddress(),
-                0,
+        ServerConfig config = ServerFixture.config(
                 dir,
                 kind,
-                16,
-                Duration.ofSeconds(30),
-                false,
                 new AccessLog(new PrintWriter(access)),
                 TransferOptions.builder().strategy("transferFrom").build());
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
