@@ -58,7 +58,10 @@ final class ChildMain implements AutoCloseable {
      * {@code args}.
      */
     static ChildMain start(List<String> launcher, List<String> jvmArgs, String... args) throws IOException {
-        List<String> command = new ArrayList<>(launcher);
+        // A build started in the background (nohup, a CI agent) ignores SIGINT, and a child inherits
+        // that: the JVM then never hears Ctrl-C. The child gets the signals' defaults back.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT,TERM"));
+        command.addAll(launcher);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmArgs);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
