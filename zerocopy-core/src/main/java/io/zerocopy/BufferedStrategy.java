@@ -1,7 +1,5 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -92,7 +90,7 @@ final class BufferedStrategy extends BuiltInStrategy {
     /** A file's slice (a FILE source, or a file read through a slice view) that fits in the pooled buffer whole. */
     @Override
     boolean canReadAhead(TransferFacts facts, ByteBuffer pooled) {
-        long count = facts.request().count();
+        long count = facts.count();
         return pooled != null
                 && facts.truncatableFile() != null
                 && count > 0
@@ -101,23 +99,14 @@ final class BufferedStrategy extends BuiltInStrategy {
 
     @Override
     int readAhead(TransferFacts facts, ByteBuffer pooled) throws IOException {
-        TransferRequest request = facts.request();
-        pooled.clear().limit((int) request.count());
-        while (pooled.hasRemaining() && readSlice(request, pooled) > 0) {
+        FileChannel file = facts.truncatableFile();
+        long start = facts.truncatableStart();
+        pooled.clear().limit((int) facts.count());
+        while (pooled.hasRemaining() && file.read(pooled, start + pooled.position()) > 0) {
             // a read of a regular file returns what it has, and -1 at its end
         }
         pooled.flip();
         return pooled.remaining();
-    }
-
-    /**
-     * One read of the slice into {@code buffer}, after what it holds: a FILE source at its
-     * position, a slice view through itself, so that the step's later reads go on where this stopped.
-     */
-    private static int readSlice(TransferRequest request, ByteBuffer buffer) throws IOException {
-        return request.sourceKind() == ChannelKind.FILE
-                ? request.sourceFile().read(buffer, request.position() + buffer.position())
-                : request.source().read(buffer);
     }
 
     private static boolean usesHeap(TransferFacts facts) {
@@ -135,7 +124,7 @@ final class BufferedStrategy extends BuiltInStrategy {
 
     /** The write size, or the whole transfer when that is smaller. */
     private static int bufferSize(TransferFacts facts, int writeSize) {
-        long count = facts.request().count();
+        long count = facts.count();
         return count < 0 ? writeSize : (int) Math.max(1, Math.min(writeSize, count));
     }
 
@@ -163,11 +152,11 @@ final class BufferedStrategy extends BuiltInStrategy {
 
         /** {@code firstBytesRead}: {@code pooled} holds the transfer's first bytes, read ahead (drain mode). */
         Step(TransferFacts facts, ByteBuffer pooled, boolean firstBytesRead) {
-            TransferRequest request = facts.request();
-            this.source = request.source();
-            this.sourceFile = request.sourceKind() == ChannelKind.FILE ? request.sourceFile() : null;
-            this.start = request.position();
-            this.target = request.target();
+            // a file, the JDK's or read through a slice view, is read by position: no view needed
+            this.sourceFile = facts.truncatableFile();
+            this.source = sourceFile == null ? facts.source() : null;
+            this.start = facts.truncatableStart();
+            this.target = facts.target();
             int wanted = bufferSize(facts, writeSize(facts));
             this.size =
                     usesHeap(facts) || pooled != null ? wanted : Math.min(wanted, DirectBuffers.HEAP_FALLBACK_BYTES);

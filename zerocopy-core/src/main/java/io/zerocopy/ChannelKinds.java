@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferRequest;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -46,12 +45,12 @@ final class ChannelKinds {
      * mode and makes no system call. A JDK file source was checked the same way when
      * {@link SourceFile} asked whether it was opened for direct I/O.
      */
-    static void requireModes(TransferRequest request) throws IOException {
-        requireOpen(request.source());
-        requireOpen(request.target());
-        if (request.targetKind() == ChannelKind.FILE) {
+    static void requireModes(Channel source, WritableByteChannel target, ChannelKind targetKind) throws IOException {
+        requireOpen(source);
+        requireOpen(target);
+        if (targetKind == ChannelKind.FILE) {
             // Not positional: a FileChannel over a pipe, FIFO or terminal cannot seek.
-            request.targetFile().write(NOTHING);
+            ((FileChannel) target).write(NOTHING);
         }
     }
 

@@ -5,11 +5,15 @@ import io.zerocopy.spi.TransferStep;
 import io.zerocopy.spi.TransferStrategy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Set;
 
 /**
  * The strategy {@link Selection} chose for one transfer, what it took for its step (a pooled
- * buffer, in the same act as the choice), and why. Open it once with {@link #open}, or
- * {@link #release} it if no step will run.
+ * buffer, in the same act as the choice), and why. While the selection's rows are read it is the
+ * choice in the making: the facts, the strategies excluded, and the pool's buffer once a row asked
+ * for it, which goes to the choice if its strategy is the buffered one and back to the pool
+ * otherwise. Open it once with {@link #open}, or {@link #release} it if no step will run. Not
+ * thread-safe; one per transfer.
  */
 final class Choice {
     /** How a transfer's slice is checked before it starts (see {@code Opener}). */
@@ -25,54 +29,91 @@ final class Choice {
         WITH_PREFIX
     }
 
-    /** Puts the reason into words from the strategy's own account of how it serves the transfer. */
+    /** Puts the reason into words from the choice and the strategy's own account of how it serves the transfer. */
     interface Words {
-        String of(String how);
+        String of(Choice choice, String how);
     }
 
-    final TransferStrategy strategy;
-    private final TransferFacts facts;
-    private final ByteBuffer pooled;
-    private final Words words;
-    /** A registered strategy's own answer, which says how it serves the transfer; else null. */
-    private final Support support;
+    final TransferFacts facts;
+    private final Set<String> excluded;
+    /** Null until chosen. */
+    TransferStrategy strategy;
 
-    private final Check check;
+    private ByteBuffer pooled;
+    private boolean askedPool;
+    private Check check;
+    private Words words;
+    /** A registered strategy's own answer, which says how it serves the transfer; else null. */
+    private Support support;
+
     private String reason;
     private boolean pooledPassedOn;
     private boolean firstBytesRead;
 
-    private Choice(
-            TransferStrategy strategy,
-            TransferFacts facts,
-            ByteBuffer pooled,
-            Words words,
-            Support support,
-            Check check) {
-        this.strategy = strategy;
+    /** A choice in the making for {@code facts}, {@code excluded} passed over. */
+    Choice(TransferFacts facts, Set<String> excluded) {
         this.facts = facts;
-        this.pooled = pooled;
-        this.words = words;
-        this.support = support;
-        this.check = check;
+        this.excluded = excluded;
     }
 
-    /** A built-in strategy, with what it took for its step (or its prefix): {@code pooled}, or null. */
-    static Choice ofBuiltIn(
-            BuiltInStrategy strategy, TransferFacts facts, ByteBuffer pooled, Words words, Check check) {
-        return new Choice(strategy, facts, pooled, words, null, check);
-    }
-
-    /** A registered strategy that said it supports the transfer. */
+    /** A choice of a registered strategy that said it supports the transfer. */
     static Choice ofRegistered(TransferStrategy strategy, TransferFacts facts, Support support, Words words) {
-        return new Choice(strategy, facts, null, words, support, Check.LAST_BYTE);
+        Choice choice = new Choice(facts, Set.of());
+        choice.strategy = strategy;
+        choice.support = support;
+        choice.words = words;
+        choice.check = Check.LAST_BYTE;
+        return choice;
+    }
+
+    /**
+     * Makes this the choice of the built-in {@code strategy}, checked as {@code check} says, for the
+     * reason {@code words} gives, and takes what it needs: for a body that goes with its prefix, a
+     * pooled buffer that holds it, if one does; the pool's buffer for the buffered step; else what
+     * the strategy takes.
+     */
+    Choice chosen(BuiltInStrategy strategy, Check check, Words words) {
+        if (check == Check.WITH_PREFIX) {
+            givePooledBufferBack();
+            long body = facts.count();
+            pooled = body == 0 ? null : BufferedStrategy.INSTANCE.takeFromPool(facts, (int) body);
+        } else if (strategy == BufferedStrategy.INSTANCE) {
+            hasPooledBuffer();
+        } else {
+            givePooledBufferBack();
+            pooled = strategy.takeFromPool(facts);
+        }
+        this.strategy = strategy;
+        this.check = check;
+        this.words = words;
+        return this;
+    }
+
+    /** Whether the choice in the making passes over {@code strategy}. */
+    boolean excludes(String strategy) {
+        return !excluded.isEmpty() && excluded.contains(strategy);
+    }
+
+    /** Whether the pool has a direct buffer for the buffered step: false once its budget is spent. */
+    boolean hasPooledBuffer() {
+        if (!askedPool) {
+            askedPool = true;
+            pooled = BufferedStrategy.INSTANCE.takeFromPool(facts);
+        }
+        return pooled != null;
+    }
+
+    /** Gives back the buffer a row asked for, when no row was chosen. */
+    void givePooledBufferBack() {
+        DirectBuffers.giveBack(pooled);
+        pooled = null;
     }
 
     /** Why this strategy runs, in words; worked out on first use. */
     String reason() {
         if (reason == null) {
             String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
-            reason = words.of(how);
+            reason = words.of(this, how);
         }
         return reason;
     }

@@ -1,6 +1,5 @@
 package io.zerocopy;
 
-import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.CancelledKeyException;
@@ -9,7 +8,6 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -22,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * cancelled. Every failure reaches the caller through the transfer, as a
  * {@link TransferException} with the count, after the listener heard of it.
  *
- * <p>One engine runs one transfer on the calling thread and is then dropped.
+ * <p>One engine runs one transfer on the calling thread and is then dropped; a blocking verb makes
+ * one only when its transfer has to wait.
  */
 final class Engine {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
@@ -45,9 +44,7 @@ final class Engine {
 
     private final RealTransfer transfer;
     private final TransferFacts facts;
-    private final TransferRequest request;
-    private final Duration stallTimeout;
-    private final long stallNanos;
+    private final TransferOptions options;
 
     private volatile Selector selector;
     private SelectionKey sourceKey;
@@ -56,13 +53,20 @@ final class Engine {
     Engine(RealTransfer transfer, TransferOptions options) {
         this.transfer = transfer;
         this.facts = transfer.facts();
-        this.request = facts.request();
-        this.stallTimeout = options.stallTimeout();
-        this.stallNanos = options.stallTimeoutNanos();
+        this.options = options;
     }
 
     /** Runs the transfer to its end; returns the bytes moved. */
     long run() throws IOException {
+        return run(transfer, options, this);
+    }
+
+    /** As {@link #run()}, with an engine made only if the transfer has to wait: most small ones never do. */
+    static long run(RealTransfer transfer, TransferOptions options) throws IOException {
+        return run(transfer, options, null);
+    }
+
+    private static long run(RealTransfer transfer, TransferOptions options, Engine engine) throws IOException {
         try {
             Stall stall = null; // the transfer's, once it has stalled: it says whether a stall is on
             while (!transfer.isDone()) {
@@ -74,16 +78,21 @@ final class Engine {
                 long n = transfer.advance();
                 long delay = transfer.delayNanos();
                 if (delay > 0) {
-                    LockSupport.parkNanos(this, delay); // an interrupt ends it; the next advance reports it
+                    LockSupport.parkNanos(transfer, delay); // an interrupt ends it; the next advance reports it
                 } else if (n == 0 && !transfer.isDone() && transfer.stall().idleSteps() > 0) {
                     stall = transfer.stall();
                     // the last step moved nothing (not a pause of the rate limit that just ended)
+                    long stallNanos = options.stallTimeoutNanos();
                     long waited = stalledBefore ? Math.max(0, stall.stalledFor(lookedAt)) : 0;
                     if (waited >= stallNanos) {
-                        throw transfer.fail(new TransferTimeoutException(transfer.bytesTransferred(), stallTimeout));
+                        throw transfer.fail(
+                                new TransferTimeoutException(transfer.bytesTransferred(), options.stallTimeout()));
+                    }
+                    if (engine == null) {
+                        engine = new Engine(transfer, options);
                     }
                     try {
-                        await(transfer.interestOps(), stallNanos - waited, stall.idleSteps());
+                        engine.await(transfer.interestOps(), stallNanos - waited, stall.idleSteps());
                     } catch (IOException | RuntimeException e) {
                         throw transfer.fail(e);
                     }
@@ -94,7 +103,9 @@ final class Engine {
             // The late mapping fault of RealTransfer.advance, delivered in this loop between two advances.
             throw transfer.fail(e);
         } finally {
-            closeSelector();
+            if (engine != null) {
+                engine.closeSelector();
+            }
             transfer.abandon(); // only if something escaped the transfer (a listener's exception)
         }
     }
@@ -122,12 +133,12 @@ final class Engine {
         if (Thread.currentThread().isInterrupted()) {
             return; // the next advance reports it (the interrupt may also have closed a channel)
         }
-        if (!request.source().isOpen() || !request.target().isOpen()) {
+        if (!facts.sourceIsOpen() || !facts.target().isOpen()) {
             // Another thread closed an end (an idle handler, a shutdown): stop now, with the count.
             throw new AsynchronousCloseException();
         }
         boolean source = ops == SelectionKey.OP_READ;
-        Channel channel = source ? request.source() : request.target();
+        Channel channel = source ? facts.source() : facts.target();
         boolean selectable = source ? facts.sourceNonBlocking() : facts.targetNonBlocking();
         if (selectable) {
             select((SelectableChannel) channel, source, nanos);

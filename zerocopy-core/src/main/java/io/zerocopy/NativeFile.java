@@ -26,7 +26,6 @@ import java.util.Objects;
  */
 abstract class NativeFile extends FileChannel {
     private final Path path;
-    private final Object positionLock = new Object();
     private long position;
     private FileChannel jdkChannel;
 
@@ -87,10 +86,19 @@ abstract class NativeFile extends FileChannel {
         return jdkChannel;
     }
 
+    /** As {@link #jdkChannel()}, or null where the reopen fails: the caller then reads this file itself. */
+    final FileChannel jdkChannelOrNull() {
+        try {
+            return jdkChannel();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     @Override
     public final int read(ByteBuffer dst) throws IOException {
         ensureOpen();
-        synchronized (positionLock) {
+        synchronized (this) {
             int n = read(dst, position);
             if (n > 0) {
                 position += n;
@@ -112,7 +120,7 @@ abstract class NativeFile extends FileChannel {
         for (int i = offset; i < offset + length; i++) {
             wanted += dsts[i].remaining();
         }
-        synchronized (positionLock) {
+        synchronized (this) {
             checkReadEnd(position, wanted);
             long total = 0;
             for (int i = offset; i < offset + length; i++) {
@@ -132,7 +140,7 @@ abstract class NativeFile extends FileChannel {
     @Override
     public final long position() throws IOException {
         ensureOpen();
-        synchronized (positionLock) {
+        synchronized (this) {
             return position;
         }
     }
@@ -142,7 +150,7 @@ abstract class NativeFile extends FileChannel {
         ensureOpen();
         Checks.notNegative(newPosition, "newPosition");
         checkPosition(newPosition);
-        synchronized (positionLock) {
+        synchronized (this) {
             position = newPosition;
         }
         return this;

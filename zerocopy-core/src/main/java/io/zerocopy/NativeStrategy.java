@@ -55,8 +55,7 @@ final class NativeStrategy extends BuiltInStrategy {
      * step and its reason ask here.
      */
     static boolean byRead(TransferFacts facts) {
-        return PrefixWrite.goesWhole(facts)
-                || facts.request().count() <= readMax(facts.targetKind(), facts.peerOnThisHost());
+        return PrefixWrite.goesWhole(facts) || facts.count() <= readMax(facts.targetKind(), facts.peerOnThisHost());
     }
 
     /**

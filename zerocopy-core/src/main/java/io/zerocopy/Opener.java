@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
-import io.zerocopy.spi.TransferRequest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -57,12 +56,9 @@ final class Opener {
                 BasicFileAttributes attributes = opened.attributes();
                 long size = attributes.size();
                 if (attributes.isRegularFile() && (size > 0 || ChannelKinds.probe(opened, 0) < 0)) {
-                    return start(
-                            fileSource(natively(opened, size, nativeLimit), 0, size),
-                            false,
-                            target,
-                            peer,
-                            new OpenedFile(source, opened));
+                    FileChannel jdk = size <= nativeLimit ? null : opened.jdkChannelOrNull();
+                    FileChannel read = jdk != null ? jdk : opened;
+                    return start(fileFacts(read, jdk != null, false, 0, size, target, peer, 0, 0), opened);
                 }
                 file = opened.jdkChannel();
             } else {
@@ -104,14 +100,8 @@ final class Opener {
      * {@code pread} at any size.
      */
     private static SourceFile natively(NativeFile file, long count, long limit) {
-        if (count <= limit) {
-            return SourceFile.callers(file);
-        }
-        try {
-            return SourceFile.opened(file.jdkChannel());
-        } catch (IOException e) {
-            return SourceFile.callers(file);
-        }
+        FileChannel jdk = count <= limit ? null : file.jdkChannelOrNull();
+        return jdk == null ? SourceFile.callers(file) : SourceFile.opened(jdk);
     }
 
     /** The whole of a file the library opened for reading, whose path said it is no directory. */
@@ -127,7 +117,7 @@ final class Opener {
             return stream(file.channel, file, -1, target, owned);
         }
         // opened here for reading, without direct I/O: nothing to check
-        return start(fileSource(file, 0, size), false, target, Peers.of(target, platform), owned);
+        return start(sliceFacts(file, 0, size, 0, target, Peers.of(target, platform), 0), owned);
     }
 
     /** {@code count} bytes of a caller's file from {@code position}, arguments checked first. */
@@ -163,7 +153,7 @@ final class Opener {
         long prefixBytes = PrefixWrite.prefixBytes(prefixBuffers);
         long maxStep = TransferFacts.maxStep(options, platform);
         int chunk = directIo ? 0 : PrefixWrite.chunkBytes(prefixBytes, count, peer.segmentSize, maxStep);
-        TransferFacts facts = regionFacts(source, position, count, chunk, target, peer, prefixBytes);
+        TransferFacts facts = sliceFacts(source, position, count, chunk, target, peer, prefixBytes);
         Choice choice = choose(facts, source, position, count);
         boolean whole = choice.goesWithPrefix();
         int start = directIo || whole || chunk > 0
@@ -173,7 +163,7 @@ final class Opener {
             // a forced strategy or an excluded buffered passed the whole-body row over: gather the start anyway
             choice.release();
             chunk = start;
-            facts = regionFacts(source, position, count, chunk, target, peer, prefixBytes);
+            facts = sliceFacts(source, position, count, chunk, target, peer, prefixBytes);
             choice = choose(facts, source, position, count);
         }
         PrefixWrite prefix = new PrefixWrite(
@@ -201,9 +191,12 @@ final class Opener {
         }
     }
 
-    /** The facts of a region's body after its first {@code chunk} bytes, which go with the prefix. */
-    private TransferFacts regionFacts(
-            SourceFile source,
+    /**
+     * The facts of {@code count} bytes of {@code file} from {@code position} after the first
+     * {@code chunk}, which go with a prefix of {@code prefixBytes} (both 0 without one).
+     */
+    private TransferFacts sliceFacts(
+            SourceFile file,
             long position,
             long count,
             int chunk,
@@ -211,13 +204,14 @@ final class Opener {
             Peers.Peer peer,
             long prefixBytes)
             throws IOException {
-        return TransferFacts.complete(
-                fileSource(source, position + chunk, count - chunk),
+        return fileFacts(
+                file.channel,
+                file.jdk,
+                file.directIo(),
+                position + chunk,
+                count - chunk,
                 target,
                 peer,
-                options,
-                platform,
-                source.directIo(),
                 prefixBytes,
                 chunk);
     }
@@ -275,9 +269,21 @@ final class Opener {
         if (file != null) {
             file.directIo(); // a channel open for writing only throws the JDK's own exception now
         }
-        TransferRequest.Builder request =
-                TransferRequest.builder().source(source, kind).count(count);
-        return start(request, false, target, Peers.of(target, platform), owned);
+        return start(
+                TransferFacts.checked(
+                        source,
+                        kind,
+                        null,
+                        0,
+                        count,
+                        target,
+                        Peers.of(target, platform),
+                        options,
+                        platform,
+                        false,
+                        0,
+                        0),
+                owned);
     }
 
     /**
@@ -298,10 +304,9 @@ final class Opener {
         boolean directIo = file.directIo();
         if (!file.readChecks || count == 0 || directIo) {
             Preflight.requireSlice(channel, position, count, null);
-            return start(fileSource(file, position, count), directIo, target, peer, owned);
+            return start(sliceFacts(file, position, count, 0, target, peer, 0), owned);
         }
-        TransferFacts facts =
-                TransferFacts.complete(fileSource(file, position, count), target, peer, options, platform, false, 0, 0);
+        TransferFacts facts = sliceFacts(file, position, count, 0, target, peer, 0);
         Choice choice = choose(facts, file, position, count);
         try {
             Preflight.requireSlice(
@@ -333,32 +338,39 @@ final class Opener {
         }
     }
 
-    /** A JDK file as a FILE slice, another provider's through a positional view. */
-    static TransferRequest.Builder fileSource(SourceFile file, long position, long count) {
-        if (!file.jdk) {
-            return TransferRequest.builder()
-                    .source(new FileSliceChannel(file.channel, position, count), ChannelKind.OTHER)
-                    .count(count);
-        }
-        return TransferRequest.builder().source(file.channel, ChannelKind.FILE).slice(position, count);
+    /** As {@link #sliceFacts}: a JDK file ({@code jdk}) as a FILE slice, any other through a slice view. */
+    private TransferFacts fileFacts(
+            FileChannel file,
+            boolean jdk,
+            boolean directIo,
+            long position,
+            long count,
+            WritableByteChannel target,
+            Peers.Peer peer,
+            long prefixBytes,
+            int prefixChunk)
+            throws IOException {
+        return TransferFacts.checked(
+                jdk ? file : null,
+                jdk ? ChannelKind.FILE : ChannelKind.OTHER,
+                jdk ? null : file,
+                position,
+                count,
+                target,
+                peer,
+                options,
+                platform,
+                directIo,
+                prefixBytes,
+                prefixChunk);
     }
 
     /**
-     * Checks the request, works out its facts, chooses its strategy and starts it (the listener
-     * hears {@code onStart}).
+     * Chooses the strategy for {@code facts} and starts it (the listener hears {@code onStart}).
      *
-     * @param directIo whether the FILE source was opened for direct I/O, as {@link SourceFile} found
-     * @param peer where the target's peer is, read once by the caller
      * @param owned a file the library opened, closed with the transfer; or null
      */
-    private RealTransfer start(
-            TransferRequest.Builder builder,
-            boolean directIo,
-            WritableByteChannel target,
-            Peers.Peer peer,
-            Closeable owned)
-            throws IOException {
-        TransferFacts facts = TransferFacts.complete(builder, target, peer, options, platform, directIo, 0, 0);
+    private RealTransfer start(TransferFacts facts, Closeable owned) throws IOException {
         return RealTransfer.start(facts, selection.choose(facts), options, null, owned);
     }
 
@@ -370,7 +382,7 @@ final class Opener {
     /** Runs a transfer to its end on the calling thread for a verb that drops its result; returns the bytes moved. */
     long run(RealTransfer transfer) throws IOException {
         transfer.dropResult();
-        return engine(transfer).run();
+        return Engine.run(transfer, options);
     }
 
     /** As {@link #run}, for a verb that copies until the end of the source ({@link RealTransfer#toEndOfFile}). */
@@ -382,10 +394,5 @@ final class Opener {
     /** The blocking loop that runs {@code transfer} with these options. */
     Engine engine(RealTransfer transfer) {
         return new Engine(transfer, options);
-    }
-
-    @Override
-    public String toString() {
-        return "Opener{" + options + ", " + platform + "}";
     }
 }

@@ -1,6 +1,9 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +33,7 @@ import java.util.Optional;
  * <p>Instances are immutable and thread-safe.
  */
 final class Platform {
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     /**
      * The Linux kernel's per-call limit for {@code read}, {@code write}, {@code sendfile} and
@@ -224,5 +228,26 @@ final class Platform {
     @Override
     public String toString() {
         return os + " " + osVersion + ", Java " + javaFeature + (fastFileTransfer ? ", fast file transfer on" : "");
+    }
+
+    /** Whether the calling thread is a virtual thread (Java 21 and later): asked by each step, never stored. */
+    static boolean currentThreadIsVirtual() {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup()
+                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null; // before Java 21 every thread is a platform thread
+        }
     }
 }

@@ -73,7 +73,7 @@ final class PrefixWrite {
     static boolean goesWhole(TransferFacts facts) {
         return facts.prefixBytes() > 0
                 && facts.prefixChunk() == 0
-                && goesWhole(facts.prefixBytes(), facts.request().count(), facts.maxStep());
+                && goesWhole(facts.prefixBytes(), facts.count(), facts.maxStep());
     }
 
     /**

@@ -4,7 +4,6 @@ import io.zerocopy.spi.TransferStep;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -36,8 +35,6 @@ final class RealTransfer implements Transfer {
     private final TransferListener listener;
     private final RatePacer pacer;
     private final PrefixWrite prefix;
-    private final long prefixSize;
-    private final long count;
     private final Closeable owned;
     /** Made on first need, as {@link #stall}: a transfer that neither fails nor waits never needs them. */
     private TransferFailures failures;
@@ -52,9 +49,10 @@ final class RealTransfer implements Transfer {
     private boolean timed = true;
 
     private boolean clockStarted;
+    /** When the first step ran; once done, how long the transfer took. */
     private long started;
+
     private int interestOps = SelectionKey.OP_WRITE;
-    private long elapsedNanos;
     /** Made when the listener or the caller first asks for it: a plain {@code copy} never does. */
     private TransferResult result;
 
@@ -71,17 +69,12 @@ final class RealTransfer implements Transfer {
         this.listener = options.listener();
         this.pacer = options.rateLimit() == 0 ? null : new RatePacer(options.rateLimit());
         this.prefix = prefix;
-        this.prefixSize = prefix == null ? 0 : prefix.size();
-        this.count = facts.request().count() < 0
-                ? -1
-                : facts.prefixBytes() + facts.prefixChunk() + facts.request().count();
         this.owned = owned;
     }
 
     private TransferFailures failures() {
         if (failures == null) {
-            Path path = owned instanceof OpenedFile ? ((OpenedFile) owned).path : null;
-            failures = new TransferFailures(facts, choice.strategy.name(), count, path);
+            failures = new TransferFailures(facts, choice.strategy.name(), count(), OpenedFile.pathOf(owned));
         }
         return failures;
     }
@@ -106,15 +99,15 @@ final class RealTransfer implements Transfer {
                     choice.reason());
         }
         try {
-            t.listener.onStart(choice.strategy.name(), t.count);
+            t.listener.onStart(choice.strategy.name(), t.count());
         } catch (RuntimeException | Error e) {
             t.abandon(); // the listener's own: what the choice took goes back, unheard (TransferListener)
             throw e;
         }
         t.event = TransferEvents.begin();
-        if (t.count == 0) {
+        if (t.count() == 0) {
             t.complete();
-        } else if (facts.request().count() != 0 && !choice.goesWithPrefix()) {
+        } else if (facts.count() != 0 && !choice.goesWithPrefix()) {
             try {
                 t.step = choice.open(facts);
             } catch (IOException | RuntimeException | Error e) {
@@ -183,7 +176,7 @@ final class RealTransfer implements Transfer {
                     throw failures().interrupted(moved);
                 }
                 n = step();
-                if (n == 0 && stall().zeroStep(moved, moved - prefixSize)) {
+                if (n == 0 && stall().zeroStep(moved, moved - prefixSize())) {
                     n = -1; // the file ended while its size still reads the same
                 }
             } catch (IOException | RuntimeException | Error e) {
@@ -194,13 +187,13 @@ final class RealTransfer implements Transfer {
                 progressed();
                 interestOps = SelectionKey.OP_WRITE;
                 listener.onProgress(moved);
-                if (moved == count) {
+                if (moved == count()) {
                     complete();
                 } else if (!mayLoop) {
                     break;
                 }
             } else if (n < 0) {
-                TransferException early = count < 0 ? null : failures().endedEarly(null, moved);
+                TransferException early = count() < 0 ? null : failures().endedEarly(null, moved);
                 if (early != null && (!toEndOfFile || early instanceof TruncatedSourceException)) {
                     throw fail(early); // short of the count, unless the verb copies to the end of an unshrunk file
                 }
@@ -211,14 +204,18 @@ final class RealTransfer implements Transfer {
         }
     }
 
+    private long prefixSize() {
+        return prefix == null ? 0 : prefix.size();
+    }
+
     /** One step: the prefix while it lasts, then the strategy's. */
     private long step() throws IOException {
-        if (moved < prefixSize) {
+        if (moved < prefixSize()) {
             interestOps = SelectionKey.OP_WRITE;
-            return prefix.write(facts.request().target(), facts.maxStep());
+            return prefix.write(facts.target(), facts.maxStep());
         }
-        long ask = count < 0 ? facts.maxStep() : Math.min(facts.maxStep(), count - moved);
-        long n = TransferFailures.checkedCount(choice.strategy.name(), step.move(moved - prefixSize, ask), ask);
+        long ask = count() < 0 ? facts.maxStep() : Math.min(facts.maxStep(), count() - moved);
+        long n = TransferFailures.checkedCount(choice.strategy.name(), step.move(moved - prefixSize(), ask), ask);
         if (n == 0) {
             interestOps = step.stalledOn() == TransferStep.Side.SOURCE ? SelectionKey.OP_READ : SelectionKey.OP_WRITE;
         }
@@ -236,7 +233,7 @@ final class RealTransfer implements Transfer {
         }
         state = State.DONE;
         interestOps = 0;
-        elapsedNanos = clockStarted ? System.nanoTime() - started : 0;
+        started = clockStarted ? System.nanoTime() - started : 0;
         record("completed");
         if (listener != TransferListener.NONE) {
             listener.onComplete(result());
@@ -320,7 +317,7 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long count() {
-        return count;
+        return facts.totalCount();
     }
 
     @Override
@@ -339,7 +336,7 @@ final class RealTransfer implements Transfer {
             throw new IllegalStateException("transfer is not done: " + moved + " of " + countWords() + " bytes moved");
         }
         if (result == null) {
-            result = new TransferResult(moved, choice, Duration.ofNanos(elapsedNanos));
+            result = new TransferResult(moved, choice, Duration.ofNanos(started));
         }
         return result;
     }
@@ -368,7 +365,7 @@ final class RealTransfer implements Transfer {
     private void record(String outcome) {
         if (event != null) {
             long stalled = stall == null ? 0 : stall.stalledInAll(System.nanoTime());
-            TransferEvents.end(event, facts, choice, moved, count, stalled, outcome);
+            TransferEvents.end(event, facts, choice, moved, count(), stalled, outcome);
             event = null;
         }
     }
@@ -395,6 +392,6 @@ final class RealTransfer implements Transfer {
     }
 
     private String countWords() {
-        return count < 0 ? "all" : Long.toString(count);
+        return count() < 0 ? "all" : Long.toString(count());
     }
 }

@@ -34,7 +34,7 @@ final class Selection {
      * names every fact the reason relies on, so that the rows can be read, and reordered, one by
      * one; their order only says which of several true rows is preferred.
      */
-    private record Row(BuiltInStrategy strategy, Predicate<Situation> when, Check check, Reason reason) {}
+    private record Row(BuiltInStrategy strategy, Predicate<Choice> when, Check check, Choice.Words reason) {}
 
     /**
      * The default policy, the most preferred row first.
@@ -87,20 +87,20 @@ final class Selection {
                 s -> s.facts.nativeSource() && PrefixWrite.goesWhole(s.facts),
                 Check.WITH_PREFIX,
                 (s, how) -> "a file the library opened natively (openat, fstat), its whole body of "
-                        + s.facts.request().count()
+                        + s.facts.count()
                         + " bytes with the prefix: one pread and one gathering write, no FileChannel"),
         new Row(
                 NativeStrategy.INSTANCE,
                 s -> s.facts.nativeSource(),
                 Check.READ_AHEAD,
-                (s, how) -> "a file of " + s.facts.request().count() + " bytes the library opened natively: " + how),
+                (s, how) -> "a file of " + s.facts.count() + " bytes the library opened natively: " + how),
         new Row(
                 BufferedStrategy.INSTANCE,
                 s -> PrefixWrite.goesWhole(s.facts) && !s.facts.sourceDirectIo(),
                 Check.WITH_PREFIX,
-                (s, how) -> s.facts.request().count() == 0
+                (s, how) -> s.facts.count() == 0
                         ? "an empty body: the prefix alone"
-                        : "the whole body, " + s.facts.request().count() + " bytes, goes with the prefix: one"
+                        : "the whole body, " + s.facts.count() + " bytes, goes with the prefix: one"
                                 + " read and one gathering write, no segment with the prefix alone"),
         new Row(
                 TransferToStrategy.INSTANCE,
@@ -112,7 +112,7 @@ final class Selection {
                 BufferedStrategy.INSTANCE,
                 s -> s.facts.fileToSocketOnLinux()
                         && s.facts.peerOnThisHost()
-                        && s.facts.request().count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
+                        && s.facts.count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
                         && s.hasPooledBuffer(),
                 Check.READ_AHEAD,
                 (s, how) -> "a file of at most " + BufferedStrategy.LOCAL_READ_MAX_BYTES
@@ -151,11 +151,10 @@ final class Selection {
                 MappedStrategy.INSTANCE,
                 s -> s.facts.sourceKind() == ChannelKind.FILE
                         && kernelReadsTarget(s.facts.targetKind())
-                        && s.facts.request().count() >= MMAP_MIN_BYTES
+                        && s.facts.count() >= MMAP_MIN_BYTES
                         && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
                 Check.LAST_BYTE,
-                (s, how) -> noKernelPath(s) + "; mapped windows save a copy at "
-                        + s.facts.request().count() + " bytes"),
+                (s, how) -> noKernelPath(s) + "; mapped windows save a copy at " + s.facts.count() + " bytes"),
         new Row(
                 BufferedStrategy.INSTANCE,
                 s -> true,
@@ -182,18 +181,18 @@ final class Selection {
     };
 
     /** Why a last-resort row runs, in the terms its condition matched. */
-    private static String lastResortReason(Situation s) {
+    private static String lastResortReason(Choice s) {
         return "buffered is excluded, and no row preferred for a " + s.facts.sourceKind() + " to a "
                 + s.facts.targetKind() + " applies; ";
     }
 
     /** A file to a socket that does not go by {@code sendfile}: {@code transferTo} is excluded. */
-    private static boolean notBySendfile(Situation s) {
+    private static boolean notBySendfile(Choice s) {
         return s.excludes(TransferToStrategy.NAME);
     }
 
     /** Why a file to a socket on Linux does not go by sendfile, in the terms {@link #notBySendfile} matched. */
-    private static String notBySendfileReason(Situation s) {
+    private static String notBySendfileReason(Choice s) {
         return "a file to a socket on " + (s.facts.peerOnThisHost() ? "this" : "another") + " host, and transferTo"
                 + " is excluded";
     }
@@ -277,8 +276,7 @@ final class Selection {
                 Choice choice = tryStrategy(
                         s,
                         facts,
-                        (situation, how) ->
-                                "forced by system property " + TransferOptions.STRATEGY_PROPERTY + ": " + how);
+                        (c, how) -> "forced by system property " + TransferOptions.STRATEGY_PROPERTY + ": " + how);
                 if (choice != null) {
                     return choice;
                 }
@@ -286,7 +284,7 @@ final class Selection {
         }
         if (forced != null && !excluded.contains(forced)) {
             TransferStrategy s = Strategies.require(forced, "strategy");
-            Choice choice = tryStrategy(s, facts, (situation, how) -> "forced: " + how);
+            Choice choice = tryStrategy(s, facts, (c, how) -> "forced: " + how);
             if (choice == null) {
                 throw new IllegalArgumentException(
                         "strategy: " + forced + " (cannot serve " + facts.request() + ": " + refusal(s, facts) + ")");
@@ -295,26 +293,19 @@ final class Selection {
         }
         for (TransferStrategy s : registered) {
             if (!excluded.contains(s.name())) {
-                Choice choice = tryStrategy(s, facts, (situation, how) -> "registered strategy: " + how);
+                Choice choice = tryStrategy(s, facts, (c, how) -> "registered strategy: " + how);
                 if (choice != null) {
                     return choice;
                 }
             }
         }
-        Situation situation = new Situation(facts, excluded);
+        Choice choice = new Choice(facts, excluded);
         for (Row row : TABLE) {
-            if (!situation.excludes(row.strategy.name())
-                    && row.when.test(situation)
-                    && row.strategy.refusal(facts) == null) {
-                return Choice.ofBuiltIn(
-                        row.strategy,
-                        facts,
-                        situation.bufferFor(row.strategy, row.check),
-                        situation.wordedBy(row.reason),
-                        row.check);
+            if (!choice.excludes(row.strategy.name()) && row.when.test(choice) && row.strategy.refusal(facts) == null) {
+                return choice.chosen(row.strategy, row.check, row.reason);
             }
         }
-        situation.givePooledBufferBack();
+        choice.givePooledBufferBack();
         throw new IllegalArgumentException(
                 "excluded: " + excluded + " (no strategy left that can serve " + facts.request() + ")");
     }
@@ -324,25 +315,24 @@ final class Selection {
      * as its most preferred row that applies would check it (a small body gathered with its
      * prefix, a small file read ahead), else by its slice's last byte.
      */
-    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Reason reason) {
+    private static Choice tryStrategy(TransferStrategy s, TransferFacts facts, Choice.Words reason) {
         if (s instanceof BuiltInStrategy) {
             BuiltInStrategy builtIn = (BuiltInStrategy) s;
             if (builtIn.refusal(facts) != null) {
                 return null;
             }
-            Situation situation = new Situation(facts, Set.of());
+            Choice choice = new Choice(facts, Set.of());
             Check check = Check.LAST_BYTE;
             for (Row row : TABLE) {
-                if (row.strategy == builtIn && row.when.test(situation)) {
+                if (row.strategy == builtIn && row.when.test(choice)) {
                     check = row.check;
                     break;
                 }
             }
-            return Choice.ofBuiltIn(
-                    builtIn, facts, situation.bufferFor(builtIn, check), situation.wordedBy(reason), check);
+            return choice.chosen(builtIn, check, reason);
         }
         Support support = Strategies.supports(s, facts.request());
-        return support.supported() ? Choice.ofRegistered(s, facts, support, how -> reason.words(null, how)) : null;
+        return support.supported() ? Choice.ofRegistered(s, facts, support, reason) : null;
     }
 
     private static String refusal(TransferStrategy s, TransferFacts facts) {
@@ -351,18 +341,13 @@ final class Selection {
                 : Strategies.supports(s, facts.request()).reason();
     }
 
-    /** Puts a row's reason into words from the situation it matched and the strategy's own account of how. */
-    interface Reason {
-        String words(Situation situation, String how);
-    }
-
     /** JDK channels, whose writes hand a mapped buffer to the kernel rather than to Java code. */
     private static boolean kernelReadsTarget(ChannelKind kind) {
         return kind == ChannelKind.FILE || kind == ChannelKind.SOCKET || kind == ChannelKind.PIPE;
     }
 
     /** Why transferTo does not serve a file source: the platform has no path, or it was excluded. */
-    private static String noKernelPath(Situation s) {
+    private static String noKernelPath(Choice s) {
         TransferFacts f = s.facts;
         if (f.directPath() == null) {
             return "no kernel path from a file to a " + f.targetKind() + " on " + f.platform();
@@ -370,7 +355,7 @@ final class Selection {
         return s.excludes(TransferToStrategy.NAME) ? "transferTo is excluded" : f.directPath() + " is passed over";
     }
 
-    private static String bufferedReason(Situation s) {
+    private static String bufferedReason(Choice s) {
         TransferFacts f = s.facts;
         if (f.sourceKind() != ChannelKind.FILE) {
             return "no zero-copy path from a " + (f.sourceIsStream() ? "stream" : f.sourceKind() + " source");
@@ -382,11 +367,11 @@ final class Selection {
             return "the target is not a JDK channel and reads the bytes in user space, where a buffer beats a mapping";
         }
         return noKernelPath(s)
-                + (f.request().count() >= MMAP_MIN_BYTES && s.excludes(MappedStrategy.NAME)
+                + (f.count() >= MMAP_MIN_BYTES && s.excludes(MappedStrategy.NAME)
                         ? ", and mmap is excluded"
-                        : f.request().count() >= MMAP_MIN_BYTES
+                        : f.count() >= MMAP_MIN_BYTES
                                 ? ", and mmap is passed over"
-                                : ", and " + f.request().count() + " bytes is below the " + MMAP_MIN_BYTES
+                                : ", and " + f.count() + " bytes is below the " + MMAP_MIN_BYTES
                                         + "-byte mapping threshold");
     }
 }

@@ -75,9 +75,9 @@ final class Stall {
         if (truncation != null) {
             throw truncation;
         }
-        long next = facts.request().position() + bodyMoved;
+        long next = facts.position() + bodyMoved;
         return (!facts.targetNonBlocking() || idleSteps > SELECT_TRUST)
                 && !facts.sourceDirectIo()
-                && ChannelKinds.probe(facts.request().sourceFile(), next) < 0;
+                && ChannelKinds.probe(facts.truncatableFile(), next) < 0;
     }
 }

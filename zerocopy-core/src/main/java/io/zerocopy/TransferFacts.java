@@ -3,10 +3,10 @@ package io.zerocopy;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.nio.channels.Channel;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -18,11 +18,10 @@ import java.nio.channels.WritableByteChannel;
  * thread is not among them: a transfer may be advanced by another thread than the one that opened
  * it, so each step reads its own thread. No other class re-derives any of these: the peer is read once by {@link Peers}, and a
  * source file's kind and direct I/O once by {@link SourceFile}, before the facts are made.
- * Immutable; one per transfer.
+ * Unchanging once made (the request and a slice view are made on first ask, for what needs them);
+ * one per transfer, used by one thread at a time.
  */
 final class TransferFacts {
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
     /**
      * Most bytes one step is asked for, below the platform's per-call cap: 64 MiB. Progress
      * callbacks, the interrupt check and the stall clock run between steps, and one blocking
@@ -31,11 +30,24 @@ final class TransferFacts {
      */
     static final long MAX_STEP_BYTES = 64L * 1024 * 1024;
 
-    private final TransferRequest request;
+    /** The source as a channel; a file read through a slice view gets its view on first ask ({@link #source()}). */
+    private ReadableByteChannel source;
+
+    private final ChannelKind sourceKind;
+    private final WritableByteChannel target;
+    private final ChannelKind targetKind;
+    /** Where a FILE source's slice begins (0 for any other source), and its count (-1: to end of stream). */
+    private final long position;
+
+    private final long count;
+    /** Made on first ask: the library's own strategies read the fields above. */
+    private TransferRequest request;
+
     private final Peers.Peer peer;
     private final Platform platform;
-    private final int bufferSize;
-    private final long mappedWindow;
+    /** The caller's tuning: buffer size, mapped window, rate limit (see {@link #maxStep()}). */
+    private final TransferOptions options;
+
     private final boolean sourceDirectIo;
     private final boolean sourceStream;
     private final boolean targetStream;
@@ -43,8 +55,6 @@ final class TransferFacts {
     private final boolean targetNonBlocking;
     /** For the reason's words alone: no step decides by it (see the class description). */
     private final boolean openedOnVirtualThread;
-    /** The kernel path {@code transferTo} takes from a file to this target, or null. */
-    private final String directPath;
     /** The file whose size tells a truncation (the source, or the file behind a slice view), or null. */
     private final FileChannel sourceFile;
 
@@ -53,13 +63,11 @@ final class TransferFacts {
     private final long prefixBytes;
     /** The file bytes before the slice that go out with the prefix (its first chunk), or 0. */
     private final int prefixChunk;
-    /** The most bytes one step moves, the prefix's included ({@link #maxStep(TransferOptions, Platform)}). */
-    private final long maxStep;
 
     /**
      * The facts of {@code request}, its target's peer already read; a file region's request follows
      * {@code prefixBytes} of the caller's prefix and the region's first {@code prefixChunk} bytes,
-     * which go out with the prefix (both 0 without one). A verb's facts come from {@link #complete}.
+     * which go out with the prefix (both 0 without one). A verb's facts come from {@link #checked}.
      */
     TransferFacts(
             TransferRequest request,
@@ -69,34 +77,72 @@ final class TransferFacts {
             boolean sourceDirectIo,
             long prefixBytes,
             int prefixChunk) {
-        if (sourceDirectIo && request.sourceKind() != ChannelKind.FILE) {
+        this(
+                request.source(),
+                request.sourceKind(),
+                request.source() instanceof FileSliceChannel ? ((FileSliceChannel) request.source()).file() : null,
+                request.source() instanceof FileSliceChannel
+                        ? ((FileSliceChannel) request.source()).end() - request.count()
+                        : request.position(),
+                request.count(),
+                request.target(),
+                request.targetKind(),
+                peer,
+                options,
+                platform,
+                sourceDirectIo,
+                prefixBytes,
+                prefixChunk);
+        this.request = request;
+    }
+
+    /**
+     * {@code source} read as {@code sourceKind}, or with {@code source} null a slice of {@code file}
+     * read through a view ({@link FileSliceChannel}, made when first asked for).
+     */
+    private TransferFacts(
+            ReadableByteChannel source,
+            ChannelKind sourceKind,
+            FileChannel file,
+            long position,
+            long count,
+            WritableByteChannel target,
+            ChannelKind targetKind,
+            Peers.Peer peer,
+            TransferOptions options,
+            Platform platform,
+            boolean sourceDirectIo,
+            long prefixBytes,
+            int prefixChunk) {
+        if (sourceDirectIo && sourceKind != ChannelKind.FILE) {
             throw new IllegalArgumentException("sourceDirectIo: true (expected: only for a FILE source)");
         }
-        this.request = request;
+        this.source = source;
+        this.sourceKind = sourceKind;
+        this.target = target;
+        this.targetKind = targetKind;
+        this.count = count;
         this.peer = peer;
         this.platform = platform;
-        this.bufferSize = options.bufferSize();
-        this.mappedWindow = options.mappedWindow();
+        this.options = options;
         this.sourceDirectIo = sourceDirectIo;
         this.prefixBytes = prefixBytes;
         this.prefixChunk = prefixChunk;
-        this.maxStep = maxStep(options, platform);
-        this.sourceStream = ChannelKinds.isStream(request.source());
-        this.targetStream = ChannelKinds.isStream(request.target());
-        this.sourceNonBlocking = request.sourceNonBlocking();
-        this.targetNonBlocking = request.targetNonBlocking();
-        this.openedOnVirtualThread = TransferFacts.currentThreadIsVirtual();
-        this.directPath = request.sourceKind() == ChannelKind.FILE
-                ? platform.directTransferPath(request.targetKind(), targetNonBlocking)
-                        .orElse(null)
-                : null;
-        if (request.sourceKind() == ChannelKind.FILE) {
-            this.sourceFile = request.sourceFile();
-            this.sourceEnd = request.position() + request.count();
-        } else if (request.source() instanceof FileSliceChannel) {
-            this.sourceFile = ((FileSliceChannel) request.source()).file();
-            this.sourceEnd = ((FileSliceChannel) request.source()).end();
+        this.sourceStream = ChannelKinds.isStream(source);
+        this.targetStream = ChannelKinds.isStream(target);
+        this.sourceNonBlocking = isNonBlocking(source);
+        this.targetNonBlocking = isNonBlocking(target);
+        this.openedOnVirtualThread = Platform.currentThreadIsVirtual();
+        if (sourceKind == ChannelKind.FILE) {
+            this.position = position;
+            this.sourceFile = (FileChannel) source;
+            this.sourceEnd = position + count;
+        } else if (file != null) {
+            this.position = 0;
+            this.sourceFile = file;
+            this.sourceEnd = position + count;
         } else {
+            this.position = 0;
             this.sourceFile = null;
             this.sourceEnd = -1;
         }
@@ -113,13 +159,19 @@ final class TransferFacts {
     }
 
     /**
-     * The facts of the request {@code builder} holds, completed with {@code target} and both ends'
-     * modes checked ({@link ChannelKinds#requireModes}): what a verb's transfer is chosen from.
+     * The facts of a verb's transfer, both ends' modes checked ({@link ChannelKinds#requireModes}):
+     * {@code source} read as {@code kind}, or with {@code source} null {@code count} bytes of
+     * {@code file} from {@code position} read through a slice view; a region's body follows its
+     * prefix as for the constructor.
      *
      * @param peer where {@code target}'s peer is, read once by the caller
      */
-    static TransferFacts complete(
-            TransferRequest.Builder builder,
+    static TransferFacts checked(
+            ReadableByteChannel source,
+            ChannelKind kind,
+            FileChannel file,
+            long position,
+            long count,
             WritableByteChannel target,
             Peers.Peer peer,
             TransferOptions options,
@@ -128,22 +180,82 @@ final class TransferFacts {
             long prefixBytes,
             int prefixChunk)
             throws IOException {
-        TransferRequest request =
-                builder.target(target, ChannelKinds.of(target)).build();
-        ChannelKinds.requireModes(request);
-        return new TransferFacts(request, peer, options, platform, sourceDirectIo, prefixBytes, prefixChunk);
+        ChannelKind targetKind = ChannelKinds.of(target);
+        ChannelKinds.requireModes(source != null ? source : file, target, targetKind);
+        return new TransferFacts(
+                source,
+                kind,
+                file,
+                position,
+                count,
+                target,
+                targetKind,
+                peer,
+                options,
+                platform,
+                sourceDirectIo,
+                prefixBytes,
+                prefixChunk);
     }
 
+    /** The request these facts describe, as a registered strategy, a log line and a failure's words see it. */
     TransferRequest request() {
+        if (request == null) {
+            TransferRequest.Builder b = TransferRequest.builder().target(target, targetKind);
+            request = sourceKind == ChannelKind.FILE
+                    ? b.source(source, sourceKind).slice(position, count).build()
+                    : b.source(source(), sourceKind).count(count).build();
+        }
         return request;
     }
 
+    /** The source as a channel; a file read through a slice view gets its view now, once. */
+    ReadableByteChannel source() {
+        if (source == null) {
+            source = new FileSliceChannel(sourceFile, sourceEnd - count, count);
+        }
+        return source;
+    }
+
+    /** Whether the source is open, asked of the file behind a slice view without making the view. */
+    boolean sourceIsOpen() {
+        return source != null ? source.isOpen() : sourceFile.isOpen();
+    }
+
+    WritableByteChannel target() {
+        return target;
+    }
+
+    /** Where a FILE source's slice begins; 0 for any other source. */
+    long position() {
+        return position;
+    }
+
+    /** The bytes to move, or -1 for a source read to its end of stream. */
+    long count() {
+        return count;
+    }
+
+    /** All the transfer moves, the prefix and the bytes that go with it included; -1 to end of stream. */
+    long totalCount() {
+        return count < 0 ? -1 : prefixBytes + prefixChunk + count;
+    }
+
+    /** Where the bytes of {@link #truncatableFile()} this transfer reads begin. */
+    long truncatableStart() {
+        return sourceEnd - count;
+    }
+
+    private static boolean isNonBlocking(Channel channel) {
+        return channel instanceof SelectableChannel && !((SelectableChannel) channel).isBlocking();
+    }
+
     ChannelKind sourceKind() {
-        return request.sourceKind();
+        return sourceKind;
     }
 
     ChannelKind targetKind() {
-        return request.targetKind();
+        return targetKind;
     }
 
     Platform platform() {
@@ -152,12 +264,12 @@ final class TransferFacts {
 
     /** The size of copy buffers the caller asked for, in bytes. */
     int bufferSize() {
-        return bufferSize;
+        return options.bufferSize();
     }
 
     /** The largest region of a file to map at once, in bytes. */
     long mappedWindow() {
-        return mappedWindow;
+        return options.mappedWindow();
     }
 
     /** Whether the source is the library's adapter of an {@code InputStream}. */
@@ -197,7 +309,7 @@ final class TransferFacts {
 
     /** The most bytes one step moves, the prefix's included. */
     long maxStep() {
-        return maxStep;
+        return maxStep(options, platform);
     }
 
     /**
@@ -222,7 +334,9 @@ final class TransferFacts {
 
     /** The kernel path {@code transferTo} takes from this FILE source to this target, or null for none. */
     String directPath() {
-        return directPath;
+        return sourceKind == ChannelKind.FILE
+                ? platform.directTransferPath(targetKind, targetNonBlocking).orElse(null)
+                : null;
     }
 
     /**
@@ -235,8 +349,8 @@ final class TransferFacts {
 
     /** A file to a JDK socket on Linux: the pair whose default depends on the peer and the thread. */
     boolean fileToSocketOnLinux() {
-        return request.sourceKind() == ChannelKind.FILE
-                && request.targetKind() == ChannelKind.SOCKET
+        return sourceKind == ChannelKind.FILE
+                && targetKind == ChannelKind.SOCKET
                 && platform.os() == Platform.OperatingSystem.LINUX;
     }
 
@@ -246,10 +360,7 @@ final class TransferFacts {
      * channel).
      */
     boolean mayLoop() {
-        return targetNonBlocking
-                && (request.sourceKind() == ChannelKind.FILE
-                        || request.source() instanceof FileSliceChannel
-                        || sourceNonBlocking);
+        return targetNonBlocking && (sourceFile != null || sourceNonBlocking);
     }
 
     /** Whether the source is a file the library opened natively ({@link NativeFile}), read through a slice view. */
@@ -267,29 +378,10 @@ final class TransferFacts {
         return sourceEnd;
     }
 
-    /** Whether the calling thread is a virtual thread (Java 21 and later): asked by each step, never stored. */
-    static boolean currentThreadIsVirtual() {
-        if (IS_VIRTUAL == null) {
-            return false;
-        }
-        try {
-            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
-        } catch (Throwable t) {
-            return false;
-        }
-    }
-
-    private static MethodHandle isVirtualHandle() {
-        try {
-            return MethodHandles.publicLookup()
-                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null; // before Java 21 every thread is a platform thread
-        }
-    }
-
     @Override
     public String toString() {
-        return request + (sourceDirectIo ? " (O_DIRECT source)" : "") + (peer.onThisHost ? ", peer on this host" : "");
+        return request()
+                + (sourceDirectIo ? " (O_DIRECT source)" : "")
+                + (peer.onThisHost ? ", peer on this host" : "");
     }
 }

@@ -81,11 +81,9 @@ final class TransferToStrategy extends BuiltInStrategy {
         private long sentfile;
 
         Step(TransferFacts facts, boolean parkable) {
-            this.source = facts.request().sourceFile();
-            this.target = facts.targetKind() == ChannelKind.OTHER
-                    ? new KeptFailure(facts.request().target())
-                    : facts.request().target();
-            this.start = facts.request().position();
+            this.source = facts.truncatableFile(); // a FILE source: refusal says so
+            this.target = facts.targetKind() == ChannelKind.OTHER ? new KeptFailure(facts.target()) : facts.target();
+            this.start = facts.position();
             this.parkable = parkable;
         }
 
@@ -97,7 +95,7 @@ final class TransferToStrategy extends BuiltInStrategy {
             if (bridge != null && bridge.holdsBytes()) {
                 return bridge.writeTo(target, maxBytes);
             }
-            boolean parks = parkable && TransferFacts.currentThreadIsVirtual();
+            boolean parks = parkable && Platform.currentThreadIsVirtual();
             if (parks && !switched) {
                 ParkingBridge.switchToNonBlocking((SocketChannel) target, false); // before sendfile meets the socket
                 switched = true;

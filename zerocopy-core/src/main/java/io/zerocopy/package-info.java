@@ -21,7 +21,7 @@
  *       {@code ResourceShortageException}, {@code SymbolicLinkException}.
  *   <li><b>Planning</b>, what is asked and which row of the table serves it: {@code Opener} turns
  *       a verb's arguments into a request and its facts, {@code Preflight} and {@code SourceFile}
- *       check them, {@code Selection} (with {@code Situation}, {@code Exclusions} and
+ *       check them, {@code Selection} (with {@code Exclusions} and
  *       {@code Strategies}) chooses.
  *   <li><b>Running</b>, one state machine for every transfer: {@code RealTransfer} steps the chosen
  *       strategy, {@code Engine} waits for the blocking verbs, {@code Choice} holds what was chosen

@@ -47,14 +47,13 @@ final class NativeSendStep extends SidedStep {
     private NativeSendStep(TransferFacts facts, LinuxFile file, SocketChannel target) {
         this.file = file;
         this.target = target;
-        this.start = facts.truncatableEnd() - facts.request().count();
+        this.start = facts.truncatableStart();
         this.blockingTarget = !facts.targetNonBlocking();
     }
 
     /** The step for a transfer {@link NativeStrategy#sendsByKernel} said yes to. */
     static TransferStep open(TransferFacts facts) {
-        return new NativeSendStep(facts, (LinuxFile) facts.truncatableFile(), (SocketChannel)
-                facts.request().target());
+        return new NativeSendStep(facts, (LinuxFile) facts.truncatableFile(), (SocketChannel) facts.target());
     }
 
     @Override

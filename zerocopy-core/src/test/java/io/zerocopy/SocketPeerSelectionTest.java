@@ -173,7 +173,7 @@ class SocketPeerSelectionTest {
 
     @Test
     void facts_currentThreadIsNotVirtualOnAPlatformThread() {
-        assertThat(TransferFacts.currentThreadIsVirtual()).isFalse();
+        assertThat(Platform.currentThreadIsVirtual()).isFalse();
     }
 
     @Test

@@ -17,6 +17,6 @@ final class TestFacts {
 
     /** A choice of {@code strategy} whose reason is {@code reason}, as a registered strategy's would be. */
     static Choice choice(TransferStrategy strategy, String reason) {
-        return Choice.ofRegistered(strategy, null, Support.yes(reason), how -> how);
+        return Choice.ofRegistered(strategy, null, Support.yes(reason), (choice, how) -> how);
     }
 }

@@ -59,7 +59,7 @@ class VirtualThreadSelectionTest {
 
     @Test
     void facts_currentThreadIsVirtualOnAVirtualThread() throws Exception {
-        assertThat(onVirtualThread(TransferFacts::currentThreadIsVirtual)).isTrue();
+        assertThat(onVirtualThread(Platform::currentThreadIsVirtual)).isTrue();
     }
 
     @Test
