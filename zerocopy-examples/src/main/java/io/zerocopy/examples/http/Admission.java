@@ -1,12 +1,12 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.examples.FailedAccepts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -21,8 +21,8 @@ import java.util.stream.Stream;
  * ({@link #full()}): a connection waits in the listen backlog until a served one closes, as nginx
  * stops accepting when its connections run out, because even a 503 would take a descriptor that a
  * served connection needs to open its file. An accept that fails for lack of descriptors anyway
- * (something else in the process took them) pauses accepting for {@link #ACCEPT_PAUSE_NANOS} rather
- * than spinning. Thread-safe; {@link #admit} and {@link #full} are called by one accepting thread.
+ * (something else in the process took them) pauses accepting for {@link FailedAccepts#PAUSE_NANOS}
+ * rather than spinning. Thread-safe; {@link #admit} and {@link #full} are called by one accepting thread.
  */
 final class Admission {
 
@@ -42,14 +42,6 @@ final class Admission {
      * classes first loaded while serving, {@code /dev/urandom}.
      */
     static final int RESERVE_MARGIN = 32;
-
-    /**
-     * How long accepting stops after an accept failed: nearly always for lack of descriptors (the
-     * JDK's "Too many open files", {@code EMFILE} or {@code ENFILE}), which an accept retried at once
-     * would meet again, spinning a core. Long enough for a served connection to finish and free one,
-     * short enough that a client in the backlog hardly notices.
-     */
-    static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** What a new connection gets. */
     enum Verdict {

@@ -1,5 +1,6 @@
 package io.zerocopy.examples.http;
 
+import io.zerocopy.examples.FailedAccepts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
@@ -204,13 +205,13 @@ final class EventLoop implements Runnable {
         }
     }
 
-    /** Stops watching the listening socket for {@link Admission#ACCEPT_PAUSE_NANOS} or until {@link #resumeAccepting}; on the loop's thread. */
+    /** Stops watching the listening socket for {@link FailedAccepts#PAUSE_NANOS} or until {@link #resumeAccepting}; on the loop's thread. */
     private void pauseAccepting() {
         SelectionKey key = server.keyFor(selector);
         if (key != null && key.isValid()) {
             key.interestOps(0);
             acceptPaused = true;
-            acceptResumesAt = System.nanoTime() + Admission.ACCEPT_PAUSE_NANOS;
+            acceptResumesAt = System.nanoTime() + FailedAccepts.PAUSE_NANOS;
         }
     }
 

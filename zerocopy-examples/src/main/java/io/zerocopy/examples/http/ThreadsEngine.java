@@ -1,6 +1,7 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenFileCache;
+import io.zerocopy.examples.FailedAccepts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -136,7 +137,7 @@ final class ThreadsEngine implements HttpServer {
             if (admission.full()) {
                 // the descriptor limit serves no more: leave new connections in the backlog until a
                 // served one closes (which unparks this thread); the timeout only bounds a missed wake-up
-                LockSupport.parkNanos(Admission.ACCEPT_PAUSE_NANOS);
+                LockSupport.parkNanos(FailedAccepts.PAUSE_NANOS);
                 if (closing) {
                     return;
                 }
@@ -150,7 +151,7 @@ final class ThreadsEngine implements HttpServer {
             } catch (IOException e) {
                 // out of descriptors (EMFILE, ENFILE), or a connection reset before it was accepted:
                 // stop accepting for a moment rather than spin on an accept that fails again
-                LockSupport.parkNanos(Admission.ACCEPT_PAUSE_NANOS);
+                LockSupport.parkNanos(FailedAccepts.PAUSE_NANOS);
                 continue;
             }
             Admission.Verdict verdict = admission.admit();
