@@ -78,6 +78,18 @@ final class Relay implements AutoCloseable {
             server.close();
             throw e;
         }
+        return start(server, target, options, onDone);
+    }
+
+    /**
+     * The second half of {@link #start(InetSocketAddress, InetSocketAddress, String, Consumer)}: relays
+     * what {@code server}, already bound, accepts. A test's way in with a channel of its own.
+     */
+    static Relay start(
+            ServerSocketChannel server,
+            InetSocketAddress target,
+            TransferOptions options,
+            Consumer<Connection> onDone) {
         Relay relay = new Relay(server, target, options, onDone);
         relay.acceptor.start();
         return relay;
@@ -88,6 +100,7 @@ final class Relay implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        FailedAccepts failed = new FailedAccepts("relay", System.err);
         while (server.isOpen()) {
             SocketChannel client;
             try {
@@ -95,7 +108,8 @@ final class Relay implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                // a failed accept (e.g. too many open files) must not end the relay; try again
+                // a failed accept (e.g. too many open files) must not end the relay, nor spin: pause, try again
+                failed.pauseAfter(e);
                 continue;
             }
             relay(client);

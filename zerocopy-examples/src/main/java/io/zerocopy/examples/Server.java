@@ -126,6 +126,14 @@ public final class Server implements AutoCloseable {
             server.close();
             throw e;
         }
+        return start(server);
+    }
+
+    /**
+     * The second half of {@link #start()}: accepts from {@code server}, already bound, on a background
+     * thread. A test's way in with a channel of its own.
+     */
+    synchronized int start(ServerSocketChannel server) throws IOException {
         channel = server;
         acceptor = new Thread(this::acceptLoop, "server-accept");
         acceptor.setDaemon(true);
@@ -164,6 +172,7 @@ public final class Server implements AutoCloseable {
 
     private void acceptLoop() {
         ServerSocketChannel server = channel;
+        FailedAccepts failed = new FailedAccepts("server", System.err);
         while (server.isOpen()) {
             SocketChannel peer;
             try {
@@ -171,7 +180,8 @@ public final class Server implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                // a failed accept (e.g. too many open files) must not end the server; try again
+                // a failed accept (e.g. too many open files) must not end the server, nor spin: pause, try again
+                failed.pauseAfter(e);
                 continue;
             }
             open.add(peer);
