@@ -22,7 +22,9 @@ import java.util.List;
  * alike (alternating JVMs leaves each build the load of its own minute). Prints each build's median
  * wall and CPU time per transfer, and every build's median of per-round ratios to the first. A
  * build labelled {@code floor} runs the bare calls instead ({@code bareCalls}: a jar built with
- * {@code -Puring}, Java 22+ with the native flags). Name one build twice as a control: on JDK 25
+ * {@code -Puring}, Java 22+ with the native flags). A build labelled {@code garbage} runs its jar's
+ * copy and then allocates {@value #GARBAGE_OBJECTS} linked objects of 48 bytes, what allocation
+ * alone costs a transfer. Name one build twice as a control: on JDK 25
  * the two agree to about 2%, but on JDK 17 the first build named runs about 15% slower than the
  * same jar named again (docs/records/2026-11-29-fixed-cost-controls.md), so compare builds there
  * by alternating JVMs.
@@ -32,6 +34,20 @@ import java.util.List;
  */
 public final class SideBySideRun {
     private static final int WARM_UP_ROUNDS = 2;
+
+    /** Objects a {@code garbage} build leaves per transfer: 528 bytes with compressed pointers. */
+    private static final int GARBAGE_OBJECTS = 11;
+
+    /** Where the last transfer's garbage is kept, so that no compiler drops it. */
+    private static Garbage kept;
+
+    private static final class Garbage {
+        long a;
+        long b;
+        long c;
+        long d;
+        Garbage next;
+    }
 
     private SideBySideRun() {}
 
@@ -110,8 +126,27 @@ public final class SideBySideRun {
             return MethodHandles.insertArguments(send, 1, (long) size).asType(sendType);
         }
         Class<?> transfers = Class.forName("io.zerocopy.Transfers", true, loader);
-        return MethodHandles.publicLookup()
+        MethodHandle copy = MethodHandles.publicLookup()
                 .findStatic(transfers, "copy", MethodType.methodType(long.class, Path.class, WritableByteChannel.class))
                 .asType(sendType);
+        if (label.equals("garbage")) {
+            MethodHandle leave = MethodHandles.lookup()
+                    .findStatic(SideBySideRun.class, "leaveGarbage", MethodType.methodType(long.class, long.class));
+            return MethodHandles.filterReturnValue(copy, leave);
+        }
+        return copy;
+    }
+
+    /** Allocates {@link #GARBAGE_OBJECTS} linked objects and keeps the last chain; returns {@code sent}. */
+    private static long leaveGarbage(long sent) {
+        Garbage chain = null;
+        for (int i = 0; i < GARBAGE_OBJECTS; i++) {
+            Garbage g = new Garbage();
+            g.a = sent;
+            g.next = chain;
+            chain = g;
+        }
+        kept = chain;
+        return sent;
     }
 }
