@@ -29,14 +29,26 @@ final class KernelNames {
     }
 
     /**
-     * {@code path} as the JDK hands it to the kernel, without the terminating NUL: resolved against
-     * {@code user.dir} when the JDK does so, the empty path as the current directory; null where its
-     * bytes cannot be told from its text ({@link #exactBytes}).
+     * {@code path}'s text as the JDK hands it to the kernel: resolved against {@code user.dir} when
+     * the JDK does so, the empty path as the current directory. Its bytes: {@link #exactBytes}.
      */
-    static byte[] of(Path path) {
+    static String text(Path path) {
         Path resolved = RESOLVES_RELATIVE && !path.isAbsolute() ? path.toAbsolutePath() : path;
         String text = resolved.toString();
-        return text.isEmpty() ? new byte[] {'.'} : exactBytes(text);
+        return text.isEmpty() ? "." : text;
+    }
+
+    /** Whether {@code text}, all ASCII, is spelled one byte a character: in all three charsets names can be spelled in. */
+    static boolean spellsAsAscii(String text) {
+        if (NAMES == null) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One name beneath a directory, which {@code fs.getPath(entry)} accepted, in the charset the JDK encodes it with. */
@@ -77,7 +89,7 @@ final class KernelNames {
      * that did not decode (a Latin-1 name under a UTF-8 locale, any non-ASCII byte under
      * {@code LC_ALL=C}).
      */
-    private static byte[] exactBytes(String text) {
+    static byte[] exactBytes(String text) {
         if (NAMES == null) {
             return null;
         }

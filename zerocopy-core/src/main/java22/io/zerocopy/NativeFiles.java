@@ -345,9 +345,18 @@ final class NativeFiles {
             }
         }
 
-        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames#of}). */
+        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames#exactBytes}). */
         MemorySegment name(Path path) {
-            byte[] bytes = KernelNames.of(path);
+            String text = KernelNames.text(path);
+            if (KernelNames.spellsAsAscii(text)) {
+                MemorySegment into = room(text.length() + 1); // the common name: no array on the way
+                for (int i = 0; i < text.length(); i++) {
+                    into.set(ValueLayout.JAVA_BYTE, i, (byte) text.charAt(i));
+                }
+                into.set(ValueLayout.JAVA_BYTE, text.length(), (byte) 0);
+                return into;
+            }
+            byte[] bytes = KernelNames.exactBytes(text);
             return bytes == null ? null : terminated(bytes);
         }
 
@@ -361,11 +370,17 @@ final class NativeFiles {
 
         /** {@code bytes}, NUL-terminated, in memory reused by the next name. */
         MemorySegment terminated(byte[] bytes) {
-            if (bytes.length + 1 > name.byteSize()) {
-                name = arena.allocate(Math.max(bytes.length + 1, 2 * name.byteSize()));
+            MemorySegment into = room(bytes.length + 1);
+            MemorySegment.copy(bytes, 0, into, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            into.set(ValueLayout.JAVA_BYTE, bytes.length, (byte) 0);
+            return into;
+        }
+
+        /** The memory names are spelled in, at least {@code bytes} long. */
+        private MemorySegment room(int bytes) {
+            if (bytes > name.byteSize()) {
+                name = arena.allocate(Math.max(bytes, 2 * name.byteSize()));
             }
-            MemorySegment.copy(bytes, 0, name, ValueLayout.JAVA_BYTE, 0, bytes.length);
-            name.set(ValueLayout.JAVA_BYTE, bytes.length, (byte) 0);
             return name;
         }
 
