@@ -96,8 +96,8 @@ final class ChildMain implements AutoCloseable {
         return new Cli.Run(process.exitValue(), transcript.toString(), "");
     }
 
-    /** Waits for a line that contains {@code text}; fails with the output so far if none comes. */
-    void awaitLine(String text, long seconds) throws InterruptedException {
+    /** Waits for a line that contains {@code text} and returns it; fails with the output so far if none comes. */
+    String awaitLine(String text, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         for (; ; ) {
             String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -105,9 +105,28 @@ final class ChildMain implements AutoCloseable {
                 throw new AssertionError("no line with \"" + text + "\" in: " + transcript);
             }
             if (line.contains(text)) {
-                return;
+                return line;
             }
         }
+    }
+
+    /**
+     * Waits until the output so far, lines already awaited included, holds {@code count} lines that
+     * contain {@code text}; fails with it if they do not come within {@code seconds}.
+     */
+    void awaitLineCount(String text, int count, long seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (count(text) < count) {
+            String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if ((line == null || line == END) && count(text) < count) {
+                throw new AssertionError(
+                        count(text) + " of " + count + " lines with \"" + text + "\" in: " + transcript);
+            }
+        }
+    }
+
+    private long count(String text) {
+        return transcript.toString().lines().filter(line -> line.contains(text)).count();
     }
 
     /** Sends a signal by name ({@code INT}, {@code TERM}) with kill(1). */
