@@ -65,6 +65,7 @@ final class Relay implements AutoCloseable {
     static Relay start(InetSocketAddress listen, InetSocketAddress target, String strategy, Consumer<Connection> onDone)
             throws IOException {
         TransferOptions options = TransferOptions.builder().strategy(strategy).build();
+        SocketWarmUp.run(); // before descriptors can run out: on JDK 17 the first close needs two free
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.bind(listen, 128);

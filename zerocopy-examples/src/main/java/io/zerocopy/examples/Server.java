@@ -113,6 +113,7 @@ public final class Server implements AutoCloseable {
         if (channel != null) {
             throw new IllegalStateException("already started");
         }
+        SocketWarmUp.run(); // before descriptors can run out: on JDK 17 the first close needs two free
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.bind(new InetSocketAddress(bind, port), 128);
