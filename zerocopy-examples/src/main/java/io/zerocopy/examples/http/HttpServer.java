@@ -1,6 +1,7 @@
 package io.zerocopy.examples.http;
 
 import io.zerocopy.OpenFileCache;
+import io.zerocopy.examples.SocketWarmUp;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -19,6 +20,7 @@ interface HttpServer extends AutoCloseable {
 
     /** Binds and starts serving with the engine {@code config} names. */
     static HttpServer start(ServerConfig config) throws IOException {
+        SocketWarmUp.run(); // first, so that what the JDK keeps from it is counted as open at start
         // sized within the descriptor limit before anything else is opened; the engines' admission counts it
         int cached = Admission.cacheWithin(config.openFileCache(), Admission.DescriptorLimit.ofThisProcess());
         OpenFileCache cache = cached == 0 ? null : OpenFileCache.create(cached, config.openFileCacheValid());

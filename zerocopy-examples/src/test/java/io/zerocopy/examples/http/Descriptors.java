@@ -1,10 +1,6 @@
 package io.zerocopy.examples.http;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,21 +40,6 @@ final class Descriptors {
         }
         Collections.sort(targets);
         return targets;
-    }
-
-    /**
-     * Uses one loopback connection, so that what the JDK opens on its first socket and keeps for
-     * good (one socket on JDK 25) is in the baseline.
-     */
-    static void warmUp() throws IOException {
-        try (ServerSocketChannel server =
-                        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                SocketChannel client = SocketChannel.open(server.getLocalAddress());
-                SocketChannel accepted = server.accept()) {
-            if (!client.isConnected() || accepted == null) {
-                throw new IOException("loopback warm-up connection failed");
-            }
-        }
     }
 
     /**
