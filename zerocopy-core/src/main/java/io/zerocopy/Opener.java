@@ -104,9 +104,9 @@ final class Opener {
         return jdk == null ? SourceFile.callers(file) : SourceFile.opened(jdk);
     }
 
-    /** The whole of a file the library opened for reading, whose path said it is no directory. */
-    RealTransfer wholeFile(FileChannel file, WritableByteChannel target) throws IOException {
-        return wholeFile(SourceFile.opened(file), file.size(), target, null);
+    /** The whole of a file opened from {@code path}, no directory: closed with the transfer, named in failures. */
+    RealTransfer wholeFile(Path path, FileChannel file, WritableByteChannel target) throws IOException {
+        return wholeFile(SourceFile.opened(file), file.size(), target, new OpenedFile(path, file));
     }
 
     /** {@code owned} is closed with the transfer, if not null. */

@@ -169,7 +169,8 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(source, target, copyOptions, (in, out) -> opener.runToEnd(opener.wholeFile(in, out)));
+        return PathCopy.copy(
+                source, target, copyOptions, (in, out) -> opener.runToEnd(opener.wholeFile(source, in, out)));
     }
 
     /**

@@ -9,6 +9,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -161,6 +162,32 @@ class TransferFailureTest {
 
             assertThat(e.getMessage()).contains("from " + path).contains("to " + peer);
         }
+    }
+
+    /** A copy between two paths names its source in a failure, as a copy from a path into a channel does. */
+    @Test
+    void copy_pathToPathSourceShrinks_messageNamesTheSource() throws Exception {
+        Path source = Files.write(dir.resolve("shrinking.bin"), randomBytes(3_000_000));
+        TransferListener cut = new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                try (FileChannel file = FileChannel.open(source, StandardOpenOption.WRITE)) {
+                    file.truncate(700_000);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+        // steps of 600,000 bytes under this rate limit: the cut comes between two of them
+        TransferOptions options =
+                TransferOptions.builder().listener(cut).rateLimit(6_000_000).build();
+
+        TransferException e = assertThrows(
+                TransferException.class,
+                () -> onCopyingThread(() -> Transfers.copy(source, dir.resolve("copy.bin"), options)));
+
+        assertThat(e).isInstanceOf(TruncatedSourceException.class);
+        assertThat(e.getMessage()).contains("from " + source);
     }
 
     /**
