@@ -358,7 +358,7 @@ final class Selection {
     private static String bufferedReason(Choice s) {
         TransferFacts f = s.facts;
         if (f.sourceKind() != ChannelKind.FILE) {
-            return "no zero-copy path from a " + (f.sourceIsStream() ? "stream" : f.sourceKind() + " source");
+            return "no zero-copy path from " + (f.sourceIsStream() ? "a stream" : "a source of kind " + f.sourceKind());
         }
         if (f.targetIsStream()) {
             return "the target is a stream";
