@@ -227,10 +227,13 @@ public final class Transfers {
     }
 
     /**
-     * Copies from {@code source} until its end of stream. A JDK {@code FileChannel} source is read
-     * from its current position up to the size it has when the copy starts, or to its end where that
-     * comes first and the file did not shrink (a sysfs file overstates its size), and its position
-     * advances by the bytes moved (also when the copy fails part-way); a file target is written at,
+     * Copies from {@code source} until its end of stream. A JDK {@code FileChannel} source, or an
+     * {@link OpenFile}'s channel, is read from its current position up to the size it has when the
+     * copy starts, or to its end where that comes first and the file did not shrink (a sysfs file
+     * overstates its size), and its position advances by the bytes moved (also when the copy fails
+     * part-way). Any other source (a socket, a wrapper, another file system's {@code FileChannel}
+     * such as zipfs's) is read with its own reads, as a stream: after a failure its position is
+     * where those reads left it, which may be past the bytes counted. A file target is written at,
      * and advances, its position.
      */
     public static long copy(ReadableByteChannel source, WritableByteChannel target) throws IOException {
@@ -250,6 +253,7 @@ public final class Transfers {
      * them stay in the source for the caller's next read (an HTTP body of {@code Content-Length}
      * bytes, a record of known size). A JDK {@code FileChannel} source is read from its position,
      * which advances by the bytes moved; a file target is written at, and advances, its position.
+     * Any other source is read as a stream, as for {@link #copy(ReadableByteChannel, WritableByteChannel)}.
      *
      * @throws IllegalArgumentException if {@code count} is negative, or the source is a file with
      *     fewer than {@code count} bytes after its position
