@@ -93,13 +93,9 @@ final class KernelNames {
         if (NAMES == null) {
             return null;
         }
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) >= 0x80) {
-                return text.indexOf('\uFFFD', i) >= 0 || !NAMES.newEncoder().canEncode(text)
-                        ? null
-                        : text.getBytes(NAMES);
-            }
+        if (spellsAsAscii(text)) {
+            return text.getBytes(StandardCharsets.US_ASCII); // alike in all three
         }
-        return text.getBytes(StandardCharsets.US_ASCII); // ASCII: alike in all three
+        return text.indexOf('\uFFFD') >= 0 || !NAMES.newEncoder().canEncode(text) ? null : text.getBytes(NAMES);
     }
 }
