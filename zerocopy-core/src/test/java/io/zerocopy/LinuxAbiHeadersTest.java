@@ -68,6 +68,24 @@ class LinuxAbiHeadersTest {
         }
     }
 
+    /** {@code LinuxFile.Stat} copies a {@code struct stat} into 64-bit words and reads each field from its word. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"x86_64", "aarch64"})
+    void statFields_lieWhereTheWordsReadThem(String arch) {
+        LinuxAbi abi = LinuxAbi.of(arch);
+        assertThat(abi.get("sizeof(struct stat)") % 8)
+                .as("sizeof(struct stat) on %s", arch)
+                .isZero();
+        for (String field :
+                List.of("st_dev", "st_ino", "st_size", "st_atime", "st_atime_nsec", "st_mtime", "st_mtime_nsec")) {
+            String expression = "offsetof(struct stat, " + field + ")";
+            assertThat(abi.get(expression) % 8).as("%s on %s", expression, arch).isZero();
+        }
+        assertThat(abi.get("offsetof(struct stat, st_mode)") % 4)
+                .as("st_mode, a 32-bit int, on %s", arch)
+                .isZero();
+    }
+
     @Test
     void theArchitecturesDiffer_whereTheIssueFoundThem() {
         assertThat(LinuxAbi.of("amd64").get("O_NOFOLLOW")).isEqualTo(0400000);
