@@ -13,7 +13,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 /**
@@ -208,7 +207,7 @@ final class NativeFiles {
                                 : new NotDirectoryException(at.toString());
             }
             boolean directoryNow = LinuxCalls.fstat(s.callState, fd, s.stat) == 0
-                    && s.statAttributes().isDirectory();
+                    && LinuxFile.Stat.attributes(s.stat, s.statWords).isDirectory();
             LinuxCalls.close(s.callState, fd);
             return directoryNow ? new SymbolicLinkException(at.toString()) : new NotDirectoryException(at.toString());
         }
@@ -261,7 +260,7 @@ final class NativeFiles {
             LinuxCalls.close(s.callState, fd);
             throw failure(path, errno);
         }
-        return new LinuxFile(path, fd, s.statAttributes(), watched);
+        return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat, s.statWords), watched);
     }
 
     /**
@@ -325,7 +324,8 @@ final class NativeFiles {
         private final Arena arena = Arena.ofAuto();
         final MemorySegment callState = LinuxCalls.callState(arena);
         final MemorySegment stat = arena.allocate(LinuxFile.Stat.BYTES, 8);
-        private final long[] statWords = LinuxFile.Stat.words();
+        /** Where {@link LinuxFile.Stat#attributes} copies {@link #stat} to read it. */
+        final long[] statWords = LinuxFile.Stat.words();
         /** For a step's calls on this thread ({@code sendfile}, {@code poll}, a socket's counters). */
         final LinuxCalls.State calls = new LinuxCalls.State(arena);
 
@@ -345,11 +345,6 @@ final class NativeFiles {
             if (lendable) {
                 LENDABLE.put(this);
             }
-        }
-
-        /** The attributes in {@link #stat}, as the last {@code fstat} into it left them. */
-        BasicFileAttributes statAttributes() {
-            return LinuxFile.Stat.attributes(stat, statWords);
         }
 
         /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames#exactBytes}). */
