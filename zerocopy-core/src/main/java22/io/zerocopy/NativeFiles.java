@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -64,8 +63,8 @@ final class NativeFiles {
 
     /**
      * The file at {@code path}, opened read-only and without blocking, with its attributes, as
-     * {@link OpenFile} opens it; null where this JVM cannot open files natively or the path is not on
-     * the default file system.
+     * {@link OpenFile} opens it; null where this JVM cannot open files natively, the path is not the
+     * JDK's own file system's, or its name cannot be told for sure ({@link KernelNames}).
      *
      * @throws IOException what {@code FileChannel.open} throws for the same failure
      *     ({@code NoSuchFileException}, {@code AccessDeniedException}, ...), except that a name whose
@@ -89,7 +88,7 @@ final class NativeFiles {
 
     private static NativeFile open(Path path, boolean followLinks, boolean watched, boolean asOpenFile)
             throws IOException {
-        if (UNAVAILABLE != null || path.getFileSystem() != FileSystems.getDefault()) {
+        if (UNAVAILABLE != null || !KernelNames.ofJdkFileSystem(path)) {
             return null;
         }
         try (Scratch s = scratch()) {
@@ -347,9 +346,12 @@ final class NativeFiles {
             }
         }
 
-        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames#exactBytes}). */
+        /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames}). */
         MemorySegment name(Path path) {
             String text = KernelNames.text(path);
+            if (text == null) {
+                return null;
+            }
             if (KernelNames.spellsAsAscii(text)) {
                 MemorySegment into = room(text.length() + 1); // the common name: no array on the way
                 for (int i = 0; i < text.length(); i++) {
