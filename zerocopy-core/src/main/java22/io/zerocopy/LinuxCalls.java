@@ -35,10 +35,9 @@ final class LinuxCalls {
     static final int SEEK_SET = 0;
 
     static final long WOULD_BLOCK = -2; // what moved() gives for EAGAIN: a non-blocking end not ready
-    static final long SHORT_ANSWER = -2; // what sendRoom() gives when the kernel filled too few counters
 
     /** This architecture's numbers; callers checked that it has a table ({@link LinuxAbi#current()}). */
-    private static final LinuxAbi ABI = Objects.requireNonNull(
+    static final LinuxAbi ABI = Objects.requireNonNull(
             LinuxAbi.current(), () -> "no kernel interface table for " + System.getProperty("os.arch"));
 
     static final int F_GETFL = ABI.getInt("F_GETFL");
@@ -82,13 +81,6 @@ final class LinuxCalls {
     static final long OPEN_HOW_MODE = ABI.get("offsetof(struct open_how, mode)");
     static final long OPEN_HOW_RESOLVE = ABI.get("offsetof(struct open_how, resolve)");
 
-    private static final int SOL_SOCKET = ABI.getInt("SOL_SOCKET");
-    private static final int SO_MEMINFO = ABI.getInt("SO_MEMINFO");
-    private static final int MEMINFO_VARS = ABI.getInt("SK_MEMINFO_VARS");
-    private static final long MEMINFO_WMEM_ALLOC = 4L * ABI.get("SK_MEMINFO_WMEM_ALLOC");
-    private static final long MEMINFO_SNDBUF = 4L * ABI.get("SK_MEMINFO_SNDBUF");
-    private static final long MEMINFO_WMEM_QUEUED = 4L * ABI.get("SK_MEMINFO_WMEM_QUEUED");
-
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -109,8 +101,6 @@ final class LinuxCalls {
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT =
-            bind("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
 
     /** A larger file into a socket ({@code sendfile} on a duplicate of its descriptor), and socket waits. */
     private static final class Sockets {
@@ -152,7 +142,8 @@ final class LinuxCalls {
         Objects.requireNonNull(Relay.SPLICE);
     }
 
-    private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
+    /** {@code name} in the C library, bound to capture {@code errno}. */
+    static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = ERRNO_OPTION;
         System.arraycopy(extra, 0, options, 1, extra.length);
@@ -175,7 +166,7 @@ final class LinuxCalls {
         final MemorySegment offset;
         /** A {@code struct pollfd}: {@code int fd; short events; short revents}, alike on every Linux. */
         final MemorySegment pollFd;
-        /** {@code SO_MEMINFO}'s counters, then their length. */
+        /** A socket's counters ({@link SocketRoom}), then their length. */
         final MemorySegment memInfo;
 
         final MemorySegment memInfoBytes;
@@ -192,7 +183,7 @@ final class LinuxCalls {
             this.pipeFds = arena.allocate(JAVA_INT, 2);
             this.offset = arena.allocate(JAVA_LONG);
             this.pollFd = arena.allocate(8, 4);
-            this.memInfo = arena.allocate(JAVA_INT, MEMINFO_VARS);
+            this.memInfo = arena.allocate(JAVA_INT, SocketRoom.COUNTERS);
             this.memInfoBytes = arena.allocate(JAVA_INT);
         }
 
@@ -296,38 +287,6 @@ final class LinuxCalls {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
-    }
-
-    /**
-     * The bytes a write into socket {@code fd} may queue now without waiting: its send buffer less
-     * what is queued in it or in flight below it ({@code SO_MEMINFO}: the counters the kernel itself
-     * weighs a write against, bookkeeping included). Negative, with errno in {@code s}, if it fails
-     * (before Linux 4.12, which has no {@code SO_MEMINFO}); {@link #SHORT_ANSWER} if fewer counters
-     * came back than asked for (qemu-user 7.2 and 10 give one), which leaves the room unknown.
-     */
-    static long sendRoom(State s, int fd) {
-        s.memInfoBytes.set(JAVA_INT, 0, 4 * MEMINFO_VARS);
-        int result;
-        try {
-            result = (int) GETSOCKOPT.invokeExact(s.callState, fd, SOL_SOCKET, SO_MEMINFO, s.memInfo, s.memInfoBytes);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-        if (result < 0) {
-            return -1;
-        }
-        if (s.memInfoBytes.get(JAVA_INT, 0) < 4 * MEMINFO_VARS) {
-            return SHORT_ANSWER;
-        }
-        long used = Math.max(
-                Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_WMEM_QUEUED)),
-                Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_WMEM_ALLOC)));
-        return Math.max(0, Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_SNDBUF)) - used);
-    }
-
-    /** The send buffer's size that {@link #sendRoom} last read. */
-    static long sendBuffer(State s) {
-        return Integer.toUnsignedLong(s.memInfo.get(JAVA_INT, MEMINFO_SNDBUF));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
@@ -23,21 +24,47 @@ final class SocketWaits {
 
     private Wake wake;
 
+    /** The socket's limit on unsent bytes ({@link SocketRoom#notSentLimit}), read at the first wait; -1 before. */
+    private long notSentLimit = -1;
+
     /**
-     * How much one call may write into blocking socket {@code fd} without waiting in the kernel:
-     * half its room, since each segment's bookkeeping is charged to the buffer too. With less than
-     * a third of the buffer free (where the kernel itself wakes a waiting writer) it first waits
-     * for more; 0 if there is still too little.
+     * How much one call may write into blocking socket {@code fd} without waiting in the kernel
+     * ({@link #takes}), after a wait for room if it takes nothing now; 0 if it still takes nothing.
      *
      * @throws ClosedByInterruptException if an interrupt ended the wait, having closed {@code channel}
+     * @throws AsynchronousCloseException if {@code channel}'s output was shut down: the socket then
+     *     polls writable, and its room never comes
      */
     long room(LinuxCalls.State state, int fd, Channel channel) throws IOException {
-        long room = sendRoom(state, fd);
-        if (room * 3 < LinuxCalls.sendBuffer(state)) {
+        long room = takes(state, fd);
+        if (room == 0) {
             await(state, fd, LinuxCalls.POLLOUT, channel);
-            room = sendRoom(state, fd);
+            room = takes(state, fd);
         }
-        return room * 3 < LinuxCalls.sendBuffer(state) ? 0 : room / 2;
+        if (room == 0
+                && channel instanceof SocketChannel socket
+                && socket.socket().isOutputShutdown()) {
+            throw new AsynchronousCloseException();
+        }
+        return room;
+    }
+
+    /**
+     * Half the socket's room, since each segment's bookkeeping is charged to the buffer too, and no
+     * more than its limit on unsent bytes leaves; 0 with less than a third of the buffer free,
+     * where the kernel itself wakes a waiting writer.
+     */
+    private long takes(LinuxCalls.State state, int fd) throws IOException {
+        long free = free(state, fd);
+        if (free * 3 < SocketRoom.buffer(state)) {
+            return 0;
+        }
+        if (notSentLimit < 0) {
+            notSentLimit = SocketRoom.notSentLimit(state, fd); // the socket's for this step: set before it starts
+        }
+        return notSentLimit == SocketRoom.UNLIMITED
+                ? free / 2
+                : Math.min(free / 2, Math.max(0, notSentLimit - SocketRoom.notSent(state, fd)));
     }
 
     /**
@@ -51,9 +78,10 @@ final class SocketWaits {
     }
 
     /**
-     * Whether this kernel tells a socket's send room ({@code SO_MEMINFO} in full), which
-     * {@link #room} needs: asked once, of a socket of its own. Where it does not (Linux before
-     * 4.12, some emulators), nothing sends into a socket's descriptor: the JDK's calls do.
+     * Whether this kernel tells a socket's send room ({@code SO_MEMINFO} in full, and the limit on
+     * unsent bytes), which {@link #room} needs: asked once, of a socket of its own. Where it does
+     * not (Linux before 4.12, some emulators), nothing sends into a socket's descriptor: the JDK's
+     * calls do.
      */
     static boolean roomKnown() {
         return RoomProbe.UNKNOWN == null;
@@ -66,9 +94,9 @@ final class SocketWaits {
 
     private static final String SHORT_ANSWER = "getsockopt(SO_MEMINFO) gave fewer counters than asked for";
 
-    private static long sendRoom(LinuxCalls.State state, int fd) throws IOException {
-        long room = LinuxCalls.sendRoom(state, fd);
-        if (room == LinuxCalls.SHORT_ANSWER) {
+    private static long free(LinuxCalls.State state, int fd) throws IOException {
+        long room = SocketRoom.free(state, fd);
+        if (room == SocketRoom.SHORT_ANSWER) {
             throw new IOException(SHORT_ANSWER);
         }
         if (room < 0) {
@@ -84,13 +112,18 @@ final class SocketWaits {
             String why;
             try (SocketChannel socket = SocketChannel.open()) {
                 LinuxCalls.State state = new LinuxCalls.State();
-                long room = LinuxCalls.sendRoom(state, Descriptors.of(socket));
-                if (room >= 0) {
+                int fd = Descriptors.of(socket);
+                long room = SocketRoom.free(state, fd);
+                if (room >= 0 && SocketRoom.systemLimitKnown()) {
+                    SocketRoom.notSentLimit(state, fd);
+                    SocketRoom.notSent(state, fd);
                     return null;
                 }
-                why = room == LinuxCalls.SHORT_ANSWER
-                        ? SHORT_ANSWER
-                        : "getsockopt(SO_MEMINFO): " + LinuxCalls.message(state.errno());
+                why = room >= 0
+                        ? "/proc/sys/net/ipv4/tcp_notsent_lowat cannot be read"
+                        : room == SocketRoom.SHORT_ANSWER
+                                ? SHORT_ANSWER
+                                : "getsockopt(SO_MEMINFO): " + LinuxCalls.message(state.errno());
             } catch (IOException | RuntimeException e) {
                 why = e.toString();
             }

@@ -43,7 +43,8 @@ class LinuxAbiHeadersTest {
         List<String> expressions = new ArrayList<>(abi.values().keySet());
         StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <linux/fcntl.h>\n#include <linux/stat.h>\n"
                 + "#include <asm/unistd.h>\n#include <asm/stat.h>\n#include <asm/errno.h>\n#include <asm/socket.h>\n"
-                + "#include <asm/poll.h>\n#include <linux/sock_diag.h>\n#include <linux/openat2.h>\n");
+                + "#include <asm/poll.h>\n#include <linux/sock_diag.h>\n#include <linux/openat2.h>\n#include <linux/in.h>\n"
+                + "#include <linux/tcp.h>\n#include <linux/sockios.h>\n");
         for (int i = 0; i < expressions.size(); i++) {
             c.append("long v")
                     .append(i)
