@@ -156,9 +156,10 @@ abstract class NativeFile extends FileChannel {
         return this;
     }
 
+    /** As the JDK's: {@code fsync} flushes what anyone wrote to the file, read-only channel or not. */
     @Override
     public final void force(boolean metaData) throws IOException {
-        ensureOpen(); // opened read-only: nothing was written that could need forcing
+        jdkChannel().force(metaData);
     }
 
     @Override
@@ -177,7 +178,7 @@ abstract class NativeFile extends FileChannel {
         if (!shared) {
             throw new NonWritableChannelException();
         }
-        return jdkChannel().lock(position, size, true);
+        return new HeldLock(this, jdkChannel().lock(position, size, true));
     }
 
     @Override
@@ -186,7 +187,31 @@ abstract class NativeFile extends FileChannel {
         if (!shared) {
             throw new NonWritableChannelException();
         }
-        return jdkChannel().tryLock(position, size, true);
+        FileLock lock = jdkChannel().tryLock(position, size, true);
+        return lock == null ? null : new HeldLock(this, lock);
+    }
+
+    /**
+     * The JDK channel's lock, as this channel's: a lock kept alone keeps this file reachable, whose
+     * release when unreachable would close the descriptor and, on Linux, the process's locks with it.
+     */
+    private static final class HeldLock extends FileLock {
+        private final FileLock lock;
+
+        HeldLock(NativeFile file, FileLock lock) {
+            super(file, lock.position(), lock.size(), true);
+            this.lock = lock;
+        }
+
+        @Override
+        public boolean isValid() {
+            return lock.isValid();
+        }
+
+        @Override
+        public void release() throws IOException {
+            lock.release();
+        }
     }
 
     // Opened for reading only: the JDK's checks in its order, the last of them "not writable".

@@ -228,8 +228,7 @@ public final class OpenFile implements Closeable {
      * file, reopened through {@code /proc/self/fd} on first use (which fails, naming the file,
      * where {@code /proc} is missing or the file's permissions changed since the open), so an
      * interrupt there closes that JDK channel alone, and with it, as any close of a file's
-     * channel does on Linux, the process's locks on the file; a lock's {@code channel()} is that
-     * JDK channel.
+     * channel does on Linux, the process's locks on the file.
      */
     public FileChannel channel() {
         return channel;

@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
@@ -193,6 +194,12 @@ final class LinuxFile extends NativeFile {
         } finally {
             release();
         }
+    }
+
+    /** Through the JDK channel over the same file, as {@code map} without an arena goes. */
+    @Override
+    public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
+        return jdkChannel().map(mode, offset, size, arena);
     }
 
     /** Holds the descriptor for a call, returning it; {@link #release()} after the call. */
