@@ -17,6 +17,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
@@ -90,6 +92,23 @@ class NativeFileTest {
         Object on(FileChannel channel) throws Exception;
     }
 
+    /** {@code map(READ_ONLY, 0, 100, Arena.ofAuto())}, Java 22's, by reflection (this module compiles for 17); the segment's size. */
+    private static Object mapWithAnArena(FileChannel channel) throws Exception {
+        Class<?> arena = Class.forName("java.lang.foreign.Arena");
+        Method map = FileChannel.class.getMethod("map", FileChannel.MapMode.class, long.class, long.class, arena);
+        try {
+            Object segment = map.invoke(
+                    channel,
+                    FileChannel.MapMode.READ_ONLY,
+                    0L,
+                    100L,
+                    arena.getMethod("ofAuto").invoke(null));
+            return segment.getClass().getMethod("byteSize").invoke(segment);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
     private static String outcome(ChannelCall call, FileChannel channel) {
         try {
             return "returned " + call.on(channel);
@@ -125,6 +144,24 @@ class NativeFileTest {
         calls.put("read at, read-only", c -> c.read(ByteBuffer.allocate(1).asReadOnlyBuffer(), 0));
         calls.put("scattering read of none", c -> c.read(new ByteBuffer[0], 0, 0));
         calls.put("position, negative", c -> c.position(-1));
+        calls.put("force", c -> {
+            c.force(true);
+            return "forced";
+        });
+        // a kept lock holds its channel, whose release when unreachable would drop the lock
+        calls.put("shared lock, taken on this channel", c -> {
+            try (FileLock lock = c.lock(0, 1, true)) {
+                return lock.acquiredBy() == c && lock.isValid();
+            }
+        });
+        calls.put("shared tryLock, taken on this channel", c -> {
+            try (FileLock lock = c.tryLock(0, 1, true)) {
+                return lock.acquiredBy() == c && lock.isValid();
+            }
+        });
+        if (Runtime.version().feature() >= 22) {
+            calls.put("map with an arena", NativeFileTest::mapWithAnArena);
+        }
         calls.put("read at, a heap buffer of the whole file", c -> c.read(ByteBuffer.allocate(data.length), 0));
         calls.put("read, a heap buffer of the whole file", c -> c.read(ByteBuffer.allocate(data.length)));
         ByteBuffer first = ByteBuffer.allocate(10);

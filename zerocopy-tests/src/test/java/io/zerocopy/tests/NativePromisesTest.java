@@ -1,8 +1,12 @@
 package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.OpenFile;
+import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
@@ -12,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,6 +107,91 @@ class NativePromisesTest {
             assertThat(((TransferException) failure).bytesTransferred()).isPositive();
             receiver.openGate();
         }
+    }
+
+    /**
+     * Another thread's {@code shutdownOutput} ends a send blocked on a full socket at once, as it
+     * ends the JDK's write: the socket then polls writable, and its room never comes.
+     */
+    @Test
+    void shutdownOutputByAnotherThread_endsABlockedSend() throws Exception {
+        Path file = sparse(64L << 20);
+        CountDownLatch progressed = new CountDownLatch(1);
+        TransferOptions watched = TransferOptions.builder()
+                .stallTimeout(Duration.ofMinutes(10))
+                .listener(new RecordingListener(bytes -> progressed.countDown()))
+                .build();
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel()) {
+            CompletableFuture<Throwable> outcome = copyOnAPlatformThread(file, channel, watched);
+            assertThat(progressed.await(30, TimeUnit.SECONDS)).as("progress").isTrue();
+
+            channel.shutdownOutput();
+
+            assertThat(outcome.get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(TransferException.class)
+                    .isNotInstanceOf(TransferTimeoutException.class);
+            receiver.openGate();
+        }
+    }
+
+    /** A handle advanced on a full socket whose output is then shut down fails at its next advance rather than return 0 for ever. */
+    @Test
+    void shutdownOutput_failsTheNextAdvanceOfAHandleOnAFullSocket() throws Exception {
+        Path file = sparse(64L << 20);
+        try (LoopbackReceiver receiver = LoopbackReceiver.gated(LoopbackReceiver.SMALL_BUFFER);
+                SocketChannel channel = receiver.connectChannel();
+                Transfer transfer = Transfers.open(file, channel)) {
+            for (int advances = 0; transfer.advance() > 0; advances++) {
+                assertThat(advances).as("advances before the socket is full").isLessThan(10_000);
+            }
+
+            channel.shutdownOutput();
+
+            assertThatThrownBy(transfer::advance).isInstanceOf(TransferException.class);
+            receiver.openGate();
+        }
+    }
+
+    /**
+     * Where the system limits the bytes a socket holds unsent ({@code net.ipv4.tcp_notsent_lowat}),
+     * a write past that limit waits in the kernel however free the buffer is: a native send asks
+     * for no more than the limit leaves, so another thread's close and the stall timeout still end
+     * it. Run in a child JVM in a network namespace of its own with the limit set (root only).
+     */
+    @Test
+    void aLimitOnUnsentBytes_neverHoldsASendInTheKernel() throws Exception {
+        assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(dir, "unix:uid")), "needs root: a network namespace");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs unshare (util-linux)");
+        Path file = sparse(64L << 20);
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process child = new ProcessBuilder(
+                        "unshare",
+                        "--net",
+                        "sh",
+                        "-c",
+                        "ip link set lo up && echo 16384 > /proc/sys/net/ipv4/tcp_notsent_lowat && exec \"$@\"",
+                        "sh",
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports",
+                        "java.base/sun.nio.ch=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        NotSentLimitMain.class.getName(),
+                        file.toString())
+                .redirectErrorStream(true)
+                .start();
+        String printed;
+        try {
+            printed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        assumeFalse(printed.contains("ip: not found"), "needs ip (iproute2)");
+        assertThat(child.exitValue()).as(printed).isZero();
+        assertThat(printed).contains("close ended TransferException").contains("stall ended TransferTimeoutException");
     }
 
     /**
