@@ -122,9 +122,9 @@ public final class NativePathMain {
     }
 
     /** What one entry point read: the bytes, and whether the file was opened natively. */
-    private record Read(byte[] bytes, boolean natively) {}
+    record Read(byte[] bytes, boolean natively) {}
 
-    private interface Reading {
+    interface Reading {
         Read read() throws Exception;
     }
 
@@ -137,7 +137,7 @@ public final class NativePathMain {
     }
 
     /** An entry point's bytes, or its failure's class (its message for the line). */
-    private record Outcome(Read read, Throwable failure) {
+    record Outcome(Read read, Throwable failure) {
         static Outcome of(Reading reading) {
             try {
                 return new Outcome(reading.read(), null);
@@ -183,7 +183,7 @@ public final class NativePathMain {
     }
 
     /** Reads the whole file through its channel, then closes it. */
-    private static Read readAll(OpenFile opened) throws Exception {
+    static Read readAll(OpenFile opened) throws Exception {
         try (OpenFile file = opened) {
             ByteBuffer all = ByteBuffer.allocate((int) file.channel().size());
             while (all.hasRemaining() && file.channel().read(all, all.position()) >= 0) {
@@ -215,14 +215,14 @@ public final class NativePathMain {
     }
 
     /** How a file goes into a socket: {@code Transfers.copy}, {@code Transfers.open} advanced to its end, {@code copyAsync}. */
-    private enum Send {
+    enum Send {
         COPY,
         OPEN,
         ASYNC
     }
 
     /** The file sent into a loopback socket as {@code how} says; natively where the native strategy sent it. */
-    private static Read sent(Path path, Send how) throws Exception {
+    static Read sent(Path path, Send how) throws Exception {
         RecordingListener listener = new RecordingListener();
         TransferOptions options = TransferOptions.builder().listener(listener).build();
         long moved;
