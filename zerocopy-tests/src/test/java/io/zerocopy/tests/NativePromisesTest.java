@@ -326,7 +326,8 @@ class NativePromisesTest {
         }
     }
 
-    private CompletableFuture<Throwable> copyOnAPlatformThread(
+    /** {@code Transfers.copy(file, channel, options)} on a platform thread of its own; its failure, or null. */
+    static CompletableFuture<Throwable> copyOnAPlatformThread(
             Path file, SocketChannel channel, TransferOptions options) {
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread sender = new Thread(() -> {

@@ -1,9 +1,7 @@
 package io.zerocopy.tests;
 
 import io.zerocopy.TransferOptions;
-import io.zerocopy.Transfers;
 import java.nio.channels.SocketChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -36,17 +34,7 @@ public final class NotSentLimitMain {
                 .build();
         LoopbackReceiver receiver = LoopbackReceiver.gated(1 << 20);
         SocketChannel channel = receiver.connectChannel();
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread sender = new Thread(() -> {
-            try {
-                Transfers.copy(file, (WritableByteChannel) channel, options);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        sender.setDaemon(true);
-        sender.start();
+        CompletableFuture<Throwable> outcome = NativePromisesTest.copyOnAPlatformThread(file, channel, options);
         if (!progressed.await(30, TimeUnit.SECONDS)) {
             return "NO-PROGRESS";
         }
