@@ -38,7 +38,7 @@
  *       {@code ChannelKinds}, {@code StreamChannels}, {@code FileChannels}, {@code FileSliceChannel},
  *       {@code DirectBuffers}, {@code Slots}, {@code Mappings}, {@code Mapping}, {@code NativeFiles},
  *       {@code NativeFile}, {@code Openat2Beneath}, {@code LinuxFile}, {@code LinuxCalls}, {@code LinuxAbi},
- *       {@code KernelNames}, {@code Descriptors}, {@code SocketWaits}, {@code Wake},
+ *       {@code KernelNames}, {@code Descriptors}, {@code SocketWaits}, {@code SocketRoom}, {@code Wake},
  *       {@code OpenFailures}, {@code OpenedFile}, {@code Checks}, {@code Logs}.
  * </ol>
  */
