@@ -38,11 +38,14 @@ final class SocketRoom {
 
     private static final MethodHandle GETSOCKOPT = LinuxCalls.bind(
             "getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle IOCTL = LinuxCalls.bind(
-            "ioctl",
-            FunctionDescriptor.of(
-                    JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), // unsigned long: 64 bits on both tables' architectures
-            Linker.Option.firstVariadicArg(2));
+    /** Bound on first use, where a limit is set: a binding costs milliseconds at a process's first transfer. */
+    private static final class Unsent {
+        // ioctl(int, unsigned long, ...): the request 64 bits on both tables' architectures
+        static final MethodHandle IOCTL = LinuxCalls.bind(
+                "ioctl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Linker.Option.firstVariadicArg(2));
+    }
 
     private SocketRoom() {}
 
@@ -86,7 +89,7 @@ final class SocketRoom {
     static long notSent(LinuxCalls.State s, int fd) throws IOException {
         int result;
         try {
-            result = (int) IOCTL.invokeExact(s.callState, fd, SIOCOUTQNSD, s.memInfo);
+            result = (int) Unsent.IOCTL.invokeExact(s.callState, fd, SIOCOUTQNSD, s.memInfo);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
