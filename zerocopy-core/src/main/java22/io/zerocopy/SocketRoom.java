@@ -16,8 +16,8 @@ import java.nio.file.Path;
  * kernel weighs a write against: the send buffer less what is queued ({@code SO_MEMINFO}), and
  * for TCP the limit on bytes queued but not yet sent ({@code TCP_NOTSENT_LOWAT}, the socket's own
  * or else the system's {@code net.ipv4.tcp_notsent_lowat}), past which a write waits however free
- * the buffer is. Each call's result, or negative with errno in the {@link LinuxCalls.State}.
- * Thread-safe; a {@code State} is not.
+ * the buffer is. {@link #free} is negative where it fails, with errno in the
+ * {@link LinuxCalls.State}; the others throw. Thread-safe; a {@code State} is not.
  */
 @SuppressWarnings("restricted")
 final class SocketRoom {
@@ -38,6 +38,7 @@ final class SocketRoom {
 
     private static final MethodHandle GETSOCKOPT = LinuxCalls.bind(
             "getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+
     /** Bound on first use, where a limit is set: a binding costs milliseconds at a process's first transfer. */
     private static final class Unsent {
         // ioctl(int, unsigned long, ...): the request 64 bits on both tables' architectures
