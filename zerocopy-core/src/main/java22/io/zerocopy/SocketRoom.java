@@ -16,15 +16,13 @@ import java.nio.file.Path;
  * kernel weighs a write against: the send buffer less what is queued ({@code SO_MEMINFO}), and
  * for TCP the limit on bytes queued but not yet sent ({@code TCP_NOTSENT_LOWAT}, the socket's own
  * or else the system's {@code net.ipv4.tcp_notsent_lowat}), past which a write waits however free
- * the buffer is. {@link #free} is negative where it fails, with errno in the
- * {@link LinuxCalls.State}; the others throw. Thread-safe; a {@code State} is not.
+ * the buffer is. Each call fails with the kernel's words. Thread-safe; a {@code State} is not.
  */
 @SuppressWarnings("restricted")
 final class SocketRoom {
     /** How many of {@code SO_MEMINFO}'s counters the kernel fills: the memory a {@code State} keeps for them. */
     static final int COUNTERS = LinuxCalls.ABI.getInt("SK_MEMINFO_VARS");
 
-    static final long SHORT_ANSWER = -2; // what free() gives when the kernel filled too few counters
     static final long UNLIMITED = Long.MAX_VALUE;
 
     private static final int SOL_SOCKET = LinuxCalls.ABI.getInt("SOL_SOCKET");
@@ -52,16 +50,17 @@ final class SocketRoom {
 
     /**
      * The bytes socket {@code fd} may queue now: its send buffer less what is queued in it or in
-     * flight below it, bookkeeping included. Negative, with errno in {@code s}, if it fails (before
-     * Linux 4.12, which has no {@code SO_MEMINFO}); {@link #SHORT_ANSWER} if fewer counters came
-     * back than asked for (qemu-user 7.2 and 10 give one), which leaves the room unknown.
+     * flight below it, bookkeeping included.
+     *
+     * @throws IOException if the kernel does not tell (before Linux 4.12, which has no
+     *     {@code SO_MEMINFO}), or fills fewer counters than asked for (qemu-user 7.2 and 10 give one)
      */
-    static long free(LinuxCalls.State s, int fd) {
+    static long free(LinuxCalls.State s, int fd) throws IOException {
         if (getsockopt(s, fd, SOL_SOCKET, SO_MEMINFO, 4 * COUNTERS) < 0) {
-            return -1;
+            throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", s.errno());
         }
         if (s.memInfoBytes.get(JAVA_INT, 0) < 4 * COUNTERS) {
-            return SHORT_ANSWER;
+            throw new IOException("getsockopt(SO_MEMINFO) gave fewer counters than asked for");
         }
         long used = Math.max(counter(s, WMEM_QUEUED), counter(s, WMEM_ALLOC));
         return Math.max(0, counter(s, SNDBUF) - used);

@@ -55,7 +55,7 @@ final class SocketWaits {
      * where the kernel itself wakes a waiting writer.
      */
     private long takes(LinuxCalls.State state, int fd) throws IOException {
-        long free = free(state, fd);
+        long free = SocketRoom.free(state, fd);
         if (free * 3 < SocketRoom.buffer(state)) {
             return 0;
         }
@@ -92,19 +92,6 @@ final class SocketWaits {
         return RoomProbe.UNKNOWN;
     }
 
-    private static final String SHORT_ANSWER = "getsockopt(SO_MEMINFO) gave fewer counters than asked for";
-
-    private static long free(LinuxCalls.State state, int fd) throws IOException {
-        long room = SocketRoom.free(state, fd);
-        if (room == SocketRoom.SHORT_ANSWER) {
-            throw new IOException(SHORT_ANSWER);
-        }
-        if (room < 0) {
-            throw LinuxCalls.failure("getsockopt(SO_MEMINFO) of the socket", state.errno());
-        }
-        return room;
-    }
-
     private static final class RoomProbe {
         static final String UNKNOWN = probe();
 
@@ -113,17 +100,13 @@ final class SocketWaits {
             try (SocketChannel socket = SocketChannel.open()) {
                 LinuxCalls.State state = new LinuxCalls.State();
                 int fd = Descriptors.of(socket);
-                long room = SocketRoom.free(state, fd);
-                if (room >= 0 && SocketRoom.systemLimitKnown()) {
-                    SocketRoom.notSentLimit(state, fd);
-                    SocketRoom.notSent(state, fd);
+                SocketRoom.free(state, fd);
+                SocketRoom.notSentLimit(state, fd);
+                SocketRoom.notSent(state, fd);
+                if (SocketRoom.systemLimitKnown()) {
                     return null;
                 }
-                why = room >= 0
-                        ? "/proc/sys/net/ipv4/tcp_notsent_lowat cannot be read"
-                        : room == SocketRoom.SHORT_ANSWER
-                                ? SHORT_ANSWER
-                                : "getsockopt(SO_MEMINFO): " + LinuxCalls.message(state.errno());
+                why = "/proc/sys/net/ipv4/tcp_notsent_lowat cannot be read";
             } catch (IOException | RuntimeException e) {
                 why = e.toString();
             }
