@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** A JVM started from this one's own {@code java} with this test's class path, for what needs a process of its own. */
 final class ChildJvm {
@@ -27,16 +28,29 @@ final class ChildJvm {
     static String run(
             Path dir, List<String> launcher, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
             throws Exception {
+        return run(dir, launcher, jvmOptions, main, timeout, process -> {}, args);
+    }
+
+    /** As {@link #run(Path, List, List, Class, Duration, String...)}, the process's directory or environment set by {@code setUp}. */
+    static String run(
+            Path dir,
+            List<String> launcher,
+            List<String> jvmOptions,
+            Class<?> main,
+            Duration timeout,
+            Consumer<ProcessBuilder> setUp,
+            String... args)
+            throws Exception {
         List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Path output = Files.createTempFile(dir, main.getSimpleName(), ".txt");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
+        ProcessBuilder child =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        setUp.accept(child);
+        Process process = child.start();
         try {
             assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
                     .as("the child JVM ends")

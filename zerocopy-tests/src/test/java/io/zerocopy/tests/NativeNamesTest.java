@@ -2,9 +2,9 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -92,27 +92,22 @@ class NativeNamesTest {
 
     /** Runs {@link NativeNamesMain} on {@code name} in {@code work} under {@code LC_ALL=C.UTF-8}; what it printed. */
     private static String run(String name, Path dir, Path work, List<String> options) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(
+        List<String> jvmOptions = new ArrayList<>(
                 List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED"));
-        command.addAll(options);
-        command.addAll(List.of(
-                "-cp", System.getProperty("java.class.path"), NativeNamesMain.class.getName(), name, dir.toString()));
-        ProcessBuilder child =
-                new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
-        child.environment().remove("LANG");
-        child.environment().remove("LC_CTYPE");
-        child.environment().put("LC_ALL", "C.UTF-8");
-        Process process = child.start();
-        String printed;
-        try {
-            printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            process.destroyForcibly();
-        }
-        assertThat(process.exitValue()).as(printed).isZero();
-        return printed;
+        jvmOptions.addAll(options);
+        return ChildJvm.run(
+                dir,
+                List.of(),
+                jvmOptions,
+                NativeNamesMain.class,
+                Duration.ofSeconds(60),
+                child -> {
+                    child.directory(work.toFile());
+                    child.environment().remove("LANG");
+                    child.environment().remove("LC_CTYPE");
+                    child.environment().put("LC_ALL", "C.UTF-8");
+                },
+                name,
+                dir.toString());
     }
 }

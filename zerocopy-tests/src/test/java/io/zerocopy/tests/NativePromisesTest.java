@@ -2,7 +2,6 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.OpenFile;
@@ -18,7 +17,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -178,34 +177,24 @@ class NativePromisesTest {
     void aLimitOnUnsentBytes_neverHoldsASendInTheKernel() throws Exception {
         assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(dir, "unix:uid")), "needs root: a network namespace");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs unshare (util-linux)");
+        assumeTrue(
+                Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                        .anyMatch(bin -> !bin.isEmpty() && Files.isExecutable(Path.of(bin, "ip"))),
+                "needs ip (iproute2)");
         Path file = sparse(64L << 20);
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process child = new ProcessBuilder(
+        String printed = ChildJvm.run(
+                dir,
+                List.of(
                         "unshare",
                         "--net",
                         "sh",
                         "-c",
                         "ip link set lo up && echo 16384 > /proc/sys/net/ipv4/tcp_notsent_lowat && exec \"$@\"",
-                        "sh",
-                        java,
-                        "--enable-native-access=ALL-UNNAMED",
-                        "--add-exports",
-                        "java.base/sun.nio.ch=ALL-UNNAMED",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        NotSentLimitMain.class.getName(),
-                        file.toString())
-                .redirectErrorStream(true)
-                .start();
-        String printed;
-        try {
-            printed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            child.destroyForcibly();
-        }
-        assumeFalse(printed.contains("ip: not found"), "needs ip (iproute2)");
-        assertThat(child.exitValue()).as(printed).isZero();
+                        "sh"),
+                List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED"),
+                NotSentLimitMain.class,
+                Duration.ofSeconds(90),
+                file.toString());
         assertThat(printed).contains("close ended TransferException").contains("stall ended TransferTimeoutException");
     }
 
