@@ -36,12 +36,12 @@ final class RealTransfer implements Transfer {
     private final RatePacer pacer;
     private final PrefixWrite prefix;
     private final Closeable owned;
-    /** Made on first need, as {@link #stall}: a transfer that neither fails nor waits never needs them. */
+    // made on first need: a transfer that neither fails nor waits never needs them
     private TransferFailures failures;
-
     private Stall stall;
 
     private State state = State.RUNNING;
+    private boolean advancing; // in advance(): a listener that calls it again is refused
     private TransferStep step;
     private long moved;
     private boolean toEndOfFile;
@@ -53,9 +53,7 @@ final class RealTransfer implements Transfer {
     private long started;
 
     private int interestOps = SelectionKey.OP_WRITE;
-    /** Made when the listener or the caller first asks for it: a plain {@code copy} never does. */
-    private TransferResult result;
-
+    private TransferResult result; // made when first asked for: a plain copy never does
     private TransferException failure;
     /** Decided once by whoever comes first: {@link #cancel} from any thread, or the end of its own. */
     private volatile int end;
@@ -128,8 +126,13 @@ final class RealTransfer implements Transfer {
                         "transfer is " + (state == State.FAILED ? "failed" : "closed") + " after " + moved + " bytes",
                         failure);
             }
+            if (advancing) {
+                throw new IllegalStateException("advance() called from within this transfer's own listener");
+            }
             long before = moved;
+            advancing = true; // left set by a failure, after which the transfer is over
             run();
+            advancing = false;
             return moved - before;
         } catch (InternalError e) {
             // A fault on a mapped page the file lost that HotSpot delivers after the step that
@@ -187,8 +190,8 @@ final class RealTransfer implements Transfer {
                 progressed();
                 interestOps = SelectionKey.OP_WRITE;
                 listener.onProgress(moved);
-                if (moved == count()) {
-                    complete();
+                if (moved == count() && state == State.RUNNING) {
+                    complete(); // unless the listener closed it
                 } else if (!mayLoop) {
                     break;
                 }
@@ -243,8 +246,7 @@ final class RealTransfer implements Transfer {
     /**
      * Ends the transfer with a failure: releases what it holds, tells the listener, and returns the
      * {@link TransferException} to throw. An {@code Error} is told to the listener wrapped and then
-     * rethrown as itself (a mapped page lost to truncation, which surfaces as an
-     * {@code InternalError}, is a truncation).
+     * rethrown as itself (a mapped page lost to truncation, an {@code InternalError}, is a truncation).
      */
     TransferException fail(Throwable cause) {
         if (state != State.RUNNING) {

@@ -10,7 +10,9 @@ package io.zerocopy;
  * system call or one buffer, never one byte), then {@link #onComplete} or {@link #onFailure} once. A
  * transfer that is rejected before it starts (bad arguments) calls nothing.
  *
- * <p>A listener should be quick: the transfer waits for it. An exception thrown by a listener
+ * <p>A listener should be quick: the transfer waits for it. It may {@link Transfer#close()} its
+ * own transfer (which then ends closed, heard by {@link #onFailure}), but not advance it: that
+ * {@code advance()} throws {@code IllegalStateException}. An exception thrown by a listener
  * aborts the transfer and reaches the caller as it is, without {@link #onFailure}. Everything else
  * that goes wrong after {@link #onStart} reaches {@link #onFailure} first: an {@code IOException} or
  * unchecked exception from a channel, a stream, a mapping or a strategy as the

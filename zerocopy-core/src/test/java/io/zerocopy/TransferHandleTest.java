@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,6 +15,7 @@ import static org.mockito.Mockito.verifyNoMoreInteractions;
 import io.zerocopy.testing.AdversarialChannels.Behaviour;
 import io.zerocopy.testing.AdversarialChannels.Target;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.file.Files;
@@ -453,6 +455,94 @@ class TransferHandleTest {
                 .isSameAs(thrown);
         assertThat(heard).as("onFailure").isEmpty();
         assertThat(descriptorsOf(path)).as("descriptors on the file").isZero();
+    }
+
+    /**
+     * A listener may close its own transfer on any step, the last included: the transfer then ends
+     * closed, heard once, by {@code onFailure}, and never completes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"first", "last"})
+    void closeFromTheListener_endsTheTransferClosed_heardOnce(String closingStep) throws Exception {
+        int size = 49 * 4096;
+        Path path = Files.write(dir.resolve("source"), randomBytes(size));
+        List<String> heard = new ArrayList<>();
+        Transfer[] self = new Transfer[1];
+        TransferListener listener = new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                if (closingStep.equals("first") || bytesTransferred == size) {
+                    self[0].close();
+                }
+            }
+
+            @Override
+            public void onComplete(TransferResult result) {
+                heard.add("onComplete");
+            }
+
+            @Override
+            public void onFailure(TransferException failure) {
+                heard.add("onFailure: " + failure.getMessage());
+            }
+        };
+        self[0] = Transfers.open(
+                path,
+                Target.of(Behaviour.RANDOM_SHORT, random),
+                TransferOptions.builder().listener(listener).build());
+
+        Throwable over = null;
+        for (int calls = 0; over == null && calls < 100_000; calls++) {
+            over = catchThrowable(self[0]::advance);
+        }
+
+        assertThat(over).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(heard).hasSize(1).first().asString().startsWith("onFailure: transfer closed");
+        assertThat(self[0].isDone()).isFalse();
+        assertThatThrownBy(self[0]::result).isInstanceOf(IllegalStateException.class);
+    }
+
+    /**
+     * A listener that advances its own transfer again is refused: the {@code IllegalStateException}
+     * ends the transfer as anything a listener throws does, unheard, and nothing is counted twice.
+     */
+    @Test
+    void advanceFromTheListener_isRefused() throws Exception {
+        int size = 49 * 4096;
+        Path path = Files.write(dir.resolve("source"), randomBytes(size));
+        List<Object> heard = new ArrayList<>();
+        Transfer[] self = new Transfer[1];
+        TransferListener listener = new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                try {
+                    self[0].advance();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public void onComplete(TransferResult result) {
+                heard.add(result);
+            }
+
+            @Override
+            public void onFailure(TransferException failure) {
+                heard.add(failure);
+            }
+        };
+        self[0] = Transfers.open(
+                path,
+                Target.of(Behaviour.RANDOM_SHORT, random),
+                TransferOptions.builder().listener(listener).build());
+
+        assertThatThrownBy(self[0]::advance)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("listener");
+        assertThat(heard).as("onComplete and onFailure").isEmpty();
+        assertThat(self[0].isDone()).isFalse();
+        assertThatThrownBy(self[0]::advance).isInstanceOf(IllegalStateException.class);
     }
 
     /** A listener that throws from {@code onStart}: the exception as it is, nothing held, the pool's buffer back. */
