@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
@@ -22,6 +23,8 @@ final class SocketWaits {
      */
     static final int WAIT_MILLIS = 100;
 
+    private static final ByteBuffer NO_BYTES = ByteBuffer.allocateDirect(0);
+
     private Wake wake;
 
     /** The socket's limit on unsent bytes ({@link SocketRoom#notSentLimit}), read at the first wait; -1 before. */
@@ -41,12 +44,22 @@ final class SocketWaits {
             await(state, fd, LinuxCalls.POLLOUT, channel);
             room = takes(state, fd);
         }
-        if (room == 0
-                && channel instanceof SocketChannel socket
-                && socket.socket().isOutputShutdown()) {
-            throw new AsynchronousCloseException();
+        if (room == 0) {
+            failIfOutputShut(channel);
         }
         return room;
+    }
+
+    /**
+     * Throws what the JDK's own write throws once a socket's output is shut down,
+     * {@link AsynchronousCloseException}, where {@code channel} is such a socket: asked of its write
+     * of no bytes, which never waits and, unlike {@code socket().isOutputShutdown()}, answers for a
+     * Unix-domain socket too. A native call into a shut socket fails with {@code EPIPE} instead.
+     */
+    static void failIfOutputShut(Channel channel) throws IOException {
+        if (channel instanceof SocketChannel socket && socket.isOpen()) {
+            socket.write(NO_BYTES);
+        }
     }
 
     /**

@@ -146,7 +146,13 @@ final class SpliceStep extends SidedStep {
                 return 0;
             }
         }
-        long out = splice(fds[2], MemorySegment.NULL, fds[1], offset, count, "to the target");
+        long out;
+        try {
+            out = splice(fds[2], MemorySegment.NULL, fds[1], offset, count, "to the target");
+        } catch (IOException e) {
+            SocketWaits.failIfOutputShut(target); // EPIPE: the JDK's words where the output was shut down
+            throw e;
+        }
         if (out == LinuxCalls.WOULD_BLOCK && targetParks) {
             return writeThroughTarget(maxBytes);
         }
