@@ -53,6 +53,7 @@ final class LinuxAbi {
             Map.entry("S_IFREG", 0100000L),
             Map.entry("S_IFDIR", 040000L),
             Map.entry("S_IFLNK", 0120000L),
+            Map.entry("S_IFIFO", 010000L),
             Map.entry("SOL_SOCKET", 1L),
             Map.entry("SO_MEMINFO", 55L),
             Map.entry("SK_MEMINFO_WMEM_ALLOC", 2L),

@@ -48,6 +48,16 @@ abstract class NativeFile extends FileChannel {
     abstract void closeDescriptor() throws IOException;
 
     /**
+     * Whether this is a FIFO: read in order through this very descriptor ({@link #readFifo}), never
+     * reopened, since its writer may have come and gone since the open, and a reopen would wait for
+     * another.
+     */
+    abstract boolean isFifo();
+
+    /** The next bytes of a FIFO, at most {@code dst.remaining()}, or -1 at its end, as the JDK's {@code read} gives them. */
+    abstract int readFifo(ByteBuffer dst) throws IOException;
+
+    /**
      * Throws what the JDK's {@code position(long)} throws for a position the file cannot have: its
      * {@code lseek} fails (EINVAL past the largest file the file system holds: 16 TiB less 4 KiB on
      * ext4).
@@ -98,6 +108,9 @@ abstract class NativeFile extends FileChannel {
     @Override
     public final int read(ByteBuffer dst) throws IOException {
         ensureOpen();
+        if (isFifo()) {
+            return readFifo(dst);
+        }
         synchronized (this) {
             int n = read(dst, position);
             if (n > 0) {

@@ -34,16 +34,13 @@ final class Opener {
     /**
      * The whole file at {@code source}, opened now and closed with the transfer: natively where
      * the options allow it ({@link NativeFiles}), else by the JDK. A regular file opened natively
-     * goes as {@link #sourceFile} says; anything else opened natively (a directory, a FIFO, a
-     * device, a procfs file that reads as empty but is not) goes on through a JDK channel over the
-     * same open, as if the JDK had opened it: the native descriptor stays open until then, so a
-     * FIFO's writer never finds it without a reader. Linux lets a channel open a directory, which
-     * fails only when read: the transfer's check of its slice (a read, see {@link #checkedStart})
-     * says so before it starts; an empty one is looked at by path.
+     * goes as {@link #sourceFile} says, a FIFO through that descriptor ({@link NativeFile#readFifo}),
+     * anything else (a directory, a device, a procfs file) through a JDK channel over the same open,
+     * as if the JDK had opened it. A directory fails the check of its slice (a read, see
+     * {@link #checkedStart}) before the transfer starts; an empty one is looked at by path.
      *
-     * @param handedOut whether the transfer goes to the caller ({@code Transfers.open}), who may
-     *     never end it; a blocking verb's transfer always ends before the verb returns, and a file
-     *     opened natively for it is left unwatched by the cleaner ({@link NativeFiles#openSource})
+     * @param handedOut whether the transfer goes to the caller ({@code Transfers.open}), who may advance it much later:
+     *     checked, and read ahead where its row does, now; a blocking verb's runs at once, unwatched by the cleaner
      */
     RealTransfer wholeFile(Path source, WritableByteChannel target, boolean handedOut) throws IOException {
         Peers.Peer peer = Peers.of(target, platform);
@@ -58,7 +55,12 @@ final class Opener {
                 if (attributes.isRegularFile() && (size > 0 || ChannelKinds.probe(opened, 0) < 0)) {
                     FileChannel jdk = size <= nativeLimit ? null : opened.jdkChannelOrNull();
                     FileChannel read = jdk != null ? jdk : opened;
-                    return start(fileFacts(read, jdk != null, false, 0, size, target, peer, 0, 0), opened);
+                    return handedOut
+                            ? checkedStart(SourceFile.opened(read), 0, size, target, peer, opened)
+                            : start(fileFacts(read, jdk != null, false, 0, size, target, peer, 0, 0), opened);
+                }
+                if (opened.isFifo()) {
+                    return stream(opened, SourceFile.opened(opened), -1, target, new OpenedFile(source, opened));
                 }
                 file = opened.jdkChannel();
             } else {

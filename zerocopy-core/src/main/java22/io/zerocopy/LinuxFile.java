@@ -130,6 +130,21 @@ final class LinuxFile extends NativeFile {
         }
     }
 
+    @Override
+    boolean isFifo() {
+        return ((Attributes) attributes).type == Stat.S_IFIFO;
+    }
+
+    @Override
+    int readFifo(ByteBuffer dst) throws IOException {
+        hold();
+        try {
+            return FifoReads.read(this, fd, dst);
+        } finally {
+            release(); // after the scratch went back: a close here may take one
+        }
+    }
+
     /** Asks {@code lseek} itself, the JDK's call: each file system has its own limit. */
     @Override
     void checkPosition(long newPosition) throws IOException {
@@ -253,6 +268,7 @@ final class LinuxFile extends NativeFile {
         private static final int S_IFREG = ABI.getInt("S_IFREG");
         private static final int S_IFDIR = ABI.getInt("S_IFDIR");
         private static final int S_IFLNK = ABI.getInt("S_IFLNK");
+        private static final int S_IFIFO = ABI.getInt("S_IFIFO");
         private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
         private Stat() {}

@@ -28,6 +28,16 @@ class FakeNativeFile extends NativeFile {
     }
 
     @Override
+    boolean isFifo() {
+        return false;
+    }
+
+    @Override
+    int readFifo(ByteBuffer dst) {
+        throw new UnsupportedOperationException("a fake reads regular files only");
+    }
+
+    @Override
     int descriptor() {
         throw new UnsupportedOperationException("a fake has no descriptor");
     }
