@@ -16,10 +16,9 @@ import java.util.List;
 
 /**
  * Opens a file with the calls nginx makes: {@code openat(O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, so
- * that a FIFO never blocks the open, then {@code fstat} for its attributes. No {@code FileChannel},
- * no stat by path. Needs Linux on x86-64 or AArch64 (whose {@code struct stat} is known here) and
- * {@code --enable-native-access}; without them {@link #open} returns null and nothing is printed.
- * Thread-safe.
+ * that a FIFO never blocks the open ({@link FifoReads}), then {@code fstat} for its attributes. No
+ * {@code FileChannel}, no stat by path. Needs Linux on x86-64 or AArch64 (whose {@code struct stat}
+ * is known here) and {@code --enable-native-access}; without them {@link #open} returns null. Thread-safe.
  */
 final class NativeFiles {
     private static final String UNAVAILABLE = check();
@@ -47,8 +46,7 @@ final class NativeFiles {
                     + Platform.current().os();
         }
         if (LinuxAbi.current() == null) {
-            return "the kernel interface of " + System.getProperty("os.arch")
-                    + " has no table checked against its headers here (LinuxAbi)";
+            return "no kernel interface table checked against its headers for " + System.getProperty("os.arch");
         }
         if (!NativeFiles.class.getModule().isNativeAccessEnabled()) {
             return "opening a file natively needs --enable-native-access=" + Descriptors.flagTarget();
@@ -78,12 +76,15 @@ final class NativeFiles {
 
     /**
      * As {@link #open(Path, boolean)}, following links, for a transfer's source: every failure in
-     * {@code FileChannel.open}'s words. {@code watched} where the transfer goes to the caller, who
-     * may never end it; a blocking verb closes the file before it returns, whatever happens, so no
-     * cleaner need watch it.
+     * {@code FileChannel.open}'s words, a shortage too. {@code watched} where the caller may never
+     * end the transfer; a blocking verb closes the file before it returns, whatever happens.
      */
     static NativeFile openSource(Path path, boolean watched) throws IOException {
-        return open(path, true, watched, false);
+        try {
+            return open(path, true, watched, false);
+        } catch (ResourceShortageException e) {
+            throw new FileSystemException(e.getFile(), null, e.getReason()); // as FileChannel.open words it
+        }
     }
 
     private static NativeFile open(Path path, boolean followLinks, boolean watched, boolean asOpenFile)

@@ -13,7 +13,10 @@ import java.nio.channels.SocketChannel;
  * <p>Every call works on a duplicate of the socket's descriptor ({@link Descriptors#duplicate}),
  * made at the first move and closed with the step, so a close from another thread never makes a
  * call land on a number the kernel gave out again; the duplicate keeps the socket alive past the
- * owner's close, so no call here blocks in the kernel. The thread that makes each move
+ * owner's close, so no call here blocks in the kernel. Where no descriptor is free for the
+ * duplicate ({@code EMFILE}, {@code ENFILE}), the step reads the file and writes through the
+ * socket's own write, {@link ParkingBridge#BYTES} at a time, as the JDK path needs no descriptor
+ * either. The thread that makes each move
  * decides what a full socket does:
  * <ul>
  *   <li>non-blocking: {@code EAGAIN}; the step returns 0 and the caller waits;</li>
@@ -41,6 +44,8 @@ final class NativeSendStep extends SidedStep {
     private ParkingBridge bridge;
     /** The duplicate of the socket's descriptor every call works on, or -1 before the first move. */
     private int socket = -1;
+    /** Whether no descriptor was free for the duplicate: every move then goes through the socket's own write. */
+    private boolean undoubled;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
     private boolean switched;
 
@@ -73,19 +78,27 @@ final class NativeSendStep extends SidedStep {
         long position = start + transferred;
         long n;
         try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            if (socket < 0) {
-                socket = Descriptors.duplicate(s.calls, target);
+            if (socket < 0 && !undoubled) {
+                socket = duplicate(s.calls);
+                undoubled = socket < 0;
             }
-            long count = Math.min(maxBytes, MAX_CALL_BYTES);
-            if (blockingTarget && !parks) {
-                count = Math.min(count, room(s.calls));
+            if (undoubled) {
+                n = LinuxCalls.WOULD_BLOCK; // through the socket's own write, below
+            } else {
+                long count = Math.min(maxBytes, MAX_CALL_BYTES);
+                if (blockingTarget && !parks) {
+                    count = Math.min(count, room(s.calls));
+                }
+                if (count == 0) {
+                    return 0;
+                }
+                n = send(s.calls, position, count);
             }
-            if (count == 0) {
-                return 0;
-            }
-            n = send(s.calls, position, count);
+        } catch (IOException e) {
+            SocketWaits.failIfOutputShut(target); // EPIPE: the JDK's words where the output was shut down
+            throw e;
         }
-        if (n == LinuxCalls.WOULD_BLOCK && parks) {
+        if (n == LinuxCalls.WOULD_BLOCK && (parks || undoubled)) {
             if (bridge == null) {
                 bridge = new ParkingBridge(true);
             }
@@ -103,6 +116,20 @@ final class NativeSendStep extends SidedStep {
             return -1;
         }
         return n;
+    }
+
+    /** A duplicate of the socket's descriptor, or -1 where no descriptor is free for one. */
+    private int duplicate(LinuxCalls.State state) throws IOException {
+        try {
+            return Descriptors.duplicate(state, target);
+        } catch (AsynchronousCloseException e) {
+            throw e;
+        } catch (IOException e) {
+            if (state.errno() == LinuxCalls.EMFILE || state.errno() == LinuxCalls.ENFILE) {
+                return -1;
+            }
+            throw e;
+        }
     }
 
     /** What the blocking socket takes now, after a wait if need be ({@link SocketWaits#room}); an interrupt during the wait closes the target. */

@@ -199,6 +199,72 @@ class NativePromisesTest {
     }
 
     /**
+     * A small file to a peer on this host is read whole when its transfer opens, so a handle sends
+     * it as it was then, whatever happens to the file before the first advance (the promise of
+     * {@code Transfer}'s type doc), natively opened or not.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"rewritten", "cut to half"})
+    void aSmallFileHandedOut_isSentAsItWasWhenItsTransferOpened(String change) throws Exception {
+        byte[] then = TestFiles.randomBytes(4096, SEED);
+        Path file = Files.write(dir.resolve("small"), then);
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0)) {
+            try (SocketChannel channel = receiver.connectChannel()) {
+                channel.configureBlocking(false);
+                try (Transfer transfer = Transfers.open(file, channel)) {
+                    if (change.equals("rewritten")) {
+                        Files.write(file, TestFiles.randomBytes(4096, SEED + 1));
+                    } else {
+                        Files.write(file, java.util.Arrays.copyOf(then, 2048));
+                    }
+                    for (int advances = 0; !transfer.isDone(); advances++) {
+                        assertThat(advances).as("advances").isLessThan(100_000);
+                        transfer.advance();
+                    }
+                }
+            }
+            assertThat(receiver.received())
+                    .isEqualTo(new LoopbackReceiver.Received(then.length, TestFiles.crc32c(then)));
+        }
+    }
+
+    /**
+     * With no descriptor free, a file and a socket opened before still make a send, as on the JDK
+     * path, which needs none (the native one sends through the socket's own write where it cannot
+     * duplicate its descriptor); and a copy by path fails with the exception the JDK's own open
+     * throws then. Run in a child JVM under {@code prlimit --nofile}.
+     */
+    @Test
+    void aFullDescriptorTable_failsOnlyWhatTheJdkFails() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/prlimit")), "needs prlimit (util-linux)");
+        Path file = dir.resolve("body");
+        Files.write(file, new byte[64 * 1024]);
+        String printed = ChildJvm.run(
+                dir,
+                List.of("prlimit", "--nofile=256:256"),
+                List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED"),
+                NoDescriptorFreeMain.class,
+                Duration.ofSeconds(90),
+                file.toString());
+        assertThat(printed).contains("region sent 65536", "after sent 65536");
+        String path = line(printed, "path ");
+        String jdk = line(printed, "jdk ");
+        assertThat(path.substring(0, path.indexOf(' ')))
+                .as(printed)
+                .isEqualTo(jdk.substring(0, jdk.indexOf(' ')))
+                .isEqualTo("java.nio.file.FileSystemException");
+    }
+
+    /** The text after {@code start} on the line of {@code printed} that begins with it. */
+    private static String line(String printed, String start) {
+        return printed.lines()
+                .filter(l -> l.startsWith(start))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + start + "in " + printed))
+                .substring(start.length());
+    }
+
+    /**
      * Which calls send a natively opened file is the table's row: to a peer on this host one read up
      * to 8 KiB, {@code sendfile} above, as for a JDK file.
      */
