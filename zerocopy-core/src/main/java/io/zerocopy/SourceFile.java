@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonReadableChannelException;
 
@@ -58,9 +59,11 @@ final class SourceFile {
      * cannot be read by position (a FIFO). A channel opened for direct I/O is taken at its size:
      * procfs, sysfs and FIFOs refuse O_DIRECT, and the one-byte read would fail on its alignment.
      */
-    boolean isEmpty() {
+    boolean isEmpty() throws ClosedByInterruptException {
         try {
             return jdk && (directIo() || ChannelKinds.probe(channel, 0) < 0);
+        } catch (ClosedByInterruptException e) {
+            throw e; // the interrupt closed the channel: no answer, and the caller's to hear
         } catch (IOException | NonReadableChannelException e) {
             return false;
         }

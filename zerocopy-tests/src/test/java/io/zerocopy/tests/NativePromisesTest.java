@@ -229,6 +229,30 @@ class NativePromisesTest {
     }
 
     /**
+     * A virtual thread copying a FIFO no writer has come to yet leaves its carrier free while it
+     * waits, so that the writer, a virtual thread too, can run on a scheduler of one carrier. Run
+     * in a child JVM with that scheduler.
+     */
+    @Test
+    void aVirtualThreadWaitingOnAFifo_leavesItsCarrierFree() throws Exception {
+        Path fifo = TestFiles.fifo(dir.resolve("fifo"));
+        Path warmUp = TestFiles.fifo(dir.resolve("warm-up"));
+        String printed = ChildJvm.run(
+                dir,
+                List.of(
+                        "-Djdk.virtualThreadScheduler.parallelism=1",
+                        "-Djdk.virtualThreadScheduler.maxPoolSize=1",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports",
+                        "java.base/sun.nio.ch=ALL-UNNAMED"),
+                FifoOneCarrierMain.class,
+                Duration.ofSeconds(90),
+                fifo.toString(),
+                warmUp.toString());
+        assertThat(printed).contains("copied 5000");
+    }
+
+    /**
      * With no descriptor free, a file and a socket opened before still make a send, as on the JDK
      * path, which needs none (the native one sends through the socket's own write where it cannot
      * duplicate its descriptor); and a copy by path fails with the exception the JDK's own open
