@@ -65,13 +65,13 @@ final class FifoReads {
                 MemorySegment into = dst.isDirect() ? MemorySegment.ofBuffer(dst) : s.bounce(dst.remaining());
                 n = LinuxCalls.read(s.calls, fd, into, into.byteSize());
                 if (n > 0) {
+                    int got = (int) n;
                     if (!dst.isDirect()) {
-                        MemorySegment.copy(
-                                into, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int)
-                                        n);
+                        int at = dst.arrayOffset() + dst.position();
+                        MemorySegment.copy(into, ValueLayout.JAVA_BYTE, 0, dst.array(), at, got);
                     }
-                    dst.position(dst.position() + (int) n);
-                    return (int) n;
+                    dst.position(dst.position() + got);
+                    return got;
                 }
                 if (n == 0) {
                     return -1; // every writer gone, nothing left

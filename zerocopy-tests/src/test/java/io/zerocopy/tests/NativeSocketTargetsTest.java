@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -35,7 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A socket sent into natively ({@code sendfile} into its descriptor) keeps the promises of the
  * socket's own write whatever its kind: a Unix-domain socket waits for room and times out as a TCP
- * one does, and a socket whose output was shut down fails as the JDK's write fails on it. This
+ * one does, and a socket whose output was shut down, before or during a send, fails as the JDK's
+ * write fails on it. This
  * module's native-access run.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -75,11 +77,13 @@ class NativeSocketTargetsTest {
     }
 
     /**
-     * Another thread's {@code shutdownOutput} ends a send blocked on a full Unix-domain socket as it
-     * ends the JDK's write there: a handle fills the socket until it takes no more first.
+     * Another thread's {@code shutdownOutput} ends a send blocked on a full socket at once, as it
+     * ends the JDK's write: the socket then polls writable, and its room never comes. A handle fills
+     * the socket until it takes no more, so the copy, once started, finds no room.
      */
-    @Test
-    void shutdownOutputByAnotherThread_endsABlockedSendIntoAUnixSocket() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "unix"})
+    void shutdownOutputByAnotherThread_endsABlockedSend(String family) throws Exception {
         Path file = sparse(8L << 20);
         CountDownLatch started = new CountDownLatch(1);
         TransferOptions patient = TransferOptions.builder()
@@ -91,7 +95,7 @@ class NativeSocketTargetsTest {
                     }
                 })
                 .build();
-        try (Pair pair = Pair.connected("unix", dir)) {
+        try (Pair pair = Pair.connected(family, dir)) {
             try (Transfer filling = Transfers.open(file, pair.sender)) {
                 for (int advances = 0; filling.advance() > 0; advances++) {
                     assertThat(advances)
@@ -110,7 +114,10 @@ class NativeSocketTargetsTest {
         }
     }
 
-    /** A blocking sender and a peer that reads nothing, connected by TCP on 127.0.0.1 or a Unix-domain socket in {@code dir}. */
+    /**
+     * A blocking sender with a small send buffer ({@link LoopbackReceiver#SMALL_BUFFER}) and a peer
+     * that reads nothing, connected by TCP on 127.0.0.1 or a Unix-domain socket in {@code dir}.
+     */
     private record Pair(ServerSocketChannel server, SocketChannel sender, SocketChannel peer) implements AutoCloseable {
         static Pair connected(String family, Path dir) throws Exception {
             boolean unix = family.equals("unix");
@@ -120,7 +127,9 @@ class NativeSocketTargetsTest {
                     ? UnixDomainSocketAddress.of(dir.resolve("socket-" + System.nanoTime()))
                     : new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0);
             server.bind(at);
-            SocketChannel sender = SocketChannel.open(server.getLocalAddress());
+            SocketChannel sender = unix ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
+            sender.setOption(StandardSocketOptions.SO_SNDBUF, LoopbackReceiver.SMALL_BUFFER);
+            sender.connect(server.getLocalAddress());
             return new Pair(server, sender, server.accept());
         }
 
