@@ -38,6 +38,7 @@ final class LinuxAbi {
             Map.entry("ELOOP", 40L),
             Map.entry("E2BIG", 7L),
             Map.entry("EXDEV", 18L),
+            Map.entry("ECONNRESET", 104L),
             Map.entry("EINVAL", 22L),
             Map.entry("ENOSYS", 38L),
             Map.entry("RESOLVE_NO_MAGICLINKS", 0x02L),

@@ -270,7 +270,10 @@ public final class TransferOptions {
          * another thread (the transfer then fails with a {@link TransferException}). On JDK 17 a
          * {@code transferTo} blocked in {@code sendfile} does not see that close and waits on until
          * the peer reads: shut the socket's output first ({@code socket.shutdownOutput()}), which
-         * fails the call at once on every JDK, then close it.
+         * fails the call at once on every JDK, then close it. With native access, a file sent by
+         * {@code sendfile} and a {@code splice} relay never wait in the kernel on a platform
+         * thread (see {@code native} and {@code splice} in the README's strategy table): there the
+         * timeout is exact into a blocking socket too.
          */
         public Builder stallTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "stallTimeout");

@@ -72,6 +72,7 @@ final class LinuxCalls {
     static final int EINVAL = ABI.getInt("EINVAL");
     static final int E2BIG = ABI.getInt("E2BIG");
     static final int EXDEV = ABI.getInt("EXDEV");
+    static final int ECONNRESET = ABI.getInt("ECONNRESET");
 
     static final long RESOLVE_BENEATH = ABI.get("RESOLVE_BENEATH");
     static final long RESOLVE_NO_SYMLINKS = ABI.get("RESOLVE_NO_SYMLINKS");

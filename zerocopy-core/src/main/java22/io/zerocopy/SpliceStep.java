@@ -5,6 +5,7 @@ import io.zerocopy.spi.TransferRequest;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.FileChannel;
@@ -118,13 +119,22 @@ final class SpliceStep extends SidedStep {
                 stalledOn = Side.SOURCE;
                 return 0;
             }
-            long in = splice(
-                    fds[0],
-                    MemorySegment.NULL,
-                    fds[3],
-                    MemorySegment.NULL,
-                    Math.min(maxBytes, pipeSize),
-                    "from the source");
+            long in;
+            try {
+                in = splice(
+                        fds[0],
+                        MemorySegment.NULL,
+                        fds[3],
+                        MemorySegment.NULL,
+                        Math.min(maxBytes, pipeSize),
+                        "from the source");
+            } catch (IOException e) {
+                if (state.errno() == LinuxCalls.ECONNRESET) {
+                    throw (SocketException)
+                            new SocketException("Connection reset").initCause(e); // the JDK read's words
+                }
+                throw e;
+            }
             if (in == LinuxCalls.WOULD_BLOCK && sourceParks) {
                 return readThroughSource(maxBytes);
             }

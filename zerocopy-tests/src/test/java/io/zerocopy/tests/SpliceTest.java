@@ -2,6 +2,7 @@ package io.zerocopy.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zerocopy.TransferException;
@@ -11,6 +12,7 @@ import io.zerocopy.Transfers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.management.ManagementFactory;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
@@ -215,6 +217,32 @@ class SpliceTest {
                                     .as("count at the reset")
                                     .isBetween(100_000L, (long) data.length - 1))
                     .hasRootCauseInstanceOf(IOException.class);
+        }
+    }
+
+    /** A source whose peer resets fails the relay with what the JDK's own read throws then (a {@code SocketException}). */
+    @Test
+    void copy_sourcePeerResets_failsAsTheJdksReadFails() throws Exception {
+        Throwable jdks;
+        try (Connection reset = Connection.open()) {
+            reset.far().setOption(StandardSocketOptions.SO_LINGER, 0);
+            reset.far().close();
+            jdks = catchThrowable(() -> reset.near().read(ByteBuffer.allocate(16)));
+        }
+        assertThat(jdks).as("the JDK's read").isNotNull();
+        try (Connection source = Connection.open();
+                LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel target = receiver.connectChannel()) {
+            source.far().setOption(StandardSocketOptions.SO_LINGER, 0);
+            source.far().close();
+
+            Throwable failure = catchThrowable(() -> Transfers.copy(
+                    (ReadableByteChannel) source.near(),
+                    target,
+                    splice(new RecordingListener(), Duration.ofSeconds(30))));
+
+            assertThat(failure).isInstanceOf(TransferException.class);
+            assertThat(failure.getCause()).hasSameClassAs(jdks).hasMessage(jdks.getMessage());
         }
     }
 
