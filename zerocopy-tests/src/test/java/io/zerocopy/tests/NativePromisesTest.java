@@ -397,7 +397,11 @@ class NativePromisesTest {
     }
 
     private Path sparse(long size) throws Exception {
-        Path file = dir.resolve("sparse");
+        return sparse(dir.resolve("sparse"), size);
+    }
+
+    /** A sparse file of {@code size} bytes at {@code file}, checked to open natively: the native path is on in this run. */
+    static Path sparse(Path file, long size) throws Exception {
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(size);
         }

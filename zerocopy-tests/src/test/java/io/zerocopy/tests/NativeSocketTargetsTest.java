@@ -3,14 +3,12 @@ package io.zerocopy.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.zerocopy.OpenFile;
 import io.zerocopy.Transfer;
 import io.zerocopy.TransferException;
 import io.zerocopy.TransferListener;
 import io.zerocopy.TransferOptions;
 import io.zerocopy.TransferTimeoutException;
 import io.zerocopy.Transfers;
-import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -142,15 +140,6 @@ class NativeSocketTargetsTest {
     }
 
     private Path sparse(long size) throws Exception {
-        Path file = dir.resolve("sparse-" + size);
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(size);
-        }
-        try (OpenFile opened = OpenFile.open(file)) {
-            assertThat(opened.openedNatively())
-                    .as("the native path is on in this run")
-                    .isTrue();
-        }
-        return file;
+        return NativePromisesTest.sparse(dir.resolve("sparse-" + size), size);
     }
 }
