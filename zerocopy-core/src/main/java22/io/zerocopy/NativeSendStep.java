@@ -94,9 +94,6 @@ final class NativeSendStep extends SidedStep {
                 }
                 n = send(s.calls, position, count);
             }
-        } catch (IOException e) {
-            SocketWaits.failIfOutputShut(target); // EPIPE: the JDK's words where the output was shut down
-            throw e;
         }
         if (n == LinuxCalls.WOULD_BLOCK && (parks || undoubled)) {
             if (bridge == null) {
@@ -143,8 +140,13 @@ final class NativeSendStep extends SidedStep {
     /** One {@code sendfile} from {@code position} into the socket, retried on {@code EINTR}; {@link LinuxCalls#WOULD_BLOCK} on {@code EAGAIN}. */
     private long send(LinuxCalls.State state, long position, long count) throws IOException {
         state.offset.set(ValueLayout.JAVA_LONG, 0, position);
-        return LinuxCalls.moved(
-                state, file.sendfile(state.callState, socket, state.offset, count), "sendfile to the socket");
+        try {
+            return LinuxCalls.moved(
+                    state, file.sendfile(state.callState, socket, state.offset, count), "sendfile to the socket");
+        } catch (IOException e) {
+            SocketWaits.failIfOutputShut(target); // EPIPE: the JDK's words where the output was shut down
+            throw e;
+        }
     }
 
     @Override
