@@ -44,9 +44,14 @@ final class BeneathOpener {
     static OpenFile open(NativeFile directory, Path path, List<String> segments) throws IOException {
         checkSegments(path.getFileSystem(), segments);
         Path file = resolved(path, segments);
-        NativeFile opened = segments.isEmpty()
-                ? NativeFiles.reopen(directory, path)
-                : NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
+        NativeFile opened;
+        try {
+            opened = segments.isEmpty()
+                    ? NativeFiles.reopen(directory, path)
+                    : NativeFiles.openBeneath(directory, path, file, segments, inOneCall);
+        } catch (FileSystemException e) {
+            throw OpenFailures.translate(e); // EMFILE, ENFILE, ENOMEM: a ResourceShortageException
+        }
         if (opened.attributes().isOther()) {
             opened.close();
             throw OpenFailures.notAFile(file);

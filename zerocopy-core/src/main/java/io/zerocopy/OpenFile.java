@@ -96,16 +96,16 @@ public final class OpenFile implements Closeable {
         for (LinkOption option : options) {
             followLinks &= Objects.requireNonNull(option, "options") != LinkOption.NOFOLLOW_LINKS;
         }
-        NativeFile file = Transfers.opensNatively() ? NativeFiles.open(path, followLinks) : null;
-        if (file != null) {
-            if (file.attributes().isOther()) {
-                file.close();
-                throw OpenFailures.notAFile(path);
-            }
-            return new OpenFile(path, file, file.attributes());
-        }
         boolean follow = followLinks;
         try {
+            NativeFile file = Transfers.opensNatively() ? NativeFiles.open(path, followLinks) : null;
+            if (file != null) {
+                if (file.attributes().isOther()) {
+                    file.close();
+                    throw OpenFailures.notAFile(path);
+                }
+                return new OpenFile(path, file, file.attributes());
+            }
             return lookedAtTwice(
                     path,
                     () -> {

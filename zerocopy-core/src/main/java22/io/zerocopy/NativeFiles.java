@@ -75,16 +75,11 @@ final class NativeFiles {
     }
 
     /**
-     * As {@link #open(Path, boolean)}, following links, for a transfer's source: every failure in
-     * {@code FileChannel.open}'s words, a shortage too. {@code watched} where the caller may never
+     * As {@link #open(Path, boolean)}, following links, for a transfer's source. {@code watched} where the caller may never
      * end the transfer; a blocking verb closes the file before it returns, whatever happens.
      */
     static NativeFile openSource(Path path, boolean watched) throws IOException {
-        try {
-            return open(path, true, watched, false);
-        } catch (ResourceShortageException e) {
-            throw new FileSystemException(e.getFile(), null, e.getReason()); // as FileChannel.open words it
-        }
+        return open(path, true, watched, false);
     }
 
     private static NativeFile open(Path path, boolean followLinks, boolean watched, boolean asOpenFile)
@@ -305,10 +300,7 @@ final class NativeFiles {
         if (errno == LinuxCalls.EACCES) {
             return new AccessDeniedException(file);
         }
-        String message = LinuxCalls.message(errno);
-        if (errno == LinuxCalls.EMFILE || errno == LinuxCalls.ENFILE || errno == LinuxCalls.ENOMEM) {
-            return new ResourceShortageException(file, message); // told by its number, not its words
-        }
+        String message = LinuxCalls.message(errno); // a shortage too: OpenFailures tells it by these words
         return new FileSystemException(
                 file,
                 null,

@@ -44,8 +44,8 @@ final class Openat2Beneath {
      * Each segment is spelled as the walk spells it ({@link KernelNames#ofEntries}). {@code file}
      * names the file.
      *
-     * @throws IOException the walk's failure where one segment leaves no doubt about it, and
-     *     {@link ResourceShortageException} for {@code EMFILE}, {@code ENFILE}, {@code ENOMEM}
+     * @throws IOException the walk's failure where one segment leaves no doubt about it, or where
+     *     there was no descriptor or memory for it ({@code EMFILE}, {@code ENFILE}, {@code ENOMEM})
      */
     static int open(NativeFiles.Scratch s, int dirFd, Path file, List<String> segments) throws IOException {
         if (givenUp != null) {

@@ -214,8 +214,9 @@ class NativePromisesTest {
     /**
      * With no descriptor free, a file and a socket opened before still make a send, as on the JDK
      * path, which needs none (the native one sends through the socket's own write where it cannot
-     * duplicate its descriptor); and a copy by path fails with the exception the JDK's own open
-     * throws then. Run in a child JVM under {@code prlimit --nofile}.
+     * duplicate its descriptor); a copy by path fails with the exception the JDK's own open throws
+     * then, and an {@code OpenFile}, opened by path or beneath a directory, with the
+     * {@code ResourceShortageException} it promises. Run in a child JVM under {@code prlimit --nofile}.
      */
     @Test
     void aFullDescriptorTable_failsOnlyWhatTheJdkFails() throws Exception {
@@ -236,6 +237,8 @@ class NativePromisesTest {
                 .as(printed)
                 .isEqualTo(jdk.substring(0, jdk.indexOf(' ')))
                 .isEqualTo("java.nio.file.FileSystemException");
+        assertThat(line(printed, "open ")).startsWith("io.zerocopy.ResourceShortageException (");
+        assertThat(line(printed, "beneath ")).startsWith("io.zerocopy.ResourceShortageException (");
     }
 
     /** The text after {@code start} on the line of {@code printed} that begins with it. */

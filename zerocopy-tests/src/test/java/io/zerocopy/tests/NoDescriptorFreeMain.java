@@ -1,6 +1,7 @@
 package io.zerocopy.tests;
 
 import io.zerocopy.FileRegion;
+import io.zerocopy.OpenDirectory;
 import io.zerocopy.OpenFile;
 import io.zerocopy.Transfers;
 import java.io.IOException;
@@ -20,8 +21,9 @@ import java.util.concurrent.Callable;
 /**
  * The child JVM of {@code NativePromisesTest}'s full descriptor table, run under a low limit
  * ({@code prlimit --nofile}): with a file and a socket open before the table fills, it sends a
- * region of the file, then copies the file by its path and has the JDK open it, and once the
- * table has room again copies it once more. Prints {@code region|path|jdk|after OUTCOME}, where
+ * region of the file, copies the file by its path, has the JDK open it, opens it as an
+ * {@link OpenFile} and beneath its directory, and once the table has room again copies it once
+ * more. Prints {@code region|path|jdk|open|beneath|after OUTCOME}, where
  * an outcome is {@code sent N} or the exception's class and reason.
  */
 public final class NoDescriptorFreeMain {
@@ -33,7 +35,8 @@ public final class NoDescriptorFreeMain {
                         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
                 SocketChannel channel = SocketChannel.open(server.getLocalAddress());
                 SocketChannel peer = server.accept();
-                OpenFile open = OpenFile.open(file)) {
+                OpenFile open = OpenFile.open(file);
+                OpenDirectory directory = OpenDirectory.open(file.getParent())) {
             Thread reader = new Thread(() -> drain(peer));
             reader.setDaemon(true);
             reader.start();
@@ -45,15 +48,29 @@ public final class NoDescriptorFreeMain {
                     return jdk.size();
                 }
             };
+            Callable<Long> openFile = () -> {
+                try (OpenFile again = OpenFile.open(file)) {
+                    return again.attributes().size();
+                }
+            };
+            Callable<Long> openBeneath = () -> {
+                try (OpenFile again =
+                        directory.openBeneath(List.of(file.getFileName().toString()))) {
+                    return again.attributes().size();
+                }
+            };
             // every class the calls load, loaded while a class file can still be opened
-            outcome(sendRegion);
-            outcome(copyPath);
-            outcome(jdkOpen);
+            List<Callable<Long>> calls = List.of(sendRegion, copyPath, jdkOpen, openFile, openBeneath);
+            for (Callable<Long> call : calls) {
+                outcome(call);
+            }
 
             List<FileChannel> filling = fill();
             System.out.println("region " + outcome(sendRegion));
             System.out.println("path " + outcome(copyPath));
             System.out.println("jdk " + outcome(jdkOpen));
+            System.out.println("open " + outcome(openFile));
+            System.out.println("beneath " + outcome(openBeneath));
             for (FileChannel f : filling) {
                 f.close();
             }
