@@ -144,7 +144,7 @@ final class Selection {
                                         + " need no buffer")),
         new Row(
                 TransferToStrategy.INSTANCE,
-                s -> s.facts.sourceKind() == ChannelKind.FILE && s.facts.directPath() != null,
+                s -> s.facts.sourceKind() == ChannelKind.FILE && kernelPath(s) != null,
                 Check.LAST_BYTE,
                 (s, how) -> s.facts.directPath() + " from a file to a " + s.facts.targetKind()),
         new Row(
@@ -152,7 +152,7 @@ final class Selection {
                 s -> s.facts.sourceKind() == ChannelKind.FILE
                         && kernelReadsTarget(s.facts.targetKind())
                         && s.facts.count() >= MMAP_MIN_BYTES
-                        && (s.facts.directPath() == null || s.excludes(TransferToStrategy.NAME)),
+                        && (kernelPath(s) == null || s.excludes(TransferToStrategy.NAME)),
                 Check.LAST_BYTE,
                 (s, how) -> noKernelPath(s) + "; mapped windows save a copy at " + s.facts.count() + " bytes"),
         new Row(
@@ -346,11 +346,23 @@ final class Selection {
         return kind == ChannelKind.FILE || kind == ChannelKind.SOCKET || kind == ChannelKind.PIPE;
     }
 
+    /**
+     * The kernel path of {@code transferTo} the table may take: none into a blocking pipe (JDK 17 to
+     * 24), where a close of the pipe, which ends the pipe's own write, does not end a
+     * {@code sendfile} waiting in it, and no {@code shutdownOutput} can.
+     */
+    private static String kernelPath(Choice s) {
+        return s.facts.targetKind() == ChannelKind.PIPE && !s.facts.targetNonBlocking() ? null : s.facts.directPath();
+    }
+
     /** Why transferTo does not serve a file source: the platform has no path, or it was excluded. */
     private static String noKernelPath(Choice s) {
         TransferFacts f = s.facts;
         if (f.directPath() == null) {
             return "no kernel path from a file to a " + f.targetKind() + " on " + f.platform();
+        }
+        if (kernelPath(s) == null) {
+            return f.directPath() + " into a blocking pipe is passed over: a close of the pipe would not end it";
         }
         return s.excludes(TransferToStrategy.NAME) ? "transferTo is excluded" : f.directPath() + " is passed over";
     }

@@ -75,7 +75,7 @@ class SelectionTest {
             // non-blocking large
             "LINUX_6_JDK17       FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_6_JDK17       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
-            "LINUX_6_JDK17       PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_6_JDK17       PIPE     buffered                    mmap                        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_6_JDK17       OTHER    buffered                    buffered                    buffered                 buffered",
             "LINUX_6_JDK25       FILE     transferTo[copy_file_range] transferTo[copy_file_range] n/a                      n/a",
             "LINUX_6_JDK25       SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
@@ -83,7 +83,7 @@ class SelectionTest {
             "LINUX_6_JDK25       OTHER    buffered                    buffered                    buffered                 buffered",
             "LINUX_4_4_JDK21     FILE     transferTo[sendfile]        transferTo[sendfile]        n/a                      n/a",
             "LINUX_4_4_JDK21     SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
-            "LINUX_4_4_JDK21     PIPE     transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",
+            "LINUX_4_4_JDK21     PIPE     buffered                    mmap                        transferTo[sendfile]     transferTo[sendfile]",
             "LINUX_4_4_JDK21     OTHER    buffered                    buffered                    buffered                 buffered",
             "LINUX_2_6_32_JDK17  FILE     buffered                    mmap                        n/a                      n/a",
             "LINUX_2_6_32_JDK17  SOCKET   transferTo[sendfile]        transferTo[sendfile]        transferTo[sendfile]     transferTo[sendfile]",

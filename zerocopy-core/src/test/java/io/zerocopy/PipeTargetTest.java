@@ -1,0 +1,74 @@
+package io.zerocopy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.channels.FileChannel;
+import java.nio.channels.Pipe;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A blocking JDK pipe as the target: another thread's close of it ends a copy waiting for room, as
+ * it ends the pipe's own write. Before JDK 25 {@code transferTo} into a pipe is a {@code sendfile}
+ * that the close does not reach, so the table does not choose it there.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PipeTargetTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"path", "slice", "region"})
+    void copy_intoAFullPipeClosedByAnotherThread_ends(String verb) throws Exception {
+        Path path = Files.write(dir.resolve("source"), new byte[4 << 20]); // far more than a pipe holds
+        Pipe pipe = Pipe.open();
+        try (Pipe.SourceChannel unread = pipe.source();
+                Pipe.SinkChannel sink = pipe.sink();
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            FutureTask<Long> copy = new FutureTask<>(() -> switch (verb) {
+                case "path" -> Transfers.copy(path, (WritableByteChannel) sink);
+                case "slice" -> Transfers.copy(file, 0, file.size(), sink);
+                default -> Transfers.copy(FileRegion.of(file, 0, file.size()), sink);
+            });
+            Thread copying = new Thread(copy, "copying into a pipe");
+            copying.start();
+            awaitWaitingInTheKernel(copying);
+            sink.close();
+
+            ExecutionException failed = catchThrowableOfType(
+                    () -> copy.get(10, TimeUnit.SECONDS),
+                    ExecutionException.class); // a TimeoutException: still blocked
+            assertThat(failed).as("the copy ended").isNotNull();
+            assertThat(failed.getCause()).isInstanceOf(TransferException.class);
+        }
+    }
+
+    /** Polls {@code thread} until its innermost frame is a JDK native method (a write, a sendfile). */
+    private static void awaitWaitingInTheKernel(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            StackTraceElement[] stack = thread.getStackTrace();
+            if (stack.length > 0
+                    && stack[0].isNativeMethod()
+                    && stack[0].getClassName().startsWith("sun.nio.ch.")) {
+                return;
+            }
+            assertThat(thread.isAlive())
+                    .as("the copy returned before it filled the pipe")
+                    .isTrue();
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("the copy never waited: " + Arrays.toString(thread.getStackTrace()));
+    }
+}
