@@ -68,10 +68,13 @@ final class BufferedStrategy extends BuiltInStrategy {
         int writeSize = writeSize(facts);
         int size = bufferSize(facts, writeSize);
         if (!usesHeap(facts) && pooled == null) {
+            long budget = DirectBuffers.SHARED.budget();
             return "a heap buffer of " + Math.min(size, DirectBuffers.HEAP_FALLBACK_BYTES)
-                    + " bytes: the direct memory budget ("
-                    + DirectBuffers.SHARED.budget() + " bytes, " + TransferOptions.DIRECT_MEMORY_PROPERTY
-                    + ") is spent";
+                    + " bytes: the direct memory budget (" + budget + " bytes, "
+                    + TransferOptions.DIRECT_MEMORY_PROPERTY + ") "
+                    + (budget > 0 && poolSize(facts) > budget
+                            ? "is smaller than the " + poolSize(facts) + " asked for"
+                            : "is spent");
         }
         String reason = "a " + (usesHeap(facts) ? "heap" : "direct") + " buffer of " + size + " bytes";
         if (size == writeSize && size != facts.bufferSize()) {

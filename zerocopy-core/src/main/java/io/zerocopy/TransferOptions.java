@@ -229,7 +229,8 @@ public final class TransferOptions {
          * The copy buffer size of the buffered strategy, in bytes (1 to 1 GiB);
          * defaults to {@link #DEFAULT_BUFFER_SIZE}. Direct buffers of up to 4 MiB come from a small
          * shared pool and are reused by later transfers; a larger one is allocated for one transfer
-         * and never larger than that transfer.
+         * and never larger than that transfer where its length is known (not a copy to the end of a
+         * stream or channel, nor a copy between streams, whose buffer is an array of this size).
          *
          * <p>To a TCP socket connected to a loopback address on Linux, a size of at least one loopback
          * segment is rounded down to whole segments, so that no write ends in a short segment that
@@ -297,7 +298,9 @@ public final class TransferOptions {
          * a {@link Transfer}, its first {@code advance}), so time spent before it earns no burst. The
          * first step goes at once, as a token bucket's first permit does: at any moment at most one
          * step more than the rate allows since the start has moved, and a transfer of one step is
-         * not slowed at all.
+         * not slowed at all. A copy that runs to the end of its source (stream to stream, channel to
+         * channel) learns of that end from one more read, which is paced like any step: it returns
+         * up to one pause after its last byte.
          */
         public Builder rateLimit(long bytesPerSecond) {
             Checks.notNegative(bytesPerSecond, "rateLimit");

@@ -6,6 +6,7 @@ import io.zerocopy.Platform.OperatingSystem;
 import io.zerocopy.spi.ChannelKind;
 import io.zerocopy.spi.TransferRequest;
 import io.zerocopy.spi.TransferStep;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -19,6 +20,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -105,6 +107,30 @@ class BufferedStrategyTest {
 
         assertThat(choice.strategy.name()).isEqualTo(BufferedStrategy.NAME);
         assertThat(choice.reason()).contains("buffer of 261932 bytes", "4 loopback segments");
+    }
+
+    @Test
+    void bufferLargerThanTheDirectMemoryBudget_reasonSaysSoNotThatItIsSpent() throws IOException {
+        int asked = (int) Math.min(1 << 30, DirectBuffers.SHARED.budget() + 1);
+        List<TransferResult> results = new ArrayList<>();
+        TransferOptions options = TransferOptions.builder()
+                .bufferSize(asked)
+                .listener(new TransferListener() {
+                    @Override
+                    public void onComplete(TransferResult result) {
+                        results.add(result);
+                    }
+                })
+                .build();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        byte[] ten = "0123456789".getBytes(StandardCharsets.US_ASCII);
+
+        Transfers.copy(Channels.newChannel(new ByteArrayInputStream(ten)), Channels.newChannel(sink), options);
+
+        assertThat(sink.toByteArray()).isEqualTo(ten);
+        assertThat(results.get(0).reason())
+                .contains("a heap buffer of", "is smaller than the " + asked + " asked for")
+                .doesNotContain("is spent");
     }
 
     @Test
