@@ -62,11 +62,14 @@ public final class OpenDirectory implements Closeable {
     private final SecureDirectoryStream<Path> stream;
     /** The directory opened natively, opened beneath by its descriptor; null where {@link #stream} serves. */
     private final NativeFile opened;
-    /** Shared by opens beneath, taken alone by {@link #close()}: no open walks from a closed, reused descriptor. */
+    /** Shared by opens beneath, taken alone to release: no open walks from a closed, reused descriptor. */
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
-    /** Written under the write lock; read without it by {@link #isOpen()}. */
+    /** Set by {@link #close()}: no open starts after it. */
     private volatile boolean closed;
+
+    /** Whether the descriptor was closed; under the write lock. */
+    private boolean released;
 
     private OpenDirectory(Path path, SecureDirectoryStream<Path> stream, NativeFile opened) {
         this.path = path;
@@ -158,6 +161,9 @@ public final class OpenDirectory implements Closeable {
                     : BeneathOpener.open(stream, path, segments);
         } finally {
             lock.readLock().unlock();
+            if (closed) {
+                releaseWhenIdle(); // the last open that outlived close() closes the descriptor
+            }
         }
     }
 
@@ -179,19 +185,30 @@ public final class OpenDirectory implements Closeable {
         return stream != null || opened != null;
     }
 
-    /** Closes the directory once the opens beneath it in progress end; files opened beneath it stay open. Closing again does nothing. */
+    /**
+     * Closes the directory: no open beneath it starts after this; the descriptor closes now, or where
+     * opens are in progress, when the last of them ends (this never waits for one: an open that
+     * waits on a FIFO swapped in, see the class description, would hold it for good). Files opened
+     * beneath it stay open. Closing again does nothing.
+     */
     @Override
     public void close() throws IOException {
-        lock.writeLock().lock();
+        closed = true;
+        releaseWhenIdle();
+    }
+
+    private void releaseWhenIdle() throws IOException {
+        if (!lock.writeLock().tryLock()) {
+            return; // an open in progress: it releases when it ends
+        }
         try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (stream != null) {
-                stream.close();
-            } else if (opened != null) {
-                opened.close();
+            if (!released) {
+                released = true;
+                if (stream != null) {
+                    stream.close();
+                } else if (opened != null) {
+                    opened.close();
+                }
             }
         } finally {
             lock.writeLock().unlock();

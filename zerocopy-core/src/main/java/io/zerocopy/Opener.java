@@ -333,6 +333,9 @@ final class Opener {
         try {
             return selection.choose(facts);
         } catch (IllegalArgumentException e) {
+            if (file.channel instanceof NativeFile opened) {
+                opened.jdkChannel(); // what a forced strategy needs: fails naming the file where it cannot be had
+            }
             boolean probes = file.readChecks && !facts.sourceDirectIo();
             Preflight.requireSlice(
                     file.channel, position, count, probes ? Preflight.lastByte(file.channel, position, count) : null);
@@ -367,11 +370,7 @@ final class Opener {
                 prefixChunk);
     }
 
-    /**
-     * Chooses the strategy for {@code facts} and starts it (the listener hears {@code onStart}).
-     *
-     * @param owned a file the library opened, closed with the transfer; or null
-     */
+    /** Chooses the strategy for {@code facts} and starts it (onStart); {@code owned}, if not null, closes with it. */
     private RealTransfer start(TransferFacts facts, Closeable owned) throws IOException {
         return RealTransfer.start(facts, selection.choose(facts), options, null, owned);
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -16,12 +18,17 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -356,6 +363,94 @@ class OpenBeneathTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A writer swapping a FIFO in at the name being opened can make the JDK's open wait for a writer
+     * (the window the class description names). {@code close()} then returns at once, and the
+     * directory's descriptor closes when that open ends. A native open never waits: not tried there.
+     */
+    @Test
+    void close_whileAnOpenWaitsOnAFifoSwappedIn_returnsAtOnce() throws Exception {
+        Path side = Files.createDirectories(dir.resolve("side"));
+        Path fifo = side.resolve("fifo");
+        Path regular = side.resolve("regular");
+        Path name = root.resolve("ff");
+        assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "needs mkfifo");
+        Files.writeString(name, INSIDE);
+        int before = openBeneathDir();
+        OpenDirectory directory = OpenDirectory.open(root);
+        assumeTrue(!directory.toString().contains("opened natively"), "a native open never waits on a FIFO");
+        AtomicBoolean swapping = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            boolean fifoIn = false;
+            while (swapping.get()) {
+                try {
+                    Files.move(name, fifoIn ? fifo : regular); // what is at the name goes to the side
+                    Files.move(fifoIn ? regular : fifo, name); // and the other comes in
+                    fifoIn = !fifoIn;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        AtomicLong opens = new AtomicLong();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        CompletableFuture<Void> opener = CompletableFuture.runAsync(
+                () -> {
+                    while (directory.isOpen()) {
+                        try (OpenFile file = directory.openBeneath(List.of("ff"))) {
+                            assertThat(file.attributes().isRegularFile()).isTrue();
+                        } catch (IOException refusedOrMissingMeanwhile) {
+                            // a FIFO refused by the look, or the name between two renames
+                        }
+                        opens.incrementAndGet();
+                    }
+                },
+                threads);
+        writer.start();
+        boolean waiting = false;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!waiting && System.nanoTime() < deadline) {
+            long seen = opens.get();
+            long quiet = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (opens.get() == seen && System.nanoTime() < quiet) {
+                Thread.onSpinWait();
+            }
+            waiting = opens.get() == seen; // no open ended for a second while the writer ran: one waits
+        }
+        swapping.set(false);
+        writer.join();
+        assumeTrue(waiting, "no open met the FIFO within 30 s");
+
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        directory.close();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                threads);
+        boolean closedAtOnce = closing.handle((v, e) -> true)
+                .completeOnTimeout(false, 5, TimeUnit.SECONDS)
+                .join();
+        Path fifoNow = Files.readAttributes(name, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                        .isOther()
+                ? name
+                : fifo;
+        try (FileChannel release = FileChannel.open(fifoNow, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            // a writer came: the waiting open returns
+        }
+        opener.get(10, TimeUnit.SECONDS);
+        closing.get(10, TimeUnit.SECONDS);
+        threads.shutdown();
+        assertThat(closedAtOnce)
+                .as("close() returned while an open beneath waited")
+                .isTrue();
+        assertThat(openBeneathDir())
+                .as("the directory closed with the open that outlived close()")
+                .isEqualTo(before);
     }
 
     private static boolean secureStreams(Path directory) throws IOException {
