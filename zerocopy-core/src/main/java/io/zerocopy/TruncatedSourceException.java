@@ -8,9 +8,11 @@ package io.zerocopy;
  * notices, checks the file's size, and throws this instead of spinning. A file that grows during a
  * transfer is not an error: only the size taken at the start is sent.
  *
- * <p>{@link #bytesTransferred()} counts what the target accepted. With the {@code transferTo},
- * {@code transferFrom} and {@code buffered} strategies those are the file's bytes; with
- * {@code mmap} the last of them may be zeros read from pages the file no longer covers.
+ * <p>{@link #bytesTransferred()} counts what the target accepted: the file's bytes as a read found
+ * them, except near the cut. {@code sendfile} ({@code transferTo} and {@code native} into a socket
+ * or pipe) may already have queued pages that the truncation then emptied, which go as zeros, as
+ * from a plain JDK {@code transferTo} loop; with {@code mmap} the last bytes may be zeros read from
+ * pages the file no longer covers. A receiver that was promised the length sees a short body.
  */
 public final class TruncatedSourceException extends TransferException {
     private static final long serialVersionUID = 1L;
