@@ -162,7 +162,11 @@ public final class OpenDirectory implements Closeable {
         } finally {
             lock.readLock().unlock();
             if (closed) {
-                releaseWhenIdle(); // the last open that outlived close() closes the descriptor
+                try {
+                    releaseWhenIdle(); // the last open that outlived close() closes the descriptor
+                } catch (IOException e) {
+                    // the directory's own close: its descriptor is gone, and the file opened stands
+                }
             }
         }
     }

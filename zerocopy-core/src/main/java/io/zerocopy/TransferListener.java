@@ -8,8 +8,8 @@ package io.zerocopy;
  * the thread that calls {@link Transfer#advance()} or {@link Transfer#close()}. In order:
  * {@link #onStart} once, {@link #onProgress} after every step that moved bytes (a step is up to one
  * system call or one buffer, as many bytes as the channel took: one byte, from a channel that takes
- * one a call), then {@link #onComplete} or {@link #onFailure} once. A
- * transfer that is rejected before it starts (bad arguments) calls nothing.
+ * one a call), then {@link #onComplete} or {@link #onFailure} once. A transfer that is rejected
+ * before it starts (bad arguments) calls nothing.
  *
  * <p>A listener should be quick: the transfer waits for it. It may {@link Transfer#close()} its
  * own transfer (which then ends closed, heard by {@link #onFailure}), but not advance it: that

@@ -75,8 +75,9 @@ final class NativeFiles {
     }
 
     /**
-     * As {@link #open(Path, boolean)}, following links, for a transfer's source. {@code watched} where the caller may never
-     * end the transfer; a blocking verb closes the file before it returns, whatever happens.
+     * As {@link #open(Path, boolean)}, following links, for a transfer's source. {@code watched}
+     * where the caller may never end the transfer; a blocking verb closes the file before it
+     * returns, whatever happens.
      */
     static NativeFile openSource(Path path, boolean watched) throws IOException {
         return open(path, true, watched, false);
