@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import io.zerocopy.spi.ChannelKind;
+import io.zerocopy.spi.TransferRequest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -57,7 +58,7 @@ final class Opener {
                     FileChannel read = jdk != null ? jdk : opened;
                     return handedOut
                             ? checkedStart(SourceFile.opened(read), 0, size, target, peer, opened)
-                            : start(fileFacts(read, jdk != null, false, 0, size, target, peer, 0, 0), opened);
+                            : start(sliceFacts(SourceFile.opened(read), 0, size, 0, target, peer, 0), opened);
                 }
                 if (opened.isFifo()) {
                     return stream(opened, SourceFile.opened(opened), -1, target, new OpenedFile(source, opened));
@@ -206,14 +207,18 @@ final class Opener {
             Peers.Peer peer,
             long prefixBytes)
             throws IOException {
-        return fileFacts(
-                file.channel,
-                file.jdk,
-                file.directIo(),
+        boolean jdk = file.jdk; // a JDK file as a FILE slice, any other through a slice view
+        return TransferFacts.checked(
+                jdk ? file.channel : null,
+                jdk ? ChannelKind.FILE : ChannelKind.OTHER,
+                jdk ? null : file.channel,
                 position + chunk,
                 count - chunk,
                 target,
                 peer,
+                options,
+                platform,
+                file.directIo(),
                 prefixBytes,
                 chunk);
     }
@@ -343,36 +348,25 @@ final class Opener {
         }
     }
 
-    /** As {@link #sliceFacts}: a JDK file ({@code jdk}) as a FILE slice, any other through a slice view. */
-    private TransferFacts fileFacts(
-            FileChannel file,
-            boolean jdk,
-            boolean directIo,
-            long position,
-            long count,
-            WritableByteChannel target,
-            Peers.Peer peer,
-            long prefixBytes,
-            int prefixChunk)
-            throws IOException {
-        return TransferFacts.checked(
-                jdk ? file : null,
-                jdk ? ChannelKind.FILE : ChannelKind.OTHER,
-                jdk ? null : file,
-                position,
-                count,
-                target,
-                peer,
-                options,
-                platform,
-                directIo,
-                prefixBytes,
-                prefixChunk);
-    }
-
     /** Chooses the strategy for {@code facts} and starts it (onStart); {@code owned}, if not null, closes with it. */
     private RealTransfer start(TransferFacts facts, Closeable owned) throws IOException {
         return RealTransfer.start(facts, selection.choose(facts), options, null, owned);
+    }
+
+    /**
+     * Fails as a copy of {@code file} into a new file would before its first byte for these options
+     * alone (a forced strategy that cannot serve it, every one excluded); {@code file} stands in for
+     * the target, not made yet.
+     */
+    void requireFileToFile(FileChannel file) throws IOException {
+        TransferRequest request = TransferRequest.builder()
+                .source(file, ChannelKind.FILE)
+                .slice(0, file.size())
+                .target(file, ChannelKind.FILE)
+                .build();
+        selection
+                .choose(new TransferFacts(request, Peers.Peer.ELSEWHERE, options, platform, false, 0, 0))
+                .release();
     }
 
     /** Whether a file may be opened natively with these options ({@link Selection#nativeLimit}). */

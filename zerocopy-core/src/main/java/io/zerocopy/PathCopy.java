@@ -34,6 +34,9 @@ final class PathCopy {
     /** Moves the bytes of one open file into another; the verbs' whole-file copy. */
     interface Bytes {
         long copy(FileChannel in, FileChannel out) throws IOException;
+
+        /** Fails where {@link #copy} would before its first byte for its options alone (no strategy left). */
+        default void check(FileChannel in) throws IOException {}
     }
 
     private static final Set<StandardOpenOption> NEW_FILE =
@@ -79,28 +82,46 @@ final class PathCopy {
             if (!replace) {
                 throw new FileAlreadyExistsException(target.toString());
             }
-            Files.delete(target);
         }
         if (sourceAttributes.isSymbolicLink()) {
             // The link itself, as Files.copy makes it; handing it to Files.copy would look again and
             // could open a file renamed over the link since.
-            Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+            Path link = Files.readSymbolicLink(source);
+            if (targetAttributes != null) {
+                Files.delete(target);
+            }
+            Files.createSymbolicLink(target, link);
             if (attributes) {
                 copyOwner(view(null, target, PosixFileAttributeView.class), sourceAttributes); // lchown
             }
             return 0;
         }
-        long moved;
+        // The source opened and the options checked before a target is deleted (JDK 25's Files.copy
+        // opens first too): a copy that cannot start leaves the file it would have replaced.
+        try (FileChannel in = openSource(source, followLinks)) {
+            bytes.check(in);
+            if (targetAttributes != null) {
+                Files.delete(target);
+            }
+            return copyInto(target, in, sourceAttributes, attributes, bytes);
+        }
+    }
+
+    /** Makes {@code target} and copies {@code in} into it; a failure deletes what it made. */
+    private static long copyInto(
+            Path target, FileChannel in, BasicFileAttributes sourceAttributes, boolean attributes, Bytes bytes)
+            throws IOException {
         boolean created = false;
         try {
-            try (FileChannel in = openSource(source, followLinks);
-                    FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes, attributes))) {
+            long moved;
+            try (FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes, attributes))) {
                 created = true;
                 moved = bytes.copy(in, out);
             }
             if (attributes) {
                 copyAttributes(target, sourceAttributes); // a failure here deletes the target too, as Files.copy
             }
+            return moved;
         } catch (IOException | RuntimeException | Error e) {
             if (created) {
                 try {
@@ -111,7 +132,6 @@ final class PathCopy {
             }
             throw e;
         }
-        return moved;
     }
 
     /** The target's own attributes (a link is not followed), or null if there is nothing there. */

@@ -54,9 +54,10 @@ import java.util.concurrent.Executor;
  *       everything moved. A non-blocking target is waited on with a selector.</li>
  *   <li><b>Errors before the first byte</b>: {@code NullPointerException} for a null argument,
  *       {@code IllegalArgumentException} for a bad value or a forced strategy that cannot serve the
- *       pair, {@code ClosedChannelException} for a closed channel, and the JDK's own exceptions for
- *       a path that cannot be opened, a channel opened in the wrong mode, or a source path that is a
- *       directory (an {@code IOException} "Is a directory").</li>
+ *       pair, {@code ClosedChannelException} for a closed channel (its {@code ClosedByInterruptException}
+ *       for an interrupt that came while the verb opened or sized a file), and the JDK's own
+ *       exceptions for a path that cannot be opened, a channel opened in the wrong mode, or a source
+ *       path that is a directory (an {@code IOException} "Is a directory").</li>
  *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
  *       {@link TransferException#bytesTransferred()}, after the listener's {@code onFailure}; a
  *       {@link TruncatedSourceException} if a file shrank, a {@link TransferTimeoutException} if
@@ -138,7 +139,9 @@ public final class Transfers {
      * its own file): elsewhere the new file is the process's, with the source's permissions less
      * the umask; {@link LinkOption#NOFOLLOW_LINKS}
      * copies a symbolic link itself. Copying a file onto itself does nothing and returns 0. A
-     * directory or a special file is made by {@code Files.copy} itself, and a symbolic link with
+     * directory or a special file is made by {@code Files.copy} itself, out of reach of the
+     * {@code TransferOptions} (a FIFO is read to its end however long its writer takes, no stall
+     * timeout or interrupt ends it), and a symbolic link with
      * {@code NOFOLLOW_LINKS} is made anew with what it names (with {@code COPY_ATTRIBUTES} its owner
      * and group where the process may set them, as {@code Files.copy} does, and no other
      * attribute); each counts as 0 bytes. With
@@ -150,7 +153,10 @@ public final class Transfers {
      * does. Unlike {@code Files.copy}, which copies to wherever the file ends, the bytes copied are
      * the size the source had when opened, as for {@link #copy(Path, WritableByteChannel)}: bytes
      * appended meanwhile are left out, and a source that shrinks fails the copy. If the copy fails
-     * part-way the partial target is deleted.
+     * part-way the partial target is deleted. A target that {@code REPLACE_EXISTING} replaces is
+     * deleted only once the source is open and a strategy chosen: a copy that cannot start (a
+     * source the process may not read, options that leave no strategy) leaves it, as JDK 25's
+     * {@code Files.copy} does (JDK 17's deletes it first).
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
      */
@@ -169,8 +175,17 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(
-                source, target, copyOptions, (in, out) -> opener.runToEnd(opener.wholeFile(source, in, out)));
+        return PathCopy.copy(source, target, copyOptions, new PathCopy.Bytes() {
+            @Override
+            public long copy(FileChannel in, FileChannel out) throws IOException {
+                return opener.runToEnd(opener.wholeFile(source, in, out));
+            }
+
+            @Override
+            public void check(FileChannel in) throws IOException {
+                opener.requireFileToFile(in);
+            }
+        });
     }
 
     /**

@@ -422,6 +422,22 @@ class ArgumentsTest {
         assertThat(Files.exists(dir.resolve("nowhere"))).isFalse();
     }
 
+    /** Options that leave no strategy fail before the first byte, and so before the target they would replace is deleted. */
+    @ParameterizedTest
+    @ValueSource(strings = {"forced", "excluded"})
+    void copyPath_replaceExisting_withNoStrategyLeft_keepsTheTarget(String how) throws IOException {
+        Path target = Files.write(dir.resolve("target"), new byte[] {42});
+        TransferOptions options = how.equals("forced")
+                ? TransferOptions.builder().strategy("transferFrom").build()
+                : TransferOptions.builder()
+                        .exclude("transferTo", "buffered", "mmap", "native")
+                        .build();
+
+        assertThatThrownBy(() -> Transfers.copy(source, target, options, StandardCopyOption.REPLACE_EXISTING))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(Files.readAllBytes(target)).containsExactly(42);
+    }
+
     @Test
     void copyPath_existingTarget() throws IOException {
         Path target = Files.write(dir.resolve("target"), new byte[] {42});

@@ -68,4 +68,27 @@ class CopyAttributesTest {
         List<String> lines = printed.lines().filter(l -> l.startsWith("file ")).toList();
         assertThat(lines).as(printed).hasSize(names.size()).allMatch(l -> l.endsWith(" same"));
     }
+
+    /**
+     * A source the process may not read fails the copy before the target it would replace is
+     * deleted, as JDK 25's {@code Files.copy} fails (JDK 17's deletes the target first).
+     */
+    @Test
+    void replaceExisting_withASourceItMayNotRead_keepsTheTarget() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root may take its powers away");
+        Path source = Files.writeString(dir.resolve("secret"), "not to be read");
+        Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("---------"));
+        Path target = Files.writeString(dir.resolve("precious"), "kept");
+
+        String printed = ChildJvm.run(
+                dir,
+                List.of("setpriv", "--bounding-set=-dac_override,-dac_read_search"),
+                List.of(),
+                UnreadableSourceMain.class,
+                Duration.ofSeconds(100),
+                source.toString(),
+                target.toString());
+
+        assertThat(printed).contains("failed java.nio.file.AccessDeniedException", "target kept");
+    }
 }
