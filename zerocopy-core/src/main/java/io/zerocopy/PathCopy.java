@@ -99,8 +99,8 @@ final class PathCopy {
         // The source opened and the options checked before a target is deleted (JDK 25's Files.copy
         // opens first too): a copy that cannot start leaves the file it would have replaced.
         try (FileChannel in = openSource(source, followLinks)) {
-            bytes.check(in);
             if (targetAttributes != null) {
+                bytes.check(in);
                 Files.delete(target);
             }
             return copyInto(target, in, sourceAttributes, attributes, bytes);
