@@ -79,7 +79,7 @@ final class RealTransfer implements Transfer {
 
     /**
      * Starts a transfer: the listener hears {@code onStart}, and the chosen strategy's step opens
-     * with what the choice took for it; a transfer of 0 bytes is done at once.
+     * with what the choice took for it; a transfer of 0 bytes is done at its first advance.
      *
      * @param owned what the library opened for this transfer (a file from a {@code Path}), closed
      *     with it; or null
@@ -103,9 +103,7 @@ final class RealTransfer implements Transfer {
             throw e;
         }
         t.event = TransferEvents.begin();
-        if (t.count() == 0) {
-            t.complete();
-        } else if (facts.count() != 0 && !choice.goesWithPrefix()) {
+        if (facts.count() != 0 && !choice.goesWithPrefix()) {
             try {
                 t.step = choice.open(facts);
             } catch (IOException | RuntimeException | Error e) {
@@ -135,9 +133,8 @@ final class RealTransfer implements Transfer {
             advancing = false;
             return moved - before;
         } catch (InternalError e) {
-            // A fault on a mapped page the file lost that HotSpot delivers after the step that
-            // touched it returned (MappedStrategy converts the ones it sees): anywhere in this
-            // call, the listener's code or the release of the step included. It is a truncation.
+            // A fault on a mapped page the file lost, delivered after the step that touched it returned (MappedStrategy
+            // converts the ones it sees): anywhere in this call, the listener's and the release's too. A truncation.
             throw fail(e);
         } catch (RuntimeException | Error e) {
             // What a step throws is a failure already told (fail); what escapes a running transfer
@@ -167,6 +164,10 @@ final class RealTransfer implements Transfer {
         while (state == State.RUNNING) {
             if (end == CANCELLED) {
                 throw fail(failures().cancelled(moved));
+            }
+            if (count() == 0) {
+                complete(); // nothing to move: done at the first advance, which a cancel can still precede
+                continue;
             }
             if (pacer != null && pacer.ahead(moved)) {
                 interestOps = 0;

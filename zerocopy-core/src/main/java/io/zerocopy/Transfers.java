@@ -323,7 +323,7 @@ public final class Transfers {
     /** As {@link #open(FileRegion, WritableByteChannel)}, with {@code options}. */
     public static Transfer open(FileRegion source, WritableByteChannel target, TransferOptions options)
             throws IOException {
-        return opener(options).region(source, target);
+        return doneIfEmpty(opener(options).region(source, target));
     }
 
     /**
@@ -339,7 +339,15 @@ public final class Transfers {
     public static Transfer open(Path source, WritableByteChannel target, TransferOptions options) throws IOException {
         Opener opener = opener(options);
         Preflight.checkEnds(source, target);
-        return opener.wholeFile(source, target, true);
+        return doneIfEmpty(opener.wholeFile(source, target, true));
+    }
+
+    /** A handle of nothing to move is done when it is handed out, before any advance. */
+    private static Transfer doneIfEmpty(RealTransfer transfer) throws IOException {
+        if (transfer.count() == 0) {
+            transfer.advance();
+        }
+        return transfer;
     }
 
     /**

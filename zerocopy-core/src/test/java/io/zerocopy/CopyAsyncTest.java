@@ -59,7 +59,7 @@ class CopyAsyncTest {
     }
 
     /** Records the thread a copy runs on, its progress and how it ended. */
-    static final class Observer implements TransferListener {
+    static class Observer implements TransferListener {
         final CompletableFuture<Thread> started = new CompletableFuture<>();
         /** Whether the thread that heard onStart was virtual, asked there. */
         volatile boolean startedOnVirtual;
@@ -228,6 +228,41 @@ class CopyAsyncTest {
                     .as("onComplete after cancel returned true")
                     .isNotDone();
             assertThat(observer.failed.get().getCause()).isInstanceOf(CancellationException.class);
+        }
+    }
+
+    /**
+     * A cancel that comes while the copy starts, before the copy could hand its engine over: an
+     * empty file, which has nothing to move, must still end as cancelled, never in
+     * {@code onComplete}. Before the fix it was done before the cancel could reach it.
+     */
+    @Test
+    void copyAsync_ofAnEmptyFile_cancelledWhileItStarts_endsCancelled() throws Exception {
+        Path path = Files.write(dir.resolve("empty"), new byte[0]);
+        CompletableFuture<Void> cancelled = new CompletableFuture<>();
+        Observer observer = new Observer() {
+            @Override
+            public void onStart(String strategy, long expectedBytes) {
+                super.onStart(strategy, expectedBytes);
+                cancelled
+                        .completeOnTimeout(null, WAIT_SECONDS, TimeUnit.SECONDS)
+                        .join();
+            }
+        };
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<TransferResult> future =
+                    Transfers.copyAsync(path, pair.sender, ownThread, options(observer));
+            observer.started.get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(future.cancel(false)).isTrue();
+            cancelled.complete(null);
+            CompletableFuture.anyOf(observer.failed, observer.completed).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(observer.completed)
+                    .as("onComplete after cancel returned true")
+                    .isNotDone();
+            assertThat(observer.failed.get().getCause()).isInstanceOf(CancellationException.class);
+            assertThat(future.isCancelled()).isTrue();
         }
     }
 
