@@ -69,12 +69,11 @@ final class BufferedStrategy extends BuiltInStrategy {
         int size = bufferSize(facts, writeSize);
         if (!usesHeap(facts) && pooled == null) {
             long budget = DirectBuffers.SHARED.budget();
+            int asked = poolSize(facts);
             return "a heap buffer of " + Math.min(size, DirectBuffers.HEAP_FALLBACK_BYTES)
                     + " bytes: the direct memory budget (" + budget + " bytes, "
                     + TransferOptions.DIRECT_MEMORY_PROPERTY + ") "
-                    + (budget > 0 && poolSize(facts) > budget
-                            ? "is smaller than the " + poolSize(facts) + " asked for"
-                            : "is spent");
+                    + (budget > 0 && asked > budget ? "is smaller than the " + asked + " asked for" : "is spent");
         }
         String reason = "a " + (usesHeap(facts) ? "heap" : "direct") + " buffer of " + size + " bytes";
         if (size == writeSize && size != facts.bufferSize()) {

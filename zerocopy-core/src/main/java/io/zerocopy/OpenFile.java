@@ -38,8 +38,8 @@ import java.util.Objects;
  * waiting for a reader go on, which then finds none once the FIFO is refused: {@code EPIPE}). Its
  * {@link #channel()} is then the library's own read-only {@code FileChannel}, which every verb of
  * {@link Transfers} takes, and which sends a small file (see {@code native} in the README's
- * strategy table) with one {@code pread} and one write. Everywhere else, or with the {@code native} strategy excluded or another forced by the
- * system properties, the attributes are read by path first (so that a FIFO is refused before an
+ * strategy table) with one {@code pread} and one write. Everywhere else, or with the
+ * {@code native} strategy excluded or another forced by the system properties, the attributes are read by path first (so that a FIFO is refused before an
  * open that would block), then the file is opened with {@code FileChannel.open}, and the path is
  * looked at again: if it names another file by then (a rename raced the open), the file is opened
  * again, so that the attributes describe the file opened. The JDK cannot open without waiting for
