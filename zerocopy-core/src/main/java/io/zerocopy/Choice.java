@@ -118,6 +118,14 @@ final class Choice {
         return reason;
     }
 
+    /** The debug line each transfer's choice gets on {@code io.zerocopy.Transfers}. */
+    void log(TransferFacts facts, PrefixWrite prefix) {
+        if (Logs.TRANSFERS.isDebugEnabled()) {
+            String after = prefix == null ? "" : ", after a " + prefix;
+            Logs.TRANSFERS.debug("{}{} via {}: {}", facts, after, strategy.name(), reason());
+        }
+    }
+
     /**
      * Whether the region's whole body goes out with its prefix ({@link PrefixWrite}), read into
      * {@link #passToPrefix()}'s buffer: then no step runs, and that read is the check.

@@ -7,7 +7,7 @@ import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import org.slf4j.Logger;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The one transfer state machine of the library: runs a strategy's steps (after a prefix write,
@@ -17,11 +17,12 @@ import org.slf4j.Logger;
  * between its calls in {@link Engine}, an event loop in its selector.
  */
 final class RealTransfer implements Transfer {
-    private static final Logger log = Logs.TRANSFERS;
     private static final int CANCELLED = 1; // how a transfer ends (end): undecided (0), then one of these
     private static final int ENDED = 2;
     private static final AtomicIntegerFieldUpdater<RealTransfer> END =
             AtomicIntegerFieldUpdater.newUpdater(RealTransfer.class, "end");
+    private static final AtomicReferenceFieldUpdater<RealTransfer, Thread> DRIVER =
+            AtomicReferenceFieldUpdater.newUpdater(RealTransfer.class, Thread.class, "driver");
 
     private enum State {
         RUNNING,
@@ -41,16 +42,15 @@ final class RealTransfer implements Transfer {
     private Stall stall;
 
     private State state = State.RUNNING;
-    private boolean advancing; // in advance(): a listener that calls it again is refused
+    private volatile Thread driver; // the one in advance() or close(): a close from another meanwhile is left to it
+    private volatile boolean closeLater;
+
     private TransferStep step;
     private long moved;
     private boolean toEndOfFile;
-    /** Whether the result's time may be read ({@link #dropResult}); {@code clockStarted} once {@link #started} has it. */
-    private boolean timed = true;
-
+    private boolean timed = true; // whether the result's time may be read (dropResult)
     private boolean clockStarted;
-    /** When the first step ran; once done, how long the transfer took. */
-    private long started;
+    private long started; // when the first step ran; once done, how long the transfer took
 
     private int interestOps = SelectionKey.OP_WRITE;
     private TransferResult result; // made when first asked for: a plain copy never does
@@ -78,24 +78,14 @@ final class RealTransfer implements Transfer {
     }
 
     /**
-     * Starts a transfer: the listener hears {@code onStart}, and the chosen strategy's step opens
-     * with what the choice took for it; a transfer of 0 bytes is done at its first advance.
-     *
-     * @param owned what the library opened for this transfer (a file from a {@code Path}), closed
-     *     with it; or null
+     * Starts a transfer: the listener hears {@code onStart}, and the chosen strategy's step opens with what the choice
+     * took for it; a transfer of 0 bytes is done at its first advance. {@code owned}: a file the library opened, or null.
      */
     static RealTransfer start(
             TransferFacts facts, Choice choice, TransferOptions options, PrefixWrite prefix, Closeable owned)
             throws TransferException {
         RealTransfer t = new RealTransfer(facts, choice, options, prefix, owned);
-        if (log.isDebugEnabled()) {
-            log.debug(
-                    "{}{} via {}: {}",
-                    facts,
-                    prefix == null ? "" : ", after a " + prefix,
-                    choice.strategy.name(),
-                    choice.reason());
-        }
+        t.choice.log(facts, prefix);
         try {
             t.listener.onStart(choice.strategy.name(), t.count());
         } catch (RuntimeException | Error e) {
@@ -115,6 +105,14 @@ final class RealTransfer implements Transfer {
 
     @Override
     public long advance() throws IOException {
+        Thread me = Thread.currentThread();
+        if (driver == me) {
+            throw new IllegalStateException("advance() called from within this transfer's own listener");
+        }
+        if (!DRIVER.compareAndSet(this, null, me)) {
+            throw new IllegalStateException(
+                    "advance() is running on another thread: drive a transfer from one at a time");
+        }
         try {
             if (state == State.DONE) {
                 return 0;
@@ -124,23 +122,22 @@ final class RealTransfer implements Transfer {
                         "transfer is " + (state == State.FAILED ? "failed" : "closed") + " after " + moved + " bytes",
                         failure);
             }
-            if (advancing) {
-                throw new IllegalStateException("advance() called from within this transfer's own listener");
-            }
             long before = moved;
-            advancing = true; // left set by a failure, after which the transfer is over
             run();
-            advancing = false;
             return moved - before;
         } catch (InternalError e) {
-            // A fault on a mapped page the file lost, delivered after the step that touched it returned (MappedStrategy
-            // converts the ones it sees): anywhere in this call, the listener's and the release's too. A truncation.
+            // A mapped page the file lost, faulting after its step returned (MappedStrategy converts the ones it sees).
             throw fail(e);
         } catch (RuntimeException | Error e) {
             // What a step throws is a failure already told (fail); what escapes a running transfer
             // is the listener's own: it ends the transfer, unheard by onFailure (TransferListener).
             abandon();
             throw e;
+        } finally {
+            driver = null;
+            if (closeLater) {
+                close();
+            }
         }
     }
 
@@ -161,7 +158,7 @@ final class RealTransfer implements Transfer {
             clockStarted = true;
         }
         boolean mayLoop = facts.mayLoop();
-        while (state == State.RUNNING) {
+        while (state == State.RUNNING && !closeLater) { // a close from another thread: done as advance() returns
             if (end == CANCELLED) {
                 throw fail(failures().cancelled(moved));
             }
@@ -245,9 +242,8 @@ final class RealTransfer implements Transfer {
     }
 
     /**
-     * Ends the transfer with a failure: releases what it holds, tells the listener, and returns the
-     * {@link TransferException} to throw. An {@code Error} is told to the listener wrapped and then
-     * rethrown as itself (a mapped page lost to truncation, an {@code InternalError}, is a truncation).
+     * Ends the transfer with a failure, told to the listener: the {@link TransferException} to throw. An {@code Error}
+     * is told wrapped, then rethrown as itself (a mapped page lost to truncation, an {@code InternalError}, is a truncation).
      */
     TransferException fail(Throwable cause) {
         if (state != State.RUNNING) {
@@ -259,11 +255,7 @@ final class RealTransfer implements Transfer {
         }
         TransferException e = failures().of(cause, moved);
         END.compareAndSet(this, 0, ENDED); // a cancel from now on is too late
-        state = State.FAILED;
-        interestOps = 0;
-        failure = e;
-        releaseQuietly(e);
-        record(e.getCause() instanceof CancellationException ? "cancelled" : "failed");
+        over(State.FAILED, e, e.getCause() instanceof CancellationException ? "cancelled" : "failed");
         listener.onFailure(e);
         if (cause instanceof Error && !(e instanceof TruncatedSourceException)) {
             throw (Error) cause;
@@ -271,11 +263,7 @@ final class RealTransfer implements Transfer {
         return e;
     }
 
-    /**
-     * Closes the step (or gives back what the choice took, if no step opened) and what the library
-     * opened; a failure to do so is added to {@code failure}, or logged (an {@code Error} without a
-     * failure is thrown).
-     */
+    /** Closes the step (or gives back what the choice took) and what the library opened; see {@link TransferFailures#closeAfter}. */
     private void releaseQuietly(TransferException failure) {
         TransferStep s = step;
         step = null;
@@ -336,7 +324,7 @@ final class RealTransfer implements Transfer {
     @Override
     public TransferResult result() {
         if (state != State.DONE) {
-            throw new IllegalStateException("transfer is not done: " + moved + " of " + countWords() + " bytes moved");
+            throw new IllegalStateException("not done: " + this);
         }
         if (result == null) {
             result = new TransferResult(moved, choice, Duration.ofNanos(started));
@@ -357,11 +345,17 @@ final class RealTransfer implements Transfer {
     /** Releases what the transfer holds without telling the listener: the blocking engine's last resort. */
     void abandon() {
         if (state == State.RUNNING) {
-            state = State.CLOSED;
-            interestOps = 0;
-            releaseQuietly(null);
-            record("failed");
+            over(State.CLOSED, null, "failed");
         }
+    }
+
+    /** Leaves {@code RUNNING} for good, before the listener hears how: what it holds is released. */
+    private void over(State to, TransferException failed, String outcome) {
+        state = to;
+        interestOps = 0;
+        failure = failed;
+        releaseQuietly(failed);
+        record(outcome);
     }
 
     /** Ends the transfer's flight recorder event, if a recording wanted one. */
@@ -375,26 +369,31 @@ final class RealTransfer implements Transfer {
 
     @Override
     public void close() {
-        if (state != State.RUNNING) {
-            return;
+        Thread me = Thread.currentThread();
+        boolean driving = driver == me; // a listener's close, within advance()
+        if (!driving) {
+            closeLater = true;
+            if (!DRIVER.compareAndSet(this, null, me)) {
+                return; // the thread in advance() closes it as that call returns
+            }
         }
-        TransferException abandoned = new TransferException(
-                "transfer closed after " + moved + " of " + countWords() + " bytes, before it was done", moved, null);
-        state = State.CLOSED;
-        interestOps = 0;
-        failure = abandoned;
-        releaseQuietly(abandoned);
-        record("closed");
-        listener.onFailure(abandoned);
+        try {
+            if (state == State.RUNNING) {
+                TransferException abandoned = failures().abandoned(moved);
+                over(State.CLOSED, abandoned, "closed");
+                listener.onFailure(abandoned);
+            }
+        } finally {
+            if (!driving) {
+                driver = null;
+            }
+        }
     }
 
     @Override
     public String toString() {
         return "Transfer{" + facts.request() + (prefix == null ? "" : " after a " + prefix) + " via "
-                + choice.strategy.name() + ", " + moved + " of " + countWords() + " bytes, " + state + "}";
-    }
-
-    private String countWords() {
-        return count() < 0 ? "all" : Long.toString(count());
+                + choice.strategy.name() + ", " + moved + " of " + (count() < 0 ? "all" : String.valueOf(count()))
+                + " bytes, " + state + "}";
     }
 }

@@ -44,9 +44,13 @@ import java.nio.channels.SelectionKey;
  * released, and a further {@code advance()} throws {@code IllegalStateException}; one thrown from
  * {@code onComplete} comes after every byte moved, and the transfer stays done.
  *
- * <p>Not thread-safe: drive one transfer from one thread at a time (a selector loop does). Which
- * thread may change from call to call, {@link #close()} included, given the caller's own
- * happens-before between them (a hand-over through a queue or an executor).
+ * <p><b>Threads.</b> Drive one transfer from one thread at a time (a selector loop does); which
+ * thread may change from call to call. An {@code advance()} while another thread is in one throws
+ * {@code IllegalStateException} and changes nothing. {@link #close()} may come from any thread at
+ * any time: while another thread is in {@code advance()}, it returns at once, and that call makes
+ * no further step and ends the transfer as it returns, so nothing a step is using (a mapping, a
+ * buffer) is released under it. To end a step blocked in a blocking channel, close the channel.
+ * The other methods read what the last {@code advance()} left, for the thread that drives.
  */
 public interface Transfer extends Closeable {
 
@@ -57,7 +61,8 @@ public interface Transfer extends Closeable {
      *     {@link #interestOps()}), when paced by a rate limit (wait {@link #delayNanos()}), or when
      *     already done
      * @throws TransferException if the transfer failed; it is then over
-     * @throws IllegalStateException if it had already failed or was closed
+     * @throws IllegalStateException if it had already failed or was closed, or another thread is in
+     *     {@code advance()} now
      */
     long advance() throws IOException;
 
@@ -94,7 +99,8 @@ public interface Transfer extends Closeable {
     /**
      * Releases what the library opened for this transfer; never the caller's channels. Closing a
      * transfer that is not done abandons it: the listener hears {@code onFailure} with a
-     * {@link TransferException} that says so. Closing again does nothing.
+     * {@link TransferException} that says so. Closing again does nothing. From any thread: while
+     * another is in {@link #advance()}, that call ends the transfer as it returns.
      */
     @Override
     void close();

@@ -134,6 +134,13 @@ final class TransferFailures {
         }
     }
 
+    /** A {@link Transfer#close()} before the transfer was done. */
+    TransferException abandoned(long moved) {
+        String of = count < 0 ? "all" : Long.toString(count);
+        return new TransferException(
+                "transfer closed after " + moved + " of " + of + " bytes, before it was done", moved, null);
+    }
+
     /** A cancel of the future ({@code copyAsync}), seen between steps or as the last one ends. */
     TransferException cancelled(long moved) {
         return new TransferException(
