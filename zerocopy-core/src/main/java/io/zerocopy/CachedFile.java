@@ -94,7 +94,7 @@ final class CachedFile {
         if (cacheHoldDropped.compareAndSet(false, true) && !release()) {
             // Leased still, and out of the cache: watched through the channel, which every lease
             // refers to. A cache miss registers nothing; a file evicted while sent registers once.
-            watch = Watcher.CLEANER.register(file.channel(), new Forgotten(holds, cache, file.path()));
+            watch = Cleaners.register(file.channel(), new Forgotten(holds, cache, file.path()));
         }
     }
 
@@ -154,16 +154,6 @@ final class CachedFile {
                             lost,
                             path);
         }
-    }
-
-    /** The cleaner, started with the first file evicted while leased. */
-    private static final class Watcher {
-        /** A daemon thread of its own, as the native files': the JDK's shared cleaner is where a server's channels queue. */
-        static final Cleaner CLEANER = Cleaner.create(r -> {
-            Thread thread = new Thread(r, "zerocopy-open-file-cache-cleaner");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /** What a lease's {@link OpenFile#close()} closes: gives its hold back, once. */

@@ -90,7 +90,10 @@ final class DirectBuffers {
     /** A new buffer of {@code size} bytes already counted in {@link #allocated}, or null if the JVM refuses it. */
     private ByteBuffer allocate(int size) {
         try {
-            return ByteBuffer.allocateDirect(size);
+            ByteBuffer buffer = ByteBuffer.allocateDirect(size);
+            AtomicLong count = allocated;
+            Cleaners.register(buffer, () -> count.addAndGet(-size)); // lent, never given back: off the budget
+            return buffer;
         } catch (OutOfMemoryError e) {
             long held = allocated.addAndGet(-size);
             if (held < budget) {

@@ -34,6 +34,8 @@ import java.nio.channels.SelectionKey;
  * between blocking modes. {@link #close()} releases what the library acquired (a buffer, a
  * mapping, a file it opened from a {@code Path}); that is also done as soon as the transfer
  * completes or fails, so close is only needed to abandon a transfer early, and is harmless always.
+ * A transfer dropped unclosed gives what it held back once the garbage collector finds it
+ * unreachable, which may be much later: close it.
  *
  * <p><b>Failures.</b> Any failure after opening is thrown by {@code advance()} as a
  * {@link TransferException} with the count, after the listener's {@code onFailure}; the transfer

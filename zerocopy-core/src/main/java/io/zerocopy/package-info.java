@@ -40,7 +40,7 @@
  *       {@code NativeFile}, {@code FifoReads}, {@code Openat2Beneath}, {@code LinuxFile},
  *       {@code LinuxCalls}, {@code LinuxAbi}, {@code KernelNames}, {@code Descriptors},
  *       {@code SocketWaits}, {@code SocketRoom}, {@code Wake}, {@code OpenFailures},
- *       {@code OpenedFile}, {@code Checks}, {@code Logs}.
+ *       {@code OpenedFile}, {@code Checks}, {@code Logs}, {@code Cleaners}.
  * </ol>
  */
 package io.zerocopy;

@@ -28,13 +28,6 @@ final class LinuxFile extends NativeFile {
     /** 1 for the open file, plus one per call in flight; 0 once the descriptor is closed. */
     private final AtomicInteger holds = new AtomicInteger(1);
 
-    /**
-     * Closes the descriptor of a file never closed once it is unreachable, as the JDK's channels do,
-     * on a thread of its own: the JDK's shared cleaner is where a server's channels and buffers queue.
-     */
-    private static final Cleaner CLEANER = Cleaner.create(
-            Thread.ofPlatform().name("zerocopy-native-files-cleaner").daemon().factory());
-
     /** The cleaner's action and registration, or null for a file its opener always closes. */
     private final Unreachable onRelease;
 
@@ -46,7 +39,7 @@ final class LinuxFile extends NativeFile {
         this.fd = fd;
         this.attributes = attributes;
         this.onRelease = watched ? new Unreachable(path, fd, holds) : null;
-        this.cleanable = watched ? CLEANER.register(this, onRelease) : null;
+        this.cleanable = watched ? Cleaners.register(this, onRelease) : null; // as the JDK's channels
     }
 
     /**

@@ -2,6 +2,7 @@ package io.zerocopy;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
@@ -31,10 +32,10 @@ final class Mappings {
     static Mapping mapReadOnly(FileChannel file, long position, long size) throws IOException {
         Arena arena = Arena.ofShared();
         try {
+            ByteBuffer buffer = file.map(FileChannel.MapMode.READ_ONLY, position, size, arena)
+                    .asByteBuffer();
             return new Mapping(
-                    file.map(FileChannel.MapMode.READ_ONLY, position, size, arena)
-                            .asByteBuffer(),
-                    arena::close);
+                    buffer, Cleaners.register(buffer, arena::close)::clean); // GC never closes a shared arena
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;

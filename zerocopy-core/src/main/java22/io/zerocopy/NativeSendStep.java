@@ -3,6 +3,7 @@ package io.zerocopy;
 import io.zerocopy.spi.TransferStep;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.SocketChannel;
 
@@ -11,7 +12,8 @@ import java.nio.channels.SocketChannel;
  * descriptor: the calls nginx makes, and no second open through the JDK.
  *
  * <p>Every call works on a duplicate of the socket's descriptor ({@link Descriptors#duplicate}),
- * made at the first move and closed with the step, so a close from another thread never makes a
+ * made at the first move and closed with the step (or, for a handle dropped unclosed part-way, by
+ * {@link Cleaners}), so a close from another thread never makes a
  * call land on a number the kernel gave out again; the duplicate keeps the socket alive past the
  * owner's close, so no call here blocks in the kernel. Where no descriptor is free for the
  * duplicate ({@code EMFILE}, {@code ENFILE}), the step reads the file and writes through the
@@ -32,8 +34,10 @@ final class NativeSendStep extends SidedStep {
 
     private final LinuxFile file;
     private final SocketChannel target;
-    /** Where this transfer's bytes begin in the file. */
+    /** Where this transfer's bytes begin and end in the file. */
     private final long start;
+
+    private final long end;
 
     private final boolean blockingTarget;
 
@@ -44,6 +48,8 @@ final class NativeSendStep extends SidedStep {
     private ParkingBridge bridge;
     /** The duplicate of the socket's descriptor every call works on, or -1 before the first move. */
     private int socket = -1;
+    /** The duplicate's close, once a move left the transfer unfinished: a handle dropped unclosed still closes it. */
+    private Cleaner.Cleanable unclosed;
     /** Whether no descriptor was free for the duplicate: every move then goes through the socket's own write. */
     private boolean undoubled;
     /** Whether a virtual thread had the JDK switch the socket to non-blocking underneath, which lasts. */
@@ -53,6 +59,7 @@ final class NativeSendStep extends SidedStep {
         this.file = file;
         this.target = target;
         this.start = facts.truncatableStart();
+        this.end = facts.truncatableEnd();
         this.blockingTarget = !facts.targetNonBlocking();
     }
 
@@ -63,6 +70,15 @@ final class NativeSendStep extends SidedStep {
 
     @Override
     public long move(long transferred, long maxBytes) throws IOException {
+        long n = sendOrPark(transferred, maxBytes);
+        if (socket >= 0 && unclosed == null && start + transferred + Math.max(n, 0) < end) {
+            int duplicate = socket;
+            unclosed = Cleaners.register(this, () -> closeDuplicate(duplicate));
+        }
+        return n;
+    }
+
+    private long sendOrPark(long transferred, long maxBytes) throws IOException {
         if (!target.isOpen()) {
             throw new AsynchronousCloseException();
         }
@@ -152,10 +168,18 @@ final class NativeSendStep extends SidedStep {
     @Override
     public void close() {
         if (socket >= 0) {
-            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-                LinuxCalls.close(s.callState, socket); // Linux releases the descriptor even when close fails
+            if (unclosed != null) {
+                unclosed.clean();
+            } else {
+                closeDuplicate(socket);
             }
             socket = -1;
+        }
+    }
+
+    private static void closeDuplicate(int socket) {
+        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+            LinuxCalls.close(s.callState, socket); // Linux releases the descriptor even when close fails
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 class DirectBuffersTest {
@@ -55,6 +56,27 @@ class DirectBuffersTest {
                 .as("a released buffer serves the next transfer")
                 .isSameAs(lent.get(1));
         assertThat(pool.allocated()).as("reuse allocates nothing").isEqualTo(3 * 4096);
+    }
+
+    @Test
+    void aLentBufferNeverGivenBack_comesOffTheBudgetOnceUnreachable() {
+        DirectBuffers pool = new DirectBuffers(2 * 4096);
+        lendAndDrop(pool);
+        lendAndDrop(pool);
+        assertThat(pool.acquire(4096)).as("both dropped buffers still counted").isNull();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (pool.allocated() > 0 && System.nanoTime() < deadline) {
+            System.gc();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // polling interval, not synchronisation
+        }
+        assertThat(pool.allocated()).as("bytes counted after the GC found both").isZero();
+        assertThat(pool.acquire(4096)).as("the budget is free again").isNotNull();
+    }
+
+    /** Lends a buffer that is never given back: a handle dropped without its close. */
+    private static void lendAndDrop(DirectBuffers pool) {
+        assertThat(pool.acquire(4096)).isNotNull();
     }
 
     @Test

@@ -181,6 +181,11 @@ final class LoopbackReceiver implements AutoCloseable {
         return received.get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
+    /** Whether the reader has seen the end of stream (or failed) by now. */
+    boolean ended() {
+        return received.isDone();
+    }
+
     /** For {@link #resettingAfter}: waits for the reset and returns how many bytes were read before it. */
     long readBeforeReset() throws Exception {
         return reset.get(WAIT_SECONDS, TimeUnit.SECONDS);
