@@ -114,6 +114,10 @@ final class Choice {
         if (reason == null) {
             String how = support != null ? support.reason() : ((BuiltInStrategy) strategy).how(facts, pooled);
             reason = words.of(this, how);
+            if (facts.prefixChunk() > 0) {
+                reason += "; the body's first " + facts.prefixChunk()
+                        + " bytes went with the prefix in one gathering write";
+            }
         }
         return reason;
     }

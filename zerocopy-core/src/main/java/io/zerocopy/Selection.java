@@ -93,7 +93,8 @@ final class Selection {
                 NativeStrategy.INSTANCE,
                 s -> s.facts.nativeSource(),
                 Check.READ_AHEAD,
-                (s, how) -> "a file of " + s.facts.count() + " bytes the library opened natively: " + how),
+                (s, how) -> "a body of " + (s.facts.prefixChunk() + s.facts.count())
+                        + " bytes from a file the library opened natively: " + how),
         new Row(
                 BufferedStrategy.INSTANCE,
                 s -> PrefixWrite.goesWhole(s.facts) && !s.facts.sourceDirectIo(),

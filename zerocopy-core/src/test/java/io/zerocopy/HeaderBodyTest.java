@@ -327,6 +327,24 @@ class HeaderBodyTest {
         }
     }
 
+    /** A body larger than goes whole: the result names the first chunk that went with the prefix, then the strategy. */
+    @ParameterizedTest
+    @ValueSource(ints = {WHOLE + 1, 100_000})
+    void result_bodyPartlyWithThePrefix_saysHowMuch(int body) throws Exception {
+        Path path = Files.write(dir.resolve("body"), fileFor(body));
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            Transfer transfer = Transfers.open(
+                    FileRegion.of(file, POSITION, body).withPrefix(header(body)), new RecordingGatherer(1000));
+            while (!transfer.isDone()) {
+                transfer.advance();
+            }
+
+            assertThat(transfer.result().reason())
+                    .endsWith("; the body's first " + gathered(body)
+                            + " bytes went with the prefix in one gathering write");
+        }
+    }
+
     /**
      * The body is read into a buffer lent by the shared pool for the first write; it goes back
      * however the transfer ends, and while it waits after a short first write. More transfers than
