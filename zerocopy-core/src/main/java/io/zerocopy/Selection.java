@@ -153,7 +153,8 @@ final class Selection {
                 s -> s.facts.sourceKind() == ChannelKind.FILE
                         && kernelReadsTarget(s.facts.targetKind())
                         && s.facts.count() >= MMAP_MIN_BYTES
-                        && (kernelPath(s) == null || s.excludes(TransferToStrategy.NAME)),
+                        && (kernelPath(s) == null || s.excludes(TransferToStrategy.NAME))
+                        && s.facts.mappable(),
                 Check.LAST_BYTE,
                 (s, how) -> noKernelPath(s) + "; mapped windows save a copy at " + s.facts.count() + " bytes"),
         new Row(

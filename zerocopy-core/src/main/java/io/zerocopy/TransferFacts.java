@@ -363,6 +363,16 @@ final class TransferFacts {
         return targetNonBlocking && (sourceFile != null || sourceNonBlocking);
     }
 
+    /** Whether the source file maps at all (some pseudo files, sysfs's, refuse): one byte mapped and released to see. */
+    boolean mappable() {
+        try {
+            Mappings.mapReadOnly(sourceFile, truncatableStart(), 1).unmap().run();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Whether the source is a file the library opened natively ({@link NativeFile}), read through a slice view. */
     boolean nativeSource() {
         return sourceFile instanceof NativeFile;

@@ -2,7 +2,12 @@ package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.Pipe;
 import java.nio.channels.WritableByteChannel;
@@ -13,6 +18,7 @@ import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,6 +57,37 @@ class PipeTargetTest {
                     .hasCauseInstanceOf(TransferException.class);
         } finally {
             sink.close();
+        }
+    }
+
+    /**
+     * A file the size of which calls for mapped windows into a pipe, but which refuses to be mapped
+     * (a sysfs file: the kernel's BTF): the table passes mmap over, and every byte arrives.
+     */
+    @Test
+    void copy_aFileThatRefusesMapping_intoAPipe_sendsEveryByte() throws Exception {
+        Path path = Path.of("/sys/kernel/btf/vmlinux");
+        assumeTrue(Files.isReadable(path) && Files.size(path) >= Selection.MMAP_MIN_BYTES, "needs a large sysfs file");
+        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+            assumeTrue(
+                    catchThrowable(() -> file.map(FileChannel.MapMode.READ_ONLY, 0, 1)) instanceof IOException,
+                    "needs a file that refuses mmap");
+        }
+        byte[] expected = Files.readAllBytes(path);
+        Pipe pipe = Pipe.open();
+        try (Pipe.SourceChannel source = pipe.source()) {
+            FutureTask<byte[]> reading = new FutureTask<>(() -> {
+                ByteArrayOutputStream read = new ByteArrayOutputStream();
+                Channels.newInputStream(source).transferTo(read);
+                return read.toByteArray();
+            });
+            new Thread(reading, "reading the pipe").start();
+            long sent;
+            try (Pipe.SinkChannel sink = pipe.sink()) {
+                sent = Transfers.copy(path, (WritableByteChannel) sink);
+            }
+            assertThat(sent).isEqualTo(expected.length);
+            assertThat(reading.get(20, TimeUnit.SECONDS)).isEqualTo(expected);
         }
     }
 
