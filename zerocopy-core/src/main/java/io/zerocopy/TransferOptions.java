@@ -274,7 +274,9 @@ public final class TransferOptions {
          * fails the call at once on every JDK, then close it. With native access, a file sent by
          * {@code sendfile} and a {@code splice} relay never wait in the kernel on a platform
          * thread (see {@code native} and {@code splice} in the README's strategy table): there the
-         * timeout is exact into a blocking socket too.
+         * timeout is exact into a blocking socket too. A read or write of a file waits in the kernel
+         * as long as its file system makes it (a stopped FUSE daemon, a frozen or unreachable one),
+         * on every path, as the JDK's own calls do: the timeout catches it only once the call returns.
          */
         public Builder stallTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "stallTimeout");

@@ -152,8 +152,10 @@ public final class Transfers {
      * names. A file that ends before its size (sysfs) is copied to its end, as {@code Files.copy}
      * does. Unlike {@code Files.copy}, which copies to wherever the file ends, the bytes copied are
      * the size the source had when opened, as for {@link #copy(Path, WritableByteChannel)}: bytes
-     * appended meanwhile are left out, and a source that shrinks fails the copy. If the copy fails
-     * part-way the partial target is deleted. A target that {@code REPLACE_EXISTING} replaces is
+     * appended meanwhile are left out, and a source that shrinks fails the copy. A failure part-way
+     * (a full file system) is a {@link TransferException} with the count and the cause, as for every
+     * verb, not the {@code FileSystemException} of {@code Files.copy}; the partial target is then
+     * deleted. A target that {@code REPLACE_EXISTING} replaces is
      * deleted only once the source is open and a strategy chosen: a copy that cannot start (a
      * source the process may not read, options that leave no strategy) leaves it, as JDK 25's
      * {@code Files.copy} does (JDK 17's deletes it first).
