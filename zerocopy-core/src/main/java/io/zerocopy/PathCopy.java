@@ -50,7 +50,8 @@ final class PathCopy {
         boolean replace = false;
         boolean attributes = false;
         boolean followLinks = true;
-        for (CopyOption option : copyOptions) {
+        for (int i = 0; i < copyOptions.length; i++) {
+            CopyOption option = copyOptions[i];
             if (option == StandardCopyOption.REPLACE_EXISTING) {
                 replace = true;
             } else if (option == StandardCopyOption.COPY_ATTRIBUTES) {
@@ -59,7 +60,7 @@ final class PathCopy {
                 followLinks = false;
             } else {
                 throw new UnsupportedOperationException(
-                        "copyOptions: " + Objects.requireNonNull(option, "copyOptions[i]")
+                        "copyOptions: " + Objects.requireNonNull(option, "copyOptions[" + i + "]")
                                 + " (expected: REPLACE_EXISTING, COPY_ATTRIBUTES or NOFOLLOW_LINKS)");
             }
         }

@@ -115,8 +115,8 @@ class ArgumentsTest {
                 () -> Transfers.copy(source, target, (CopyOption[]) null));
         addNull(
                 tests,
-                "copy(Path, Path) copyOptions[i]",
-                "copyOptions[i]",
+                "copy(Path, Path) copyOptions[1]",
+                "copyOptions[1]",
                 () -> Transfers.copy(source, target, StandardCopyOption.REPLACE_EXISTING, null));
         addNull(
                 tests,
