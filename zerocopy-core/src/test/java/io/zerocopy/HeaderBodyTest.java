@@ -312,25 +312,24 @@ class HeaderBodyTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 4096, 40_960, WHOLE})
     void result_bodyWholeWithThePrefix_saysSo(int body) throws Exception {
-        Path path = Files.write(dir.resolve("body"), fileFor(body));
-        try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
-            Transfer transfer = Transfers.open(
-                    FileRegion.of(file, POSITION, body).withPrefix(header(body)), new RecordingGatherer(1000));
-            while (!transfer.isDone()) {
-                transfer.advance();
-            }
+        TransferResult result = resultWithPrefix(body);
 
-            TransferResult result = transfer.result();
-            assertThat(result.strategy()).isEqualTo(BufferedStrategy.NAME);
-            assertThat(result.reason())
-                    .contains(body == 0 ? "empty body" : "the whole body, " + body + " bytes, goes with the prefix");
-        }
+        assertThat(result.strategy()).isEqualTo(BufferedStrategy.NAME);
+        assertThat(result.reason())
+                .contains(body == 0 ? "empty body" : "the whole body, " + body + " bytes, goes with the prefix");
     }
 
     /** A body larger than goes whole: the result names the first chunk that went with the prefix, then the strategy. */
     @ParameterizedTest
     @ValueSource(ints = {WHOLE + 1, 100_000})
     void result_bodyPartlyWithThePrefix_saysHowMuch(int body) throws Exception {
+        assertThat(resultWithPrefix(body).reason())
+                .endsWith(
+                        "; the body's first " + gathered(body) + " bytes went with the prefix in one gathering write");
+    }
+
+    /** The result of a body of {@code body} bytes after its header, driven to the end into a gathering target. */
+    private TransferResult resultWithPrefix(int body) throws Exception {
         Path path = Files.write(dir.resolve("body"), fileFor(body));
         try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
             Transfer transfer = Transfers.open(
@@ -338,10 +337,7 @@ class HeaderBodyTest {
             while (!transfer.isDone()) {
                 transfer.advance();
             }
-
-            assertThat(transfer.result().reason())
-                    .endsWith("; the body's first " + gathered(body)
-                            + " bytes went with the prefix in one gathering write");
+            return transfer.result();
         }
     }
 
