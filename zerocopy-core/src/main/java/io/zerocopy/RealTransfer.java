@@ -111,7 +111,7 @@ final class RealTransfer implements Transfer {
         }
         if (!DRIVER.compareAndSet(this, null, me)) {
             throw new IllegalStateException(
-                    "advance() is running on another thread: drive a transfer from one at a time");
+                    "another thread is in advance() or close(): drive a transfer from one at a time");
         }
         try {
             if (state == State.DONE) {

@@ -93,8 +93,8 @@ final class Selection {
                 NativeStrategy.INSTANCE,
                 s -> s.facts.nativeSource(),
                 Check.READ_AHEAD,
-                (s, how) -> "a body of " + (s.facts.prefixChunk() + s.facts.count())
-                        + " bytes from a file the library opened natively: " + how),
+                (s, how) -> (s.facts.prefixChunk() + s.facts.count()) + " bytes of a file the library opened natively: "
+                        + how),
         new Row(
                 BufferedStrategy.INSTANCE,
                 s -> PrefixWrite.goesWhole(s.facts) && !s.facts.sourceDirectIo(),

@@ -406,7 +406,7 @@ class NativeFileTest {
                             .isEqualTo(head.length + size);
                     assertThat(result.strategy()).isEqualTo("native");
                     if (size > 80 * 1024) { // a body partly with the prefix: its size, not the rest's
-                        assertThat(result.reason()).startsWith("a body of " + size + " bytes from a file");
+                        assertThat(result.reason()).startsWith(size + " bytes of a file");
                     }
                 }
                 byte[] expected = fileThenHeadAndFile(data, head);
