@@ -19,10 +19,18 @@ final class AsyncCopies {
      * interrupting the thread or closing a channel.
      */
     static final class Handle extends CompletableFuture<TransferResult> {
-        /** The copy's engine once it exists, and whether a cancel came: both under this handle's lock. */
+        /** The copy's engine once it exists, whether a cancel came, and whether the task began: under this lock. */
         private Engine engine;
 
         private boolean cancelRequested;
+        private boolean began;
+
+        /** Whether the task may run now: not cancelled, and not run before (an executor that runs it twice). */
+        synchronized boolean begin() {
+            boolean first = !began && !isCancelled();
+            began = true;
+            return first;
+        }
 
         /** Called by the task once its engine exists: a cancel that came first reaches it now. */
         synchronized void attach(Engine e) {
@@ -67,16 +75,13 @@ final class AsyncCopies {
     static CompletableFuture<TransferResult> start(Task task, Executor executor) {
         Handle handle = new Handle();
         executor.execute(() -> {
-            if (handle.isCancelled()) {
+            if (!handle.begin()) {
                 return;
             }
             try {
                 handle.complete(task.run(handle));
             } catch (Throwable t) {
-                handle.fail(t);
-                if (t instanceof Error) {
-                    throw (Error) t;
-                }
+                handle.fail(t); // an Error too, as CompletableFuture.supplyAsync: the future is where it is told
             }
         });
         return handle;

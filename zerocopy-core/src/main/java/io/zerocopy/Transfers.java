@@ -42,9 +42,8 @@ import java.util.concurrent.Executor;
  * a file region without a segment that carries the prefix alone.
  *
  * <p>The {@code copy} verbs return the number of bytes moved and block until they have all moved,
- * the source is exhausted, or the transfer fails; {@code open} returns a {@link Transfer} that an
- * event loop drives, and {@code copyAsync} runs a copy on an executor. Each method documents
- * what it reads, where it writes and what it leaves behind; the common rules are:
+ * the source is exhausted, or the transfer fails. Each method documents what it reads, where it
+ * writes and what it leaves behind; the common rules are:
  * <ul>
  *   <li><b>Ownership.</b> Channels, sockets and streams passed in are never closed, flushed, or
  *       switched between blocking and non-blocking mode, and after the call they are not registered
@@ -356,10 +355,13 @@ public final class Transfers {
      * Copies the whole file to {@code target} on a thread of {@code executor} (on Java 21 and later
      * {@code Executors.newVirtualThreadPerTaskExecutor()} serves any number of slow peers). The
      * future completes with the result, or exceptionally with what
-     * {@link #copy(Path, WritableByteChannel)} would have thrown. {@code cancel} on the future stops
-     * the copy at its next step without interrupting the thread or closing a channel, and the
-     * listener hears {@code onFailure}; a step blocked in a blocking channel ends first, and what it
-     * moved, the rest of the file included, counts in that failure. A {@code cancel} that returns
+     * {@link #copy(Path, WritableByteChannel)} would have thrown, an {@code Error} too; an executor
+     * that refuses the task throws its {@code RejectedExecutionException} from here, as
+     * {@code CompletableFuture.runAsync} does, and a task run twice copies once. {@code cancel} on the
+     * future stops the copy at its next step without interrupting the thread or closing a channel,
+     * and the listener hears {@code onFailure}; a step blocked in a blocking channel ends first, and
+     * what it moved, the rest of the file included, counts in that failure. A copy cancelled before
+     * its task runs opens nothing, and its listener hears nothing. A {@code cancel} that returns
      * true always ends the copy so; false means the copy had already ended, and its own outcome
      * completes the future. By the time {@code cancel} returns, the target is out of the library's
      * selector; the copy's thread makes no further write once the listener hears {@code onFailure}.

@@ -1,6 +1,7 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.zerocopy.testing.AdversarialChannels;
@@ -18,7 +19,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -284,6 +287,74 @@ class CopyAsyncTest {
             pair.sender.shutdownOutput();
             assertThat(LoopbackPair.readToEnd(pair.receiver)).isEmpty();
         }
+    }
+
+    @Test
+    void copyAsync_onAnExecutorThatRunsTheTaskTwice_copiesOnce() throws Exception {
+        byte[] data = randomBytes(100_000);
+        Path path = Files.write(dir.resolve("source"), data);
+        AtomicInteger starts = new AtomicInteger();
+        TransferListener counting = new TransferListener() {
+            @Override
+            public void onStart(String strategy, long expectedBytes) {
+                starts.incrementAndGet();
+            }
+        };
+        Executor twice = task -> {
+            task.run();
+            task.run();
+        };
+        AdversarialChannels.Target target =
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.RANDOM_SHORT, random);
+
+        TransferResult result =
+                Transfers.copyAsync(path, target, twice, options(counting)).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(result.bytesTransferred()).isEqualTo(data.length);
+        ByteArrays.assertSameBytes("written", target.bytes(), data);
+        assertThat(starts).as("onStart calls").hasValue(1);
+    }
+
+    /** An {@code Error} of the listener's own, which the copy's thread must not throw to its executor. */
+    private static final class ListenerError extends Error {
+        ListenerError() {
+            super("thrown by the listener");
+        }
+    }
+
+    @Test
+    void copyAsync_anErrorOfTheListener_completesTheFutureAndLeavesTheExecutor() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        TransferListener throwing = new TransferListener() {
+            @Override
+            public void onComplete(TransferResult result) {
+                throw new ListenerError();
+            }
+        };
+        Executor direct = Runnable::run; // the task runs inside copyAsync: what it throws, the caller would get
+        AdversarialChannels.Target target =
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
+
+        CompletableFuture<TransferResult> future = Transfers.copyAsync(path, target, direct, options(throwing));
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertThat(e.getCause()).isInstanceOf(ListenerError.class);
+    }
+
+    @Test
+    void copyAsync_anExecutorThatRefuses_throwsItsRejectionAtOnce() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        Observer observer = new Observer();
+        Executor refusing = task -> {
+            throw new RejectedExecutionException("full");
+        };
+        AdversarialChannels.Target target =
+                AdversarialChannels.Target.of(AdversarialChannels.Behaviour.ONE_BYTE, random);
+
+        assertThatThrownBy(() -> Transfers.copyAsync(path, target, refusing, options(observer)))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(observer.started).as("onStart").isNotDone();
+        assertThat(target.calls()).isZero();
     }
 
     @Test
