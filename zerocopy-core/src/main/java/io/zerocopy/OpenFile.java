@@ -39,8 +39,8 @@ import java.util.Objects;
  * {@link #channel()} is then the library's own read-only {@code FileChannel}, which every verb of
  * {@link Transfers} takes, and which sends a small file (see {@code native} in the README's
  * strategy table) with one {@code pread} and one write. Everywhere else, or with the
- * {@code native} strategy excluded or another forced by the system properties, the attributes are read by path first (so that a FIFO is refused before an
- * open that would block), then the file is opened with {@code FileChannel.open}, and the path is
+ * {@code native} strategy excluded or another forced by the system properties, the attributes are
+ * read by path first (so that a FIFO is refused before an open that would block), then the file is opened with {@code FileChannel.open}, and the path is
  * looked at again: if it names another file by then (a rename raced the open), the file is opened
  * again, so that the attributes describe the file opened. The JDK cannot open without waiting for
  * a FIFO's writer, so on that path a FIFO renamed over the name between the look and the open makes

@@ -393,7 +393,7 @@ final class RealTransfer implements Transfer {
     @Override
     public String toString() {
         return "Transfer{" + facts.request() + (prefix == null ? "" : " after a " + prefix) + " via "
-                + choice.strategy.name() + ", " + moved + " of " + (count() < 0 ? "all" : String.valueOf(count()))
+                + choice.strategy.name() + ", " + moved + " of " + TransferFailures.countWords(count())
                 + " bytes, " + state + "}";
     }
 }

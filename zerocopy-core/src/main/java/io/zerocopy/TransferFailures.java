@@ -136,9 +136,15 @@ final class TransferFailures {
 
     /** A {@link Transfer#close()} before the transfer was done. */
     TransferException abandoned(long moved) {
-        String of = count < 0 ? "all" : Long.toString(count);
         return new TransferException(
-                "transfer closed after " + moved + " of " + of + " bytes, before it was done", moved, null);
+                "transfer closed after " + moved + " of " + countWords(count) + " bytes, before it was done",
+                moved,
+                null);
+    }
+
+    /** A transfer's count in words: "all" for one that runs to the end of its source. */
+    static String countWords(long count) {
+        return count < 0 ? "all" : Long.toString(count);
     }
 
     /** A cancel of the future ({@code copyAsync}), seen between steps or as the last one ends. */

@@ -89,6 +89,13 @@ class TransferThreadsTest {
         }
     }
 
+    /** Advances {@code transfer} on a thread of the test's own; returns once its first write is held. */
+    private Future<Long> advanceUntilHeld(Transfer transfer, HeldTarget target) {
+        Future<Long> advancing = threads.submit(transfer::advance);
+        await(target.inWrite);
+        return advancing;
+    }
+
     private byte[] data(long seed) {
         byte[] bytes = new byte[SIZE];
         new Random(seed).nextBytes(bytes);
@@ -117,8 +124,7 @@ class TransferThreadsTest {
                         .bufferSize(64 * 1024)
                         .mappedWindow(1 << 20)
                         .build());
-        Future<Long> advancing = threads.submit(transfer::advance);
-        await(target.inWrite);
+        Future<Long> advancing = advanceUntilHeld(transfer, target);
 
         threads.submit(transfer::close).get(5, TimeUnit.SECONDS); // returns while the step is held
         assertThat(advancing).as("the step still held").isNotDone();
@@ -141,8 +147,7 @@ class TransferThreadsTest {
         HeldTarget target = new HeldTarget();
         Transfer transfer = Transfers.open(
                 path, target, TransferOptions.builder().strategy(strategy).build());
-        Future<Long> advancing = threads.submit(transfer::advance);
-        await(target.inWrite);
+        Future<Long> advancing = advanceUntilHeld(transfer, target);
 
         assertThatThrownBy(transfer::advance)
                 .isInstanceOf(IllegalStateException.class)
