@@ -26,10 +26,23 @@ import java.nio.channels.WritableByteChannel;
 final class ChannelKinds {
 
     /** Zero bytes for checks that touch nothing: never written, so shared; direct, so the JDK needs no copy of it. */
-    static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
+    static final ByteBuffer NOTHING = directOrHeap(0);
 
     /** Where {@link #probe} drops its byte: direct, so the JDK reads straight into it; shared through views. */
-    private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
+    private static final ByteBuffer PROBE_BYTE = directOrHeap(1);
+
+    /**
+     * A direct buffer of {@code size} bytes, or a heap one where the JVM refuses it (its direct
+     * memory spent, or {@code -XX:MaxDirectMemorySize=0}): made while a class initialises, so a
+     * refusal must not fail the class, which would fail every later use of the library.
+     */
+    private static ByteBuffer directOrHeap(int size) {
+        try {
+            return ByteBuffer.allocateDirect(size);
+        } catch (OutOfMemoryError e) {
+            return ByteBuffer.allocate(size);
+        }
+    }
 
     private ChannelKinds() {}
 

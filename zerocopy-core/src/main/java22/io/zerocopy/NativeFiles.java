@@ -23,15 +23,14 @@ import java.util.List;
 final class NativeFiles {
     private static final String UNAVAILABLE = check();
 
-    /** The calls' memory, one per platform thread: errno, a {@code struct stat}, the path being opened. */
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(() -> new Scratch(false));
-
     /**
-     * The calls' memory lent to virtual threads, which often live for one task (memory of their own
-     * would cost an allocation and a cleaner per file). One is held only across native calls, which
-     * pin the thread, so about one per carrier is in use: {@link Slots}, which allocate nothing.
+     * The calls' memory (errno, a {@code struct stat}, the path being opened), lent to any thread for
+     * its calls: one is held only across native calls, so about one per CPU is in use, and a thread
+     * of one task costs no allocation and cleaner per file. Not per thread: a thread's own would keep
+     * this class, and its class loader, alive as long as the thread (a server's pool outlives an
+     * application redeployed into it).
      */
-    private static final Slots<Scratch> LENDABLE = new Slots<>();
+    private static final Slots<Scratch> IDLE = new Slots<>();
 
     private NativeFiles() {}
 
@@ -88,7 +87,11 @@ final class NativeFiles {
         if (UNAVAILABLE != null || !KernelNames.ofJdkFileSystem(path)) {
             return null;
         }
-        try (Scratch s = scratch()) {
+        Scratch s = scratchOrNull();
+        if (s == null) {
+            return null;
+        }
+        try (s) {
             MemorySegment name = s.name(path);
             return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, watched, asOpenFile, s);
         }
@@ -280,16 +283,22 @@ final class NativeFiles {
         return file instanceof LinuxFile && sendsToKind(kind);
     }
 
-    /**
-     * Memory for this thread's calls until {@link Scratch#close}: a platform thread's own, or one
-     * lent to a virtual thread (made now if none is idle).
-     */
+    /** Memory for this thread's calls until {@link Scratch#close}: an idle one, or one made now. */
     static Scratch scratch() {
-        if (!Thread.currentThread().isVirtual()) {
-            return SCRATCH.get();
+        Scratch idle = IDLE.take();
+        return idle != null ? idle : new Scratch();
+    }
+
+    /**
+     * As {@link #scratch()}, or null where the JVM refuses the memory: it counts against
+     * {@code -XX:MaxDirectMemorySize}, and a file not yet opened can still go the JDK way.
+     */
+    private static Scratch scratchOrNull() {
+        try {
+            return scratch();
+        } catch (OutOfMemoryError e) {
+            return null;
         }
-        Scratch idle = LENDABLE.take();
-        return idle != null ? idle : new Scratch(true);
     }
 
     /** The exception the JDK throws for {@code errno} on {@code path} (as its file system provider words it). */
@@ -310,10 +319,9 @@ final class NativeFiles {
 
     /**
      * Memory for the calls, made once rather than per file (each native allocation registers a
-     * cleaner): a platform thread's, freed by the GC with the thread, or one virtual threads borrow.
+     * cleaner), lent to one thread at a time; freed by the GC once no slot keeps it.
      */
     static final class Scratch implements AutoCloseable {
-        private final boolean lendable;
         private final Arena arena = Arena.ofAuto();
         final MemorySegment callState = LinuxCalls.callState(arena);
         final MemorySegment stat = arena.allocate(LinuxFile.Stat.BYTES, 8);
@@ -328,16 +336,10 @@ final class NativeFiles {
 
         private MemorySegment bounce;
 
-        private Scratch(boolean lendable) {
-            this.lendable = lendable;
-        }
-
-        /** Done for now: one lent to a virtual thread goes back, or to the GC when every slot is full. */
+        /** Done for now: back to a slot, or to the GC when every slot is full. */
         @Override
         public void close() {
-            if (lendable) {
-                LENDABLE.put(this);
-            }
+            IDLE.put(this);
         }
 
         /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames}). */

@@ -1,7 +1,6 @@
 package io.zerocopy;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedByInterruptException;
@@ -22,8 +21,6 @@ final class SocketWaits {
      * transfer costs ten wake-ups a second; a close is seen within about that.
      */
     static final int WAIT_MILLIS = 100;
-
-    private static final ByteBuffer NO_BYTES = ByteBuffer.allocateDirect(0);
 
     private Wake wake;
 
@@ -58,7 +55,7 @@ final class SocketWaits {
      */
     static void failIfOutputShut(Channel channel) throws IOException {
         if (channel instanceof SocketChannel socket && socket.isOpen()) {
-            socket.write(NO_BYTES);
+            socket.write(ChannelKinds.NOTHING);
         }
     }
 
@@ -120,7 +117,7 @@ final class SocketWaits {
                     return null;
                 }
                 why = "/proc/sys/net/ipv4/tcp_notsent_lowat cannot be read";
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | OutOfMemoryError e) { // the calls' memory is direct memory
                 why = e.toString();
             }
             String unknown = "the kernel does not tell a socket's send room (" + why + ")";
