@@ -1,10 +1,16 @@
 package io.zerocopy;
 
 import java.lang.management.ManagementFactory;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -16,10 +22,15 @@ import org.slf4j.LoggerFactory;
  * {@code OutOfMemoryError}) and registers a cleaner, which costs more than the whole copy of a small
  * file. So the pool allocates at most {@link #budget()} bytes in all, keeps every buffer it allocated
  * for reuse (after a burst, up to the budget stays allocated) and answers null when the budget is
- * spent: the caller then takes a path that needs no direct buffer. The budget is read once
- * ({@link #configuredBudget}); where the JVM refuses a buffer within it (a budget set above the
- * JVM's limit, or direct memory taken by something else in the process), it shrinks to what the
- * pool holds, so the JDK's reserve, a garbage collection and half a second of retries, is paid once.
+ * spent: the caller then takes a path that needs no direct buffer. Idle buffers too small for a
+ * request are dropped to make room for it, and a buffer lent and never given back (a handle dropped
+ * unclosed) comes off the budget once the GC finds it unreachable, so the budget is spent only by
+ * buffers in use or of the size asked for. The budget is read once ({@link #configuredBudget});
+ * where the JVM refuses a buffer within it (a budget set above the JVM's limit, or direct memory
+ * taken by something else in the process), it shrinks to what the pool holds, with one warning.
+ *
+ * <p>No thread and no {@code ThreadLocal}: a thread of the library's would keep its class loader
+ * alive for as long as the pool holds a buffer (an application redeployed into a server).
  */
 final class DirectBuffers {
     private static final Logger log = LoggerFactory.getLogger(DirectBuffers.class);
@@ -48,6 +59,13 @@ final class DirectBuffers {
 
     private final AtomicLong allocated = new AtomicLong();
 
+    /** Every buffer allocated and not yet off the budget, watched for the GC finding it unreachable. */
+    private final Set<Allocated> watched = ConcurrentHashMap.newKeySet();
+
+    private final ReferenceQueue<ByteBuffer> unreachable = new ReferenceQueue<>();
+
+    private boolean refusedBefore;
+
     DirectBuffers(long budget) {
         this.budget = budget;
     }
@@ -59,6 +77,7 @@ final class DirectBuffers {
 
     /** The bytes this pool has allocated, lent out or idle. */
     long allocated() {
+        reclaim();
         return allocated.get();
     }
 
@@ -79,6 +98,11 @@ final class DirectBuffers {
         if (b != null) {
             return b.clear();
         }
+        b = allocateWithinBudget(size);
+        return b != null || reclaim() + dropIdleSmallerThan(size) == 0 ? b : allocateWithinBudget(size);
+    }
+
+    private ByteBuffer allocateWithinBudget(int size) {
         for (long a = allocated.get(); a + size <= budget; a = allocated.get()) {
             if (allocated.compareAndSet(a, a + size)) {
                 return allocate(size);
@@ -91,25 +115,98 @@ final class DirectBuffers {
     private ByteBuffer allocate(int size) {
         try {
             ByteBuffer buffer = ByteBuffer.allocateDirect(size);
-            AtomicLong count = allocated;
-            Cleaners.register(buffer, () -> count.addAndGet(-size)); // lent, never given back: off the budget
+            watched.add(new Allocated(buffer, unreachable));
             return buffer;
         } catch (OutOfMemoryError e) {
             long held = allocated.addAndGet(-size);
-            if (held < budget) {
+            long was = budget;
+            if (lowerBudget(held)) {
                 log.warn(
                         "The JVM refused a direct buffer of {} bytes with {} of the library's budget of {} allocated ({});"
                                 + " the budget is now {} bytes: -XX:MaxDirectMemorySize or -D{} sets it",
                         size,
                         held,
-                        budget,
+                        was,
                         e.getMessage(),
                         held,
                         TransferOptions.DIRECT_MEMORY_PROPERTY);
-                budget = held;
             }
             return null;
         }
+    }
+
+    /**
+     * Lowers the budget to {@code held} if that is lower; true the first time only, for the one
+     * warning: threads refused at once lower it each to what it held, never raise it.
+     */
+    private synchronized boolean lowerBudget(long held) {
+        if (held < budget) {
+            budget = held;
+        }
+        boolean first = !refusedBefore;
+        refusedBefore = true;
+        return first;
+    }
+
+    /** A buffer the pool allocated, which the GC enqueues once nothing reaches it. */
+    private static final class Allocated extends PhantomReference<ByteBuffer> {
+        final int size;
+
+        Allocated(ByteBuffer buffer, ReferenceQueue<ByteBuffer> queue) {
+            super(buffer, queue);
+            this.size = buffer.capacity();
+        }
+    }
+
+    /** Takes the buffers the GC found lent and never given back off the budget; the bytes that freed. */
+    private long reclaim() {
+        long freed = 0;
+        for (Reference<? extends ByteBuffer> r = unreachable.poll(); r != null; r = unreachable.poll()) {
+            freed += forget((Allocated) r);
+        }
+        return freed;
+    }
+
+    /**
+     * Drops idle buffers smaller than {@code size} where that makes room for it; the bytes that
+     * freed. Where it would not, they stay for the smaller requests they serve.
+     */
+    private long dropIdleSmallerThan(int size) {
+        List<ByteBuffer> taken = new ArrayList<>();
+        long room = budget - allocated.get();
+        for (Shelf shelf : shelves) {
+            while (shelf.capacity < size && room < size) {
+                ByteBuffer idle = shelf.pop();
+                if (idle == null) {
+                    break;
+                }
+                taken.add(idle);
+                room += idle.capacity();
+            }
+        }
+        if (room < size) {
+            taken.forEach(this::release);
+            return 0;
+        }
+        long freed = 0;
+        for (ByteBuffer idle : taken) {
+            for (Allocated a : watched) {
+                if (a.refersTo(idle)) {
+                    a.clear(); // the JDK's own cleaner frees the memory once the GC finds the buffer
+                    freed += forget(a);
+                    break;
+                }
+            }
+        }
+        return freed;
+    }
+
+    private long forget(Allocated buffer) {
+        if (!watched.remove(buffer)) {
+            return 0;
+        }
+        allocated.addAndGet(-buffer.size);
+        return buffer.size;
     }
 
     /** Takes back a buffer from {@link #acquire}; the caller must not use it afterwards. Never waits. */

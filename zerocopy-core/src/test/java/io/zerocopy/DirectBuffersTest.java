@@ -74,6 +74,26 @@ class DirectBuffersTest {
         assertThat(pool.acquire(4096)).as("the budget is free again").isNotNull();
     }
 
+    @Test
+    void idleBuffersTooSmallForARequest_areDroppedToMakeRoomForIt() {
+        DirectBuffers pool = new DirectBuffers(4 * 4096);
+        List<ByteBuffer> small = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            small.add(pool.acquire(4096));
+        }
+        small.forEach(pool::release); // a burst of small transfers, all ended
+
+        ByteBuffer large = pool.acquire(2 * 4096);
+        assertThat(large).as("room made from idle small buffers").isNotNull();
+        assertThat(large.capacity()).isEqualTo(2 * 4096);
+        assertThat(pool.allocated()).as("two small ones dropped, two kept").isEqualTo(4 * 4096);
+        assertThat(pool.acquire(4096)).as("a kept small one").isNotNull();
+        assertThat(pool.acquire(4096)).as("the other kept small one").isNotNull();
+        assertThat(pool.acquire(4096))
+                .as("now the budget is spent by buffers in use")
+                .isNull();
+    }
+
     /** Lends a buffer that is never given back: a handle dropped without its close. */
     private static void lendAndDrop(DirectBuffers pool) {
         assertThat(pool.acquire(4096)).isNotNull();

@@ -85,12 +85,16 @@ class DirectMemoryBudgetTest {
      */
     @Test
     void budgetAboveTheJvmsLimit_theRefusedBufferIsASpentBudget_allArrive() throws Exception {
-        List<String> results = runChild(
+        String printed = runChildPrinted(
                 List.of(
                         "-XX:MaxDirectMemorySize=2m",
                         "-D" + TransferOptions.DIRECT_MEMORY_PROPERTY + "=64m",
                         WITHOUT_SENDFILE),
                 "file-to-sockets");
+        List<String> results = results(printed);
+        assertThat(printed.split("The JVM refused a direct buffer", -1))
+                .as("one warning, however many transfers were refused at once")
+                .hasSize(2);
 
         List<String> platform =
                 results.stream().filter(r -> r.startsWith("platform ")).toList();
@@ -119,6 +123,11 @@ class DirectMemoryBudgetTest {
 
     /** Runs {@link DirectMemoryMain} in a child JVM; returns its result lines without the "result " prefix. */
     private List<String> runChild(List<String> jvmOptions, String mode) throws Exception {
+        return results(runChildPrinted(jvmOptions, mode));
+    }
+
+    /** Runs {@link DirectMemoryMain} in a child JVM; returns all it printed. */
+    private String runChildPrinted(List<String> jvmOptions, String mode) throws Exception {
         String printed = ChildJvm.run(
                 dir,
                 jvmOptions,
@@ -128,6 +137,10 @@ class DirectMemoryBudgetTest {
                 Long.toString(SEED),
                 mode);
         assertThat(printed).doesNotContain("OutOfMemoryError").contains("done");
+        return printed;
+    }
+
+    private static List<String> results(String printed) {
         return printed.lines()
                 .filter(line -> line.startsWith("result "))
                 .map(line -> line.substring(7))
