@@ -57,12 +57,15 @@ final class MappedStrategy extends BuiltInStrategy {
         return Math.min(facts.mappedWindow(), Mappings.maxBytes());
     }
 
+    /** The smallest window tried once a larger one is refused: 64 KiB, below which a read costs no more. */
+    static final long SMALLEST_WINDOW = 64 * 1024;
+
     private static final class Step implements TransferStep {
         private final FileChannel source;
         private final WritableByteChannel target;
         private final long start;
         private final long end;
-        private final long window;
+        private long window;
         private Mapping mapping;
         private long mappedFrom;
         private long mappedTo;
@@ -97,13 +100,27 @@ final class MappedStrategy extends BuiltInStrategy {
             }
         }
 
-        /** Maps the window starting at {@code position}; false if the file no longer reaches it. */
+        /**
+         * Maps the window starting at {@code position}; false if the file no longer reaches it. A
+         * window the kernel refuses is halved, down to {@link #SMALLEST_WINDOW}, for this and later
+         * windows: a process short of address space ({@code ulimit -v}) still maps a smaller one.
+         */
         private boolean map(long position) throws IOException {
             long size = Math.min(window, Math.min(end, source.size()) - position);
             if (size <= 0) {
                 return false;
             }
-            mapping = Mappings.mapReadOnly(source, position, size);
+            while (mapping == null) {
+                try {
+                    mapping = Mappings.mapReadOnly(source, position, size);
+                } catch (IOException e) {
+                    if (size <= SMALLEST_WINDOW) {
+                        throw e;
+                    }
+                    size = Math.max(SMALLEST_WINDOW, size / 2);
+                    window = size;
+                }
+            }
             mappedFrom = position;
             mappedTo = position + size;
             return true;
