@@ -23,7 +23,8 @@ import java.nio.channels.SelectionKey;
  * <p><b>What a call does.</b> On a non-blocking target (and a file or non-blocking source)
  * {@code advance()} runs steps until the target accepts nothing more, the transfer is done, or it
  * fails; it never waits, sleeps or selects. On a blocking channel it makes at most one step, which
- * may block in that channel like any write. Choice of strategy, the per-call cap, truncation
+ * may block in that channel like any write; a path that names a FIFO is such a channel, whose read
+ * waits for its writer (give it a thread of its own). Choice of strategy, the per-call cap, truncation
  * detection ({@link TruncatedSourceException} when a file shrank), counts and listener events are
  * exactly those of the blocking {@code copy} verbs, which are built on this type; a body read whole
  * when the transfer opens (a small file to a peer on this host, a region's body that goes with its
@@ -52,6 +53,9 @@ import java.nio.channels.SelectionKey;
  * any time: while another thread is in {@code advance()}, it returns at once, and that call makes
  * no further step and ends the transfer as it returns, so nothing a step is using (a mapping, a
  * buffer) is released under it. To end a step blocked in a blocking channel, close the channel.
+ * A transfer closed by another thread or by its listener tells the loop nothing: {@code isDone()}
+ * stays false, {@code interestOps()} is 0 and the next {@code advance()} throws
+ * {@code IllegalStateException}, so whoever closes it tells the loop.
  * The other methods read what the last {@code advance()} left, for the thread that drives.
  */
 public interface Transfer extends Closeable {
