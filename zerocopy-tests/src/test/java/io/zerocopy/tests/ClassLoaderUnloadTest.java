@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The library loaded by a class loader of an application's own, as an application server or a
  * plugin host loads it: once the application is done with it and the loader dropped, the loader
  * is collected. Before, the library's cleaner thread kept any loader whose library had lent a
- * pooled buffer, and with native access the calling thread's {@code ThreadLocal} kept it too.
+ * pooled buffer (and, before Java 24, any loader that had started the thread at all), and with
+ * native access the calling thread's {@code ThreadLocal} kept it too.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ClassLoaderUnloadTest {
@@ -30,8 +31,18 @@ class ClassLoaderUnloadTest {
 
     @Test
     void aLoaderThatSentAFile_isCollectedOnceDropped() throws Exception {
+        assertCollectedAfter(UnloadWorker.class);
+    }
+
+    @Test
+    void aLoaderWhoseFileTheCleanerWatched_isCollectedOnceTheLeaseClosed() throws Exception {
+        assertCollectedAfter(EvictedLeaseWorker.class);
+    }
+
+    /** Runs {@code worker} in a loader of its own, drops the loader, and polls with collections until it is gone. */
+    private void assertCollectedAfter(Class<?> worker) throws Exception {
         Path file = TestFiles.write(dir.resolve("source"), TestFiles.randomBytes(1000, SEED));
-        WeakReference<ClassLoader> loader = useAndDrop(file);
+        WeakReference<ClassLoader> loader = useAndDrop(worker, file);
 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (loader.get() != null && System.nanoTime() < deadline) {
@@ -41,19 +52,19 @@ class ClassLoaderUnloadTest {
         assertThat(loader.get()).as("the application's class loader, collected").isNull();
     }
 
-    /** Loads the library and {@link UnloadWorker} in a loader of their own, sends {@code file} on this thread, closes the loader. */
-    private static WeakReference<ClassLoader> useAndDrop(Path file) throws Exception {
+    /**
+     * Loads the library and {@code worker} in a loader of their own, runs the worker's
+     * {@code send(file)} on this thread, closes the loader.
+     */
+    private static WeakReference<ClassLoader> useAndDrop(Class<?> worker, Path file) throws Exception {
         URL[] classPath = {
-            location(Transfers.class),
-            location(TransferStrategy.class),
-            location(LoggerFactory.class),
-            location(UnloadWorker.class)
+            location(Transfers.class), location(TransferStrategy.class), location(LoggerFactory.class), location(worker)
         };
         try (URLClassLoader loader = new URLClassLoader(classPath, ClassLoader.getPlatformClassLoader())) {
-            Class<?> worker = Class.forName(UnloadWorker.class.getName(), true, loader);
-            assertThat(worker.getClassLoader()).isSameAs(loader);
-            Object received = worker.getMethod("send", Path.class).invoke(null, file);
-            assertThat(received).isEqualTo(1000L);
+            Class<?> loaded = Class.forName(worker.getName(), true, loader);
+            assertThat(loaded.getClassLoader()).isSameAs(loader);
+            Object result = loaded.getMethod("send", Path.class).invoke(null, file);
+            assertThat(result).isEqualTo(1000L);
             return new WeakReference<>(loader);
         }
     }
