@@ -35,10 +35,15 @@ final class Cleaners {
         WATCHED.add(watch);
         synchronized (Cleaners.class) { // after the add: a thread about to end sees it
             if (thread == null) {
-                thread = new Thread(Cleaners::run, "zerocopy-cleaner");
-                thread.setDaemon(true);
-                thread.setContextClassLoader(null); // an application's, inherited, would outlive its redeployment
-                thread.start();
+                Thread started = new Thread(Cleaners::run, "zerocopy-cleaner");
+                started.setDaemon(true);
+                started.setContextClassLoader(null); // an application's, inherited, would outlive its redeployment
+                try {
+                    started.start();
+                    thread = started;
+                } catch (OutOfMemoryError noThreadNow) {
+                    // the registration stands: clean() still runs it, and the next registration starts the thread
+                }
             }
         }
         return watch;
