@@ -5,7 +5,7 @@ import java.lang.ref.PhantomReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -76,16 +76,19 @@ final class Cleaners {
 
     /** One registration: its action runs once, at {@code clean()} or once its object is unreachable. */
     private static final class Watch extends PhantomReference<Object> implements Cleaner.Cleanable {
-        private final AtomicReference<Runnable> action;
+        private static final AtomicReferenceFieldUpdater<Watch, Runnable> ACTION =
+                AtomicReferenceFieldUpdater.newUpdater(Watch.class, Runnable.class, "action");
+
+        private volatile Runnable action;
 
         Watch(Object object, Runnable action) {
             super(object, UNREACHABLE);
-            this.action = new AtomicReference<>(action);
+            this.action = action;
         }
 
         @Override
         public void clean() {
-            Runnable once = action.getAndSet(null);
+            Runnable once = ACTION.getAndSet(this, null);
             if (once == null) {
                 return;
             }
