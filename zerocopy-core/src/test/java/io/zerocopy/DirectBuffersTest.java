@@ -12,7 +12,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -92,6 +96,74 @@ class DirectBuffersTest {
         assertThat(pool.acquire(4096))
                 .as("now the budget is spent by buffers in use")
                 .isNull();
+    }
+
+    /**
+     * Threads lending buffers of mixed sizes, giving most back and dropping some (a handle dropped
+     * unclosed), while the pool drops idle small ones for larger requests: no buffer is lent to two
+     * at once, the pool never counts more than its budget, and once nothing is in use the whole
+     * budget can be had in a size larger than any lent before.
+     */
+    @Test
+    void manyThreadsMixedSizesSomeDropped_neverLendOneBufferTwice_andTheBudgetHolds() throws Exception {
+        long seed = Long.getLong("zerocopy.seed", 0xB0FFL);
+        System.out.println("DirectBuffersTest: seed " + seed + " (replay with -Dzerocopy.seed=" + seed + ")");
+        int[] sizes = {1024, 4096, 16384, 65536};
+        DirectBuffers pool = new DirectBuffers(256 * 1024);
+        Set<ByteBuffer> lent = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<String> faults = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                Random random = new Random(seed + t);
+                boolean drops = t == 0;
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < 5_000; i++) {
+                        ByteBuffer b = pool.acquire(sizes[random.nextInt(sizes.length)]);
+                        if (b == null) {
+                            continue;
+                        }
+                        synchronized (lent) {
+                            if (!lent.add(b)) {
+                                faults.add("lent twice: " + b);
+                            }
+                        }
+                        if (pool.allocated() > pool.budget()) {
+                            faults.add("counted " + pool.allocated() + " of a budget of " + pool.budget());
+                        }
+                        synchronized (lent) {
+                            lent.remove(b);
+                        }
+                        if (!drops || i % 1000 != 999) { // five of one thread's dropped, never given back
+                            pool.release(b);
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(faults).isEmpty();
+
+        List<ByteBuffer> largest = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (largest.size() < 2 && System.nanoTime() < deadline) {
+            ByteBuffer b = pool.acquire(128 * 1024); // larger than any lent before: room made only by dropping
+            if (b != null) {
+                largest.add(b);
+            } else {
+                System.gc(); // the dropped ones are found unreachable
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // polling interval, not synchronisation
+            }
+        }
+        assertThat(largest)
+                .as("the whole budget in a larger size, once nothing is in use")
+                .hasSize(2);
+        assertThat(pool.allocated()).isEqualTo(2 * 128 * 1024);
     }
 
     /** Lends a buffer that is never given back: a handle dropped without its close. */
