@@ -102,8 +102,8 @@ final class MappedStrategy extends BuiltInStrategy {
 
         /**
          * Maps the window starting at {@code position}; false if the file no longer reaches it. A
-         * window the kernel refuses is halved, down to {@link #SMALLEST_WINDOW}, for this and later
-         * windows: a process short of address space ({@code ulimit -v}) still maps a smaller one.
+         * window refused for want of memory is halved, down to {@link #SMALLEST_WINDOW}, for this and
+         * later windows: a process short of address space ({@code ulimit -v}) still maps a smaller one.
          */
         private boolean map(long position) throws IOException {
             long size = Math.min(window, Math.min(end, source.size()) - position);
@@ -114,8 +114,8 @@ final class MappedStrategy extends BuiltInStrategy {
                 try {
                     mapping = Mappings.mapReadOnly(source, position, size);
                 } catch (IOException e) {
-                    if (size <= SMALLEST_WINDOW) {
-                        throw e;
+                    if (size <= SMALLEST_WINDOW || !(e.getCause() instanceof OutOfMemoryError)) {
+                        throw e; // refused for want of address space ("Map failed"), or for good
                     }
                     size = Math.max(SMALLEST_WINDOW, size / 2);
                     window = size;

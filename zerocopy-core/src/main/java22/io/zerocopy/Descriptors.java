@@ -79,7 +79,7 @@ final class Descriptors {
             throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
         }
         if (!channel.isOpen()) {
-            LinuxCalls.close(s.callState, copy); // perhaps another file's number by now: not to be used
+            LinuxCalls.close(copy); // perhaps another file's number by now: not to be used
             throw new AsynchronousCloseException();
         }
         return copy;

@@ -101,7 +101,12 @@ final class LinuxCalls {
 
     private static final MethodHandle PREAD =
             bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    /**
+     * {@code close}, without capturing {@code errno}: Linux releases the descriptor even when close
+     * fails, so no caller asks why, and a close then needs no memory, which may be short.
+     */
+    private static final MethodHandle CLOSE = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
     /** A larger file into a socket ({@code sendfile} on a duplicate of its descriptor), and socket waits. */
     private static final class Sockets {
@@ -307,9 +312,9 @@ final class LinuxCalls {
     }
 
     /** {@code close(2)}: Linux releases the descriptor even when it fails. */
-    static int close(MemorySegment callState, int fd) {
+    static void close(int fd) {
         try {
-            return (int) CLOSE.invokeExact(callState, fd);
+            int ignored = (int) CLOSE.invokeExact(fd);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -119,7 +119,7 @@ final class LinuxFile extends NativeFile {
             }
             return total == 0 ? -1 : total;
         } finally {
-            release(); // after the scratch went back: a close here may take one
+            release();
         }
     }
 
@@ -134,7 +134,7 @@ final class LinuxFile extends NativeFile {
         try {
             return FifoReads.read(this, fd, dst);
         } finally {
-            release(); // after the scratch went back: a close here may take one
+            release();
         }
     }
 
@@ -228,9 +228,7 @@ final class LinuxFile extends NativeFile {
 
     private static void release(AtomicInteger holds, int fd) {
         if (holds.decrementAndGet() == 0) {
-            try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-                LinuxCalls.close(s.callState, fd); // Linux releases it even when close fails
-            }
+            LinuxCalls.close(fd);
         }
     }
 

@@ -92,7 +92,7 @@ final class NativeFiles {
             return null;
         }
         try (s) {
-            MemorySegment name = s.name(path);
+            MemorySegment name = s.nameOrNull(path);
             return name == null ? null : open(LinuxCalls.AT_FDCWD, path, name, followLinks, watched, asOpenFile, s);
         }
     }
@@ -110,9 +110,13 @@ final class NativeFiles {
         if (!opensBeneath()) {
             return null;
         }
+        Scratch s = scratchOrNull();
+        if (s == null) {
+            return null;
+        }
         LinuxFile dir = (LinuxFile) directory;
         int dirFd = dir.hold();
-        try (Scratch s = scratch()) {
+        try (s) {
             return open(dirFd, path, s.name("."), true, true, true, s);
         } finally {
             dir.release();
@@ -135,9 +139,13 @@ final class NativeFiles {
         if (!opensBeneath()) {
             return null;
         }
+        Scratch s = scratchOrNull();
+        if (s == null) {
+            return null;
+        }
         LinuxFile top = (LinuxFile) directory;
         int dirFd = top.hold();
-        try (Scratch s = scratch()) {
+        try (s) {
             int fd = inOneCall ? Openat2Beneath.open(s, dirFd, file, segments) : Openat2Beneath.NOT_TRIED;
             if (fd >= 0) {
                 return opened(fd, file, true, s);
@@ -166,7 +174,7 @@ final class NativeFiles {
                     throw stepFailure(s, dirFd, at, LinuxCalls.errno(s.callState));
                 }
                 if (owned >= 0) {
-                    LinuxCalls.close(s.callState, owned);
+                    LinuxCalls.close(owned);
                 }
                 owned = fd;
                 dirFd = fd;
@@ -182,7 +190,7 @@ final class NativeFiles {
             }
         } finally {
             if (owned >= 0) {
-                LinuxCalls.close(s.callState, owned);
+                LinuxCalls.close(owned);
             }
         }
     }
@@ -207,7 +215,7 @@ final class NativeFiles {
             }
             boolean directoryNow = LinuxCalls.fstat(s.callState, fd, s.stat) == 0
                     && LinuxFile.Stat.attributes(s.stat, s.statWords).isDirectory();
-            LinuxCalls.close(s.callState, fd);
+            LinuxCalls.close(fd);
             return directoryNow ? new SymbolicLinkException(at.toString()) : new NotDirectoryException(at.toString());
         }
         if (errno == LinuxCalls.ELOOP) {
@@ -256,7 +264,7 @@ final class NativeFiles {
     private static NativeFile opened(int fd, Path path, boolean watched, Scratch s) throws IOException {
         if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
             int errno = LinuxCalls.errno(s.callState);
-            LinuxCalls.close(s.callState, fd);
+            LinuxCalls.close(fd);
             throw failure(path, errno);
         }
         return new LinuxFile(path, fd, LinuxFile.Stat.attributes(s.stat, s.statWords), watched);
@@ -340,6 +348,18 @@ final class NativeFiles {
         @Override
         public void close() {
             IDLE.put(this);
+        }
+
+        /**
+         * As {@link #name(Path)}, or null where the JVM refuses the memory a long name needs: a
+         * file not yet opened then goes the JDK way.
+         */
+        MemorySegment nameOrNull(Path path) {
+            try {
+                return name(path);
+            } catch (OutOfMemoryError e) {
+                return null;
+            }
         }
 
         /** {@code path} as the JDK hands it to the kernel, NUL-terminated; null where it cannot be known ({@link KernelNames}). */

@@ -178,9 +178,7 @@ final class NativeSendStep extends SidedStep {
     }
 
     private static void closeDuplicate(int socket) {
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
-            LinuxCalls.close(s.callState, socket); // Linux releases the descriptor even when close fails
-        }
+        LinuxCalls.close(socket);
     }
 
     @Override

@@ -232,7 +232,7 @@ final class SpliceStep extends SidedStep {
     private void closeDescriptors() {
         for (int i = 0; i < fds.length; i++) {
             if (fds[i] >= 0) {
-                LinuxCalls.close(state.callState, fds[i]); // Linux releases the descriptor even when close fails
+                LinuxCalls.close(fds[i]); // Linux releases the descriptor even when close fails
                 fds[i] = -1;
             }
         }

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** A JVM started from this one's own {@code java} with this test's class path, for what needs a process of its own. */
-final class ChildJvm {
+public final class ChildJvm {
     private ChildJvm() {}
 
     /**
@@ -19,20 +19,20 @@ final class ChildJvm {
      * under {@code dir}; returns what it printed, having checked that it ended within {@code timeout}
      * with exit status 0.
      */
-    static String run(Path dir, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
+    public static String run(Path dir, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
             throws Exception {
         return run(dir, List.of(), jvmOptions, main, timeout, args);
     }
 
     /** As {@link #run(Path, List, Class, Duration, String...)}, the JVM started by {@code launcher} (a command and its arguments). */
-    static String run(
+    public static String run(
             Path dir, List<String> launcher, List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
             throws Exception {
         return run(dir, launcher, jvmOptions, main, timeout, process -> {}, args);
     }
 
     /** As {@link #run(Path, List, List, Class, Duration, String...)}, the process's directory or environment set by {@code setUp}. */
-    static String run(
+    public static String run(
             Path dir,
             List<String> launcher,
             List<String> jvmOptions,
