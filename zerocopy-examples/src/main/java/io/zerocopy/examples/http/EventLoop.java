@@ -266,12 +266,21 @@ final class EventLoop implements Runnable {
         }
     }
 
-    /** At shutdown: stop accepting, and close the connections that wait for a request with nothing received. */
+    /**
+     * At shutdown: stop accepting, closing the listening socket, so that a new client is refused
+     * rather than left waiting out the grace; and close the connections that wait for a request
+     * with nothing received.
+     */
     private void drain() {
         if (!draining && server != null) {
             SelectionKey key = server.keyFor(selector);
             if (key != null) {
                 key.cancel();
+            }
+            try {
+                server.close(); // closed at this loop's next select, which deregisters it
+            } catch (IOException ignored) {
+                // going away either way
             }
         }
         draining = true;

@@ -114,6 +114,26 @@ public final class HttpServerCommand implements Callable<Integer> {
         stop.countDown();
     }
 
+    /**
+     * Prints {@code line} from a thread of its own, waiting for it at most {@code timeout}: a stop
+     * must not wait for good on an output nobody reads (a full pipe), or the JVM never exits.
+     */
+    static void printWithin(PrintWriter out, String line, Duration timeout) {
+        Thread printer = new Thread(
+                () -> {
+                    out.println(line);
+                    out.flush();
+                },
+                "http-server-last-line");
+        printer.setDaemon(true);
+        printer.start();
+        try {
+            printer.join(timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         ServerConfig config = config();
@@ -129,8 +149,8 @@ public final class HttpServerCommand implements Callable<Integer> {
         Thread hook = new Thread(
                 () -> {
                     server.close();
-                    out.println("http-server: stopped");
-                    out.flush();
+                    config.accessLog().drain(Duration.ofSeconds(1));
+                    printWithin(out, "http-server: stopped", Duration.ofSeconds(1));
                     stop.countDown();
                 },
                 "http-server-shutdown");

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -248,7 +251,10 @@ abstract class RobustnessContract extends ServerFixture {
         assertThat(stalled.readToClose().length).isLessThan(STALL_SIZE);
     }
 
-    /** At shutdown a response in progress completes, an idle connection is closed, and new ones are refused. */
+    /**
+     * At shutdown a response in progress completes, an idle connection is closed, and new ones are
+     * refused while it goes on (the event loop once left its port listening through the grace).
+     */
     @Test
     void shutdown_graceful() throws Exception {
         RawClient idle = raw();
@@ -257,14 +263,32 @@ abstract class RobustnessContract extends ServerFixture {
         busy.send("GET /stall.bin HTTP/1.1\r\nHost: x\r\n\r\n");
         byte[] firstBytes = busy.socket().getInputStream().readNBytes(16);
         assertThat(new String(firstBytes, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200");
+        InetSocketAddress address = server.address();
         CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> server.close(Duration.ofSeconds(30)));
         assertThat(idle.readToClose()).as("the idle connection is closed").isEmpty();
+        assertThat(refusedBeforeDeadline(address))
+                .as("a new connection refused while the response in progress goes on")
+                .isTrue();
         byte[] rest = busy.readToClose();
         closing.get(60, TimeUnit.SECONDS);
         String text =
                 new String(firstBytes, StandardCharsets.ISO_8859_1) + new String(rest, StandardCharsets.ISO_8859_1);
         int headEnd = text.indexOf("\r\n\r\n") + 4;
         assertThat(text.length() - headEnd).as("the whole body arrived").isEqualTo(STALL_SIZE);
+    }
+
+    /** Whether a connection to {@code address} is refused within 10 s (each one accepted meanwhile closed at once). */
+    private static boolean refusedBeforeDeadline(InetSocketAddress address) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Socket socket = new Socket()) {
+                socket.connect(address, 1000);
+            } catch (ConnectException refused) {
+                return true;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // polling interval
+        }
+        return false;
     }
 
     private void awaitOpenConnections(int atMost) {
