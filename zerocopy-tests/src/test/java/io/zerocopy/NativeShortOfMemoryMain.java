@@ -1,5 +1,6 @@
 package io.zerocopy;
 
+import io.zerocopy.tests.DirectMemoryHog;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ final class NativeShortOfMemoryMain {
             throw new IllegalStateException("not opened natively: run with --enable-native-access");
         }
         List<AutoCloseable> taken = takeEveryIdleScratch();
-        List<ByteBuffer> held = holdAllDirectMemory();
+        List<ByteBuffer> held = DirectMemoryHog.holdAll();
 
         String closed = "ok";
         try {
@@ -74,20 +75,6 @@ final class NativeShortOfMemoryMain {
             taken.add((AutoCloseable) scratch.invoke(null));
         }
         return taken;
-    }
-
-    private static List<ByteBuffer> holdAllDirectMemory() {
-        List<ByteBuffer> held = new ArrayList<>();
-        for (int size = 64 * 1024; size >= 1; size /= 2) {
-            try {
-                while (true) {
-                    held.add(ByteBuffer.allocateDirect(size));
-                }
-            } catch (OutOfMemoryError spent) {
-                // the next smaller size fills what is left
-            }
-        }
-        return held;
     }
 
     private static long descriptorsOf(Path file) throws Exception {

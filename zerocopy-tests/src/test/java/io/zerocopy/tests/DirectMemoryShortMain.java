@@ -8,7 +8,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +32,7 @@ final class DirectMemoryShortMain {
         Path file = TestFiles.write(dir.resolve("source"), content);
         switch (args[2]) {
             case "at-first-use" -> {
-                List<ByteBuffer> held = holdAllDirectMemory();
+                List<ByteBuffer> held = DirectMemoryHog.holdAll();
                 System.out.println("first " + outcome(file, content, dir, 0));
                 held.clear();
                 awaitDirectMemoryFree();
@@ -43,7 +42,7 @@ final class DirectMemoryShortMain {
             }
             case "after-first-use" -> {
                 System.out.println("first " + outcome(file, content, dir, 0));
-                List<ByteBuffer> held = holdAllDirectMemory();
+                List<ByteBuffer> held = DirectMemoryHog.holdAll();
                 for (int i = 1; i <= 3; i++) {
                     int n = i;
                     String[] outcome = new String[1];
@@ -62,21 +61,6 @@ final class DirectMemoryShortMain {
             default -> throw new IllegalArgumentException(args[2]);
         }
         System.out.println("done");
-    }
-
-    /** Direct buffers taken until the JVM refuses even one byte. */
-    private static List<ByteBuffer> holdAllDirectMemory() {
-        List<ByteBuffer> held = new ArrayList<>();
-        for (int size = 64 * 1024; size >= 1; size /= 2) {
-            try {
-                while (true) {
-                    held.add(ByteBuffer.allocateDirect(size));
-                }
-            } catch (OutOfMemoryError spent) {
-                // the next smaller size fills what is left
-            }
-        }
-        return held;
     }
 
     /** Polls, with garbage collections, until the JVM lends a direct buffer again. */
