@@ -7,6 +7,8 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -245,6 +247,13 @@ public final class HttpServerCommand implements Callable<Integer> {
     private ServerConfig config() {
         if (!Files.isDirectory(root)) {
             throw new ParameterException(spec.commandLine(), "--root: not a directory: " + root);
+        }
+        try (DirectoryStream<Path> readable = Files.newDirectoryStream(root)) {
+            // a root the server may not read is a bad command line, as an unreadable input file is
+        } catch (AccessDeniedException e) {
+            throw new ParameterException(spec.commandLine(), "--root: access denied: " + root);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--root: " + e.getMessage());
         }
         if (port < 0 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " (expected: 0 to 65535)");
