@@ -37,7 +37,7 @@
  *       both ends, read by every layer above), {@code Peers}, {@code Platform},
  *       {@code ChannelKinds}, {@code StreamChannels}, {@code FileChannels}, {@code FileSliceChannel},
  *       {@code DirectBuffers}, {@code Slots}, {@code Mappings}, {@code Mapping}, {@code NativeFiles},
- *       {@code NativeFile}, {@code FifoReads}, {@code Openat2Beneath}, {@code LinuxFile},
+ *       {@code Scratch}, {@code NativeFile}, {@code FifoReads}, {@code Openat2Beneath}, {@code LinuxFile},
  *       {@code LinuxCalls}, {@code LinuxAbi}, {@code KernelNames}, {@code Descriptors},
  *       {@code SocketWaits}, {@code SocketRoom}, {@code Wake}, {@code OpenFailures},
  *       {@code OpenedFile}, {@code Checks}, {@code Logs}, {@code Cleaners}.

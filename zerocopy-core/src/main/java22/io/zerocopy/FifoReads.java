@@ -58,7 +58,7 @@ final class FifoReads {
 
     /** One {@code poll} of at most {@code millis}, then one {@code read} if ready: the bytes read, -1 at the end, 0 if none came. */
     private static int readWhenReady(NativeFile file, int fd, ByteBuffer dst, int millis) throws IOException {
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+        try (Scratch s = Scratch.lend()) {
             int ready = LinuxCalls.poll(s.calls, fd, LinuxCalls.POLLIN, millis);
             long n = 0;
             if (ready > 0) {

@@ -93,7 +93,7 @@ final class LinuxFile extends NativeFile {
         Objects.requireNonNull(dst, "dst");
         Checks.notNegative(position, "position");
         hold();
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+        try (Scratch s = Scratch.lend()) {
             if (dst.isReadOnly()) {
                 throw new IllegalArgumentException("Read-only buffer");
             }
@@ -142,7 +142,7 @@ final class LinuxFile extends NativeFile {
     @Override
     void checkPosition(long newPosition) throws IOException {
         hold();
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+        try (Scratch s = Scratch.lend()) {
             if (LinuxCalls.lseek(s.callState, fd, newPosition, LinuxCalls.SEEK_SET) < 0) {
                 throw LinuxCalls.failure("lseek " + path() + " to " + newPosition, LinuxCalls.errno(s.callState));
             }
@@ -161,7 +161,7 @@ final class LinuxFile extends NativeFile {
     }
 
     /** One {@code pread} into {@code into} at {@code position}, retried on {@code EINTR}: the bytes read, 0 at the end. */
-    private int pread(NativeFiles.Scratch s, MemorySegment into, long position) throws IOException {
+    private int pread(Scratch s, MemorySegment into, long position) throws IOException {
         long n;
         do {
             n = LinuxCalls.pread(s.callState, fd, into, into.byteSize(), position);
@@ -194,7 +194,7 @@ final class LinuxFile extends NativeFile {
     @Override
     public long size() throws IOException {
         hold();
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+        try (Scratch s = Scratch.lend()) {
             if (LinuxCalls.fstat(s.callState, fd, s.stat) < 0) {
                 throw LinuxCalls.failure("fstat " + path(), LinuxCalls.errno(s.callState));
             }

@@ -93,7 +93,7 @@ final class NativeSendStep extends SidedStep {
         }
         long position = start + transferred;
         long n;
-        try (NativeFiles.Scratch s = NativeFiles.scratch()) {
+        try (Scratch s = Scratch.lend()) {
             if (socket < 0 && !undoubled) {
                 socket = duplicate(s.calls);
                 undoubled = socket < 0;

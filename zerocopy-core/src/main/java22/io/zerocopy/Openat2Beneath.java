@@ -47,7 +47,7 @@ final class Openat2Beneath {
      * @throws IOException the walk's failure where one segment leaves no doubt about it, or where
      *     there was no descriptor or memory for it ({@code EMFILE}, {@code ENFILE}, {@code ENOMEM})
      */
-    static int open(NativeFiles.Scratch s, int dirFd, Path file, List<String> segments) throws IOException {
+    static int open(Scratch s, int dirFd, Path file, List<String> segments) throws IOException {
         if (givenUp != null) {
             return NOT_TRIED;
         }

@@ -82,17 +82,17 @@ class NativeFilesScratchTest {
         assertThat(held).as("one that came back is lent again").contains(next);
     }
 
-    /** {@code NativeFiles.scratch()}, closed at once: the memory this thread's calls would use. */
+    /** {@code Scratch.lend()}, closed at once: the memory this thread's calls would use. */
     private static Object scratchTakenAndGivenBack() {
         Object s = scratch();
         giveBack(s);
         return s;
     }
 
-    /** {@code NativeFiles.scratch()}: memory lent to this thread until {@link #giveBack}. */
+    /** {@code Scratch.lend()}: memory lent to this thread until {@link #giveBack}. */
     private static Object scratch() {
         try {
-            Method scratch = NativeFiles.class.getDeclaredMethod("scratch");
+            Method scratch = Class.forName("io.zerocopy.Scratch").getDeclaredMethod("lend");
             scratch.setAccessible(true);
             return scratch.invoke(null);
         } catch (Exception e) {

@@ -66,9 +66,9 @@ final class NativeShortOfMemoryMain {
         System.out.println("done");
     }
 
-    /** {@code NativeFiles.scratch()} until it has to make one: every idle piece, taken. */
+    /** {@code Scratch.lend()} until it has to make one: every idle piece, taken. */
     private static List<AutoCloseable> takeEveryIdleScratch() throws Exception {
-        Method scratch = NativeFiles.class.getDeclaredMethod("scratch");
+        Method scratch = Class.forName("io.zerocopy.Scratch").getDeclaredMethod("lend");
         scratch.setAccessible(true);
         List<AutoCloseable> taken = new ArrayList<>();
         for (int i = 0; i < 256; i++) { // more than the pool keeps
