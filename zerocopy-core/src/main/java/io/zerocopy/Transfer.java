@@ -23,7 +23,9 @@ import java.nio.channels.SelectionKey;
  * <p><b>What a call does.</b> On a non-blocking target (and a file or non-blocking source)
  * {@code advance()} runs steps until the target accepts nothing more, the transfer is done, or it
  * fails; it never waits, sleeps or selects. On a blocking channel it makes at most one step, which
- * may block in that channel like any write; a path that names a FIFO is such a channel, whose read
+ * may block in that channel like any write (the native path's step into a blocking socket waits
+ * for room at most 100 ms, and may then return 0 with {@code interestOps()} {@code OP_WRITE});
+ * a path that names a FIFO is such a channel, whose read
  * waits for its writer (give it a thread of its own). Choice of strategy, the per-call cap, truncation
  * detection ({@link TruncatedSourceException} when a file shrank), counts and listener events are
  * exactly those of the blocking {@code copy} verbs, which are built on this type; a body read whole

@@ -57,21 +57,21 @@ import java.util.concurrent.Executor;
  *       for an interrupt that came while the verb opened or sized a file), and the JDK's own
  *       exceptions for a path that cannot be opened, a channel opened in the wrong mode, or a source
  *       path that is a directory (an {@code IOException} "Is a directory").</li>
- *   <li><b>Errors after the first byte</b>: a {@link TransferException} with
- *       {@link TransferException#bytesTransferred()}, after the listener's {@code onFailure}; a
- *       {@link TruncatedSourceException} if a file shrank, a {@link TransferTimeoutException} if
- *       nothing moved for the stall timeout. Whatever a channel, stream, mapping or buffer throws
- *       counts: an unchecked exception becomes a {@code TransferException} with it as the cause; an
- *       {@code Error} is told to {@code onFailure} wrapped in one and then thrown as itself. Into a
- *       channel the count is exact; into a stream it counts the writes that completed, since a
- *       stream's failed write does not say how much of it got through.</li>
+ *   <li><b>Errors from the first write on</b>: a {@link TransferException} with
+ *       {@link TransferException#bytesTransferred()} (0 if that write failed), after the listener's
+ *       {@code onFailure}; a {@link TruncatedSourceException} if a file shrank, a
+ *       {@link TransferTimeoutException} if nothing moved for the stall timeout. Whatever a
+ *       channel, stream, mapping or buffer throws counts: an unchecked exception becomes a
+ *       {@code TransferException} with it as the cause; an {@code Error} is told to
+ *       {@code onFailure} wrapped in one and then thrown as itself. Into a channel the count is
+ *       exact; into a stream it counts the writes that completed, since a stream's failed write
+ *       does not say how much of it got through.</li>
  *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels that
  *       operation was on (that is the JDK's rule: for {@code transferTo} into a socket, JDK 17
  *       closes the source file only, JDK 25 the socket too) and surfaces as a
  *       {@code TransferException} caused by {@code ClosedByInterruptException}; an interrupt
- *       seen between operations surfaces as a
- *       {@code TransferException} caused by {@code InterruptedIOException}, with the channels
- *       still open. Either way the thread's interrupt status stays set. When the cause is
+ *       seen between operations surfaces as a {@code TransferException} caused by
+ *       {@code InterruptedIOException}, with the channels still open. Either way the thread's interrupt status stays set. When the cause is
  *       {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel
  *       closed by another thread), {@code bytesTransferred()} is a lower bound: the JDK does not
  *       report what the call it cut short had already moved. A write into a stream (a
