@@ -38,14 +38,15 @@ final class NativeStrategy extends BuiltInStrategy {
     /**
      * The most bytes of a file opened natively that go by one {@code pread} and one write into a
      * target of {@code kind}, rather than by {@code sendfile}: into a socket the rows a JDK file
-     * follows, {@link BufferedStrategy#LOCAL_READ_MAX_BYTES} to a peer on this host and none to a peer on another
-     * host, whose network card reads the page cache; into anything else {@link #NATIVE_MAX_BYTES}.
+     * follows, {@link BufferedStrategy#LOCAL_READ_MAX_BYTES} to a TCP peer on this host
+     * ({@link Peers.Peer#readsSmallFiles}) and none to any other; into anything else
+     * {@link #NATIVE_MAX_BYTES}.
      */
-    static long readMax(ChannelKind kind, boolean peerOnThisHost) {
+    static long readMax(ChannelKind kind, Peers.Peer peer) {
         if (kind != ChannelKind.SOCKET) {
             return NATIVE_MAX_BYTES;
         }
-        return peerOnThisHost ? BufferedStrategy.LOCAL_READ_MAX_BYTES : 0;
+        return peer.readsSmallFiles ? BufferedStrategy.LOCAL_READ_MAX_BYTES : 0;
     }
 
     /**
@@ -55,7 +56,7 @@ final class NativeStrategy extends BuiltInStrategy {
      * step and its reason ask here.
      */
     static boolean byRead(TransferFacts facts) {
-        return PrefixWrite.goesWhole(facts) || facts.count() <= readMax(facts.targetKind(), facts.peerOnThisHost());
+        return PrefixWrite.goesWhole(facts) || facts.count() <= readMax(facts.targetKind(), facts.peer());
     }
 
     /**

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketAddress;
 import java.net.SocketException;
+import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channel;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
@@ -16,29 +17,41 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one place that decides where a socket's peer is.
- * A peer is on this host when its address is a loopback address or one of this host's own: Linux
- * routes both through the loopback device, so the receiver's copy runs on the same CPUs as the
- * sender's and the connection's segments are loopback-sized.
+ * A peer is on this host when its address is a loopback address or one of this host's own, which
+ * Linux routes through the loopback device, or when the socket is a Unix domain one: either way the
+ * receiver's copy runs on the same CPUs as the sender's. Only a loopback connection's segments are
+ * loopback-sized.
  */
 final class Peers {
 
     /** Where a transfer's target is, as far as choosing a path and a write size goes. */
     enum Peer {
-        /** Not a connected TCP socket, or its peer is on another host. */
-        ELSEWHERE(false, 0),
+        /** Not a connected socket, or its peer is on another host. */
+        ELSEWHERE(false, false, 0),
+        /**
+         * A Unix domain socket: on this host, but with no TCP between, {@code sendfile} costs what one
+         * read and one write do at 4 KiB and less from 8 KiB (docs/strategies.md), so no file goes by them.
+         */
+        UNIX_DOMAIN(true, false, 0),
         /** On this host, on a system whose loopback segment size is not known here. */
-        THIS_HOST(true, 0),
+        THIS_HOST(true, true, 0),
         /** On this host over IPv4 on Linux. */
-        THIS_HOST_IPV4(true, LOOPBACK_MSS_IPV4),
+        THIS_HOST_IPV4(true, true, LOOPBACK_MSS_IPV4),
         /** On this host over IPv6 on Linux. */
-        THIS_HOST_IPV6(true, LOOPBACK_MSS_IPV6);
+        THIS_HOST_IPV6(true, true, LOOPBACK_MSS_IPV6);
 
         final boolean onThisHost;
+        /**
+         * Whether a small file goes to it by one read and one write rather than {@code sendfile}
+         * ({@link BufferedStrategy#LOCAL_READ_MAX_BYTES}): to a TCP peer on this host.
+         */
+        final boolean readsSmallFiles;
         /** The connection's MSS when it is known to be a Linux loopback one, else 0. */
         final int segmentSize;
 
-        Peer(boolean onThisHost, int segmentSize) {
+        Peer(boolean onThisHost, boolean readsSmallFiles, int segmentSize) {
             this.onThisHost = onThisHost;
+            this.readsSmallFiles = readsSmallFiles;
             this.segmentSize = segmentSize;
         }
     }
@@ -73,8 +86,11 @@ final class Peers {
         }
     }
 
-    /** Where the peer at {@code remote} is (null, a Unix domain address or an unresolved one: elsewhere). */
+    /** Where the peer at {@code remote} is (null or an unresolved address: elsewhere). */
     static Peer of(SocketAddress remote, Platform platform) {
+        if (remote instanceof UnixDomainSocketAddress) {
+            return Peer.UNIX_DOMAIN;
+        }
         if (!onThisHost(remote)) {
             return Peer.ELSEWHERE;
         }

@@ -50,7 +50,7 @@ final class Selection {
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
      * and holds no buffer. To a peer on this host {@code sendfile} too, at every size above the
-     * smallest: which strategy moves the most bytes per second there depends on the receiver (a
+     * smallest over TCP, and at every size to a Unix domain socket: which strategy moves the most bytes per second there depends on the receiver (a
      * client reading straight from the server, or a proxy on the same host), but {@code sendfile}
      * costs the sender the least CPU per byte before either, and a loaded server runs short of CPU
      * first (docs/scale.md). With {@code transferTo} excluded, the buffered strategy runs while the
@@ -105,14 +105,14 @@ final class Selection {
                                 + " read and one gathering write, no segment with the prefix alone"),
         new Row(
                 TransferToStrategy.INSTANCE,
-                s -> s.facts.fileToSocketOnLinux() && !s.facts.peerOnThisHost(),
+                s -> s.facts.fileToSocketOnLinux() && !s.facts.peer().onThisHost,
                 Check.LAST_BYTE,
                 (s, how) -> how + ", to a peer on another host: the network card reads the page cache,"
                         + " the sender copies nothing"),
         new Row(
                 BufferedStrategy.INSTANCE,
                 s -> s.facts.fileToSocketOnLinux()
-                        && s.facts.peerOnThisHost()
+                        && s.facts.peer().readsSmallFiles
                         && s.facts.count() <= BufferedStrategy.LOCAL_READ_MAX_BYTES
                         && s.hasPooledBuffer(),
                 Check.READ_AHEAD,
@@ -122,7 +122,7 @@ final class Selection {
                         + " a size call and its sendfile; " + how),
         new Row(
                 TransferToStrategy.INSTANCE,
-                s -> s.facts.fileToSocketOnLinux() && s.facts.peerOnThisHost(),
+                s -> s.facts.fileToSocketOnLinux() && s.facts.peer().onThisHost,
                 Check.LAST_BYTE,
                 (s, how) -> how + ", to a peer on this host: no copy and no buffer in the sender, the least"
                         + " sender CPU per byte, which a loaded server runs short of first"),
@@ -195,7 +195,7 @@ final class Selection {
 
     /** Why a file to a socket on Linux does not go by sendfile, in the terms {@link #notBySendfile} matched. */
     private static String notBySendfileReason(Choice s) {
-        return "a file to a socket on " + (s.facts.peerOnThisHost() ? "this" : "another") + " host, and transferTo"
+        return "a file to a socket on " + (s.facts.peer().onThisHost ? "this" : "another") + " host, and transferTo"
                 + " is excluded";
     }
 
@@ -242,7 +242,7 @@ final class Selection {
         }
         long byRead = target == null
                 ? NativeStrategy.NATIVE_MAX_BYTES
-                : NativeStrategy.readMax(ChannelKinds.of(target), peer.onThisHost);
+                : NativeStrategy.readMax(ChannelKinds.of(target), peer);
         long limit = withPrefix ? Math.max(byRead, PrefixWrite.WHOLE_BODY_BYTES) : byRead;
         return limit > 0 ? limit : -1;
     }

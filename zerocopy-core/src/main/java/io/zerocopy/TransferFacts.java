@@ -322,9 +322,9 @@ final class TransferFacts {
         return options.rateLimit() == 0 ? cap : Math.max(1, Math.min(cap, options.rateLimit() / 10));
     }
 
-    /** Whether the target is a socket whose peer is on this host. */
-    boolean peerOnThisHost() {
-        return peer.onThisHost;
+    /** Where the target's peer is: {@link Peers.Peer#ELSEWHERE} for anything but a connected socket. */
+    Peers.Peer peer() {
+        return peer;
     }
 
     /** The target connection's segment size when it is a Linux loopback one, else 0. */

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -183,6 +185,35 @@ class SocketPeerSelectionTest {
         // sendfile fails with EINVAL at unaligned offsets of an O_DIRECT file (DirectIoSourceTest)
         assertThat(choice.strategy.name()).isEqualTo(MappedStrategy.NAME);
         assertThat(choice.reason()).contains("direct I/O");
+    }
+
+    @Test
+    void choose_unixDomainSocket_isSendfileAtEverySizeToAPeerOnThisHost() throws IOException {
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(dir.resolve("peer.sock"));
+        try (ServerSocketChannel unixServer =
+                        ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(address);
+                SocketChannel unixClient = SocketChannel.open(address)) {
+            Peers.Peer peer = Peers.of(unixClient, LINUX);
+            assertThat(peer).isEqualTo(Peers.Peer.UNIX_DOMAIN);
+            assertThat(peer.onThisHost).isTrue();
+            assertThat(peer.segmentSize).isZero();
+
+            for (long count : new long[] {1, BufferedStrategy.LOCAL_READ_MAX_BYTES, LARGE}) {
+                TransferFacts request = TestFacts.of(
+                        TransferRequest.builder()
+                                .source(file, ChannelKind.FILE)
+                                .slice(0, count)
+                                .target(unixClient, ChannelKind.SOCKET)
+                                .build(),
+                        TransferOptions.defaults(),
+                        LINUX,
+                        false);
+                Choice choice = Selections.choose(request, null, Set.of(), null, null);
+                assertThat(choice.strategy.name()).as("%s bytes", count).isEqualTo(TransferToStrategy.NAME);
+                assertThat(choice.reason()).contains("peer on this host").doesNotContain("another host");
+                assertThat(NativeStrategy.readMax(ChannelKind.SOCKET, peer)).isZero();
+            }
+        }
     }
 
     @Test

@@ -4,14 +4,18 @@ import io.zerocopy.benchmarks.Receiver;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
- * A blocking loopback connection whose far end a daemon thread reads and discards as fast as it
- * can, so that a sender measures its own cost and never waits for a slow receiver; or a connection
- * to a receiver elsewhere that drains it the same way.
+ * A blocking loopback (or Unix domain) connection whose far end a daemon thread reads and discards
+ * as fast as it can, so that a sender measures its own cost and never waits for a slow receiver; or
+ * a connection to a receiver elsewhere that drains it the same way.
  */
 final class DrainedSocket implements AutoCloseable {
     private final SocketChannel sender;
@@ -36,11 +40,35 @@ final class DrainedSocket implements AutoCloseable {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             sender = SocketChannel.open(server.getLocalAddress());
-            SocketChannel receiver = server.accept();
-            drain = new Thread(() -> drain(receiver), "fixed-cost-drain");
-            drain.setDaemon(true);
-            drain.start();
+            drain = drained(server.accept());
         }
+    }
+
+    private DrainedSocket(UnixDomainSocketAddress address) throws IOException {
+        try (ServerSocketChannel server =
+                ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(address)) {
+            sender = SocketChannel.open(address);
+            drain = drained(server.accept());
+        }
+    }
+
+    /** A Unix domain connection whose far end a thread of this JVM drains. */
+    static DrainedSocket unixDomain() throws IOException {
+        Path dir = Files.createTempDirectory("fixed-cost");
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(dir.resolve("drain.sock"));
+        try {
+            return new DrainedSocket(address);
+        } finally {
+            Files.deleteIfExists(address.getPath());
+            Files.delete(dir);
+        }
+    }
+
+    private static Thread drained(SocketChannel receiver) {
+        Thread drain = new Thread(() -> drain(receiver), "fixed-cost-drain");
+        drain.setDaemon(true);
+        drain.start();
+        return drain;
     }
 
     SocketChannel channel() {

@@ -5,7 +5,6 @@ import io.zerocopy.benchmarks.Median;
 import io.zerocopy.benchmarks.VethPeer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +34,8 @@ import java.util.Random;
  * {@code N}, are warm-up and not counted). The ratio to the faster raw loop needs both raw loops that open their file the same way among the
  * contenders. {@code --vs} adds, for each contender named, every other contender's median of per-round ratios
  * to it (wall and CPU). {@code --peer veth} sends to a receiver in another network namespace over a veth
- * pair ({@link VethPeer}: root only), a peer on another host, instead of a drain thread in this JVM. With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * pair ({@link VethPeer}: root only), a peer on another host, instead of a drain thread in this JVM;
+ * {@code --peer unix}, a Unix domain socket drained by a thread in this JVM. With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
@@ -76,9 +76,12 @@ public final class FixedCostRun {
             rest.subList(flag, flag + 2).clear();
         }
         flag = rest.indexOf("--peer");
-        if (flag >= 0) {
+        if (flag >= 0 && rest.get(flag + 1).equals("unix")) {
+            rest.subList(flag, flag + 2).clear();
+            unixDomain = true;
+        } else if (flag >= 0) {
             if (!rest.get(flag + 1).equals("veth")) {
-                throw new IllegalArgumentException("--peer: " + rest.get(flag + 1) + " (expected: veth)");
+                throw new IllegalArgumentException("--peer: " + rest.get(flag + 1) + " (expected: veth or unix)");
             }
             rest.subList(flag, flag + 2).clear();
             try {
@@ -101,8 +104,14 @@ public final class FixedCostRun {
     /** The veth peer that {@code --peer veth} started, or null for a drain thread in this JVM. */
     private static VethPeer veth;
 
-    private static InetSocketAddress peer() {
-        return veth == null ? null : veth.address();
+    /** Whether {@code --peer unix} asked for a Unix domain socket drained by a thread in this JVM. */
+    private static boolean unixDomain;
+
+    private static DrainedSocket drainedSocket() throws IOException {
+        if (unixDomain) {
+            return DrainedSocket.unixDomain();
+        }
+        return DrainedSocket.to(veth == null ? null : veth.address());
     }
 
     private static void run(List<String> rest, Path csv, List<String> chosen, List<String> vs) throws IOException {
@@ -187,7 +196,7 @@ public final class FixedCostRun {
     private static void sendOnly(FixedCostContenders contender, int transfers, int size) throws IOException {
         Path path = Data.source(Data.dir(), size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-                DrainedSocket socket = DrainedSocket.to(peer())) {
+                DrainedSocket socket = drainedSocket()) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int i = 0; i < transfers; i++) {
                 contender.send(ends);
@@ -231,7 +240,7 @@ public final class FixedCostRun {
         List<FixedCostContenders> order = new ArrayList<>(contenders);
         Random shuffle = new Random(size);
         try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ);
-                DrainedSocket socket = DrainedSocket.to(peer())) {
+                DrainedSocket socket = drainedSocket()) {
             FixedCostContenders.Ends ends = new FixedCostContenders.Ends(path, size, open, socket.channel());
             for (int round = 0; round < rounds; round++) {
                 Collections.shuffle(order, shuffle);
