@@ -86,7 +86,7 @@ final class Engine {
                     long waited = stalledBefore ? Math.max(0, stall.stalledFor(lookedAt)) : 0;
                     if (waited >= stallNanos) {
                         throw transfer.fail(
-                                new TransferTimeoutException(transfer.bytesTransferred(), options.stallTimeout()));
+                                transfer.failures().timedOut(transfer.bytesTransferred(), options.stallTimeout()));
                     }
                     if (engine == null) {
                         engine = new Engine(transfer, options);

@@ -70,7 +70,7 @@ final class RealTransfer implements Transfer {
         this.owned = owned;
     }
 
-    private TransferFailures failures() {
+    TransferFailures failures() {
         if (failures == null) {
             failures = new TransferFailures(facts, choice.strategy.name(), count(), OpenedFile.pathOf(owned));
         }

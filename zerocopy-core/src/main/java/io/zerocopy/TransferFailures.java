@@ -9,6 +9,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 
@@ -77,6 +78,11 @@ final class TransferFailures {
                 : "failed with " + cause.getClass().getSimpleName();
         return new TransferException(
                 strategy + " " + what + " after " + moved + " bytes: " + words(cause) + subject(), moved, cause);
+    }
+
+    /** No byte moved for {@code timeout}, after {@code moved}: the exception names the transfer's ends. */
+    TransferTimeoutException timedOut(long moved, Duration timeout) {
+        return new TransferTimeoutException(moved, timeout, subject());
     }
 
     /** A cause's message, or its type where it has none (the JDK's close and interrupt exceptions). */

@@ -63,7 +63,10 @@ public final class TransferOptions {
 
     /**
      * Default stall timeout: 60 seconds without a single byte moving. Long enough for a slow or
-     * briefly paused peer, short enough that a dead one does not hold a thread for ever.
+     * briefly paused peer, short enough that a dead one does not hold a thread for ever, where the
+     * engine sees time pass: not inside a write that blocks in the kernel
+     * ({@link Builder#stallTimeout}), which a peer gone without a reset holds until TCP gives up
+     * retransmitting.
      */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(60);
 
@@ -271,10 +274,11 @@ public final class TransferOptions {
          * another thread (the transfer then fails with a {@link TransferException}). On JDK 17 a
          * {@code transferTo} blocked in {@code sendfile} does not see that close and waits on until
          * the peer reads: shut the socket's output first ({@code socket.shutdownOutput()}), which
-         * fails the call at once on every JDK, then close it. With native access, a file sent by
-         * {@code sendfile} and a {@code splice} relay never wait in the kernel on a platform
-         * thread (see {@code native} and {@code splice} in the README's strategy table): there the
-         * timeout is exact into a blocking socket too. A read or write of a file waits in the kernel
+         * fails the call at once on every JDK, then close it. With native access and
+         * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (native access alone sends by the
+         * JDK's calls), a file sent by {@code sendfile} and a {@code splice} relay never wait in the
+         * kernel on a platform thread (see {@code native} and {@code splice} in the README's strategy
+         * table): there the timeout is exact into a blocking socket too. A read or write of a file waits in the kernel
          * as long as its file system makes it (a stopped FUSE daemon, a frozen or unreachable one),
          * on every path, as the JDK's own calls do: the timeout catches it only once the call returns.
          */

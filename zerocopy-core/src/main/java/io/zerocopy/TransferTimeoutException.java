@@ -20,8 +20,13 @@ public final class TransferTimeoutException extends TransferException {
      * @param stallTimeout the timeout that ran out
      */
     public TransferTimeoutException(long bytesTransferred, Duration stallTimeout) {
+        this(bytesTransferred, stallTimeout, "");
+    }
+
+    /** As the public constructor, its message ending with {@code subject} (the transfer's ends, {@link TransferFailures#subject}). */
+    TransferTimeoutException(long bytesTransferred, Duration stallTimeout, String subject) {
         super(
-                "no progress for " + stallTimeout.toMillis() + " ms after " + bytesTransferred + " bytes",
+                "no progress for " + stallTimeout.toMillis() + " ms after " + bytesTransferred + " bytes" + subject,
                 bytesTransferred,
                 null);
         this.stallTimeout = stallTimeout;

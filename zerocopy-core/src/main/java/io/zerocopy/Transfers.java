@@ -64,8 +64,8 @@ import java.util.concurrent.Executor;
  *       channel, stream, mapping or buffer throws counts: an unchecked exception becomes a
  *       {@code TransferException} with it as the cause; an {@code Error} is told to
  *       {@code onFailure} wrapped in one and then thrown as itself. Into a channel the count is
- *       exact; into a stream it counts the writes that completed, since a stream's failed write
- *       does not say how much of it got through.</li>
+ *       exact, what the channel took (a socket's peer may have read less); into a stream, the
+ *       writes that completed: a stream's failed write does not say how much of it got through.</li>
  *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels that
  *       operation was on (that is the JDK's rule: for {@code transferTo} into a socket, JDK 17
  *       closes the source file only, JDK 25 the socket too) and surfaces as a

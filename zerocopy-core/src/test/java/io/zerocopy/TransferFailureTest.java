@@ -18,6 +18,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -161,6 +162,29 @@ class TransferFailureTest {
                     () -> onCopyingThread(() -> Transfers.copy(path, pair.sender, options(TransferListener.NONE))));
 
             assertThat(e.getMessage()).contains("from " + path).contains("to " + peer);
+        }
+    }
+
+    /** A stall names the transfer's ends, as every other failure of a copy from a path does. */
+    @Test
+    void copy_pathToSocketStalls_messageNamesTheFileAndThePeer() throws Exception {
+        Path path = Files.write(dir.resolve("stalled.bin"), new byte[8 << 20]);
+        try (LoopbackPair pair = LoopbackPair.open(LoopbackPair.SMALL_BUFFER)) {
+            String peer = pair.sender.getRemoteAddress().toString();
+            pair.sender.configureBlocking(false); // the receiver reads nothing: the timeout is exact
+            TransferOptions stallsSoon = TransferOptions.builder()
+                    .stallTimeout(Duration.ofMillis(200))
+                    .build();
+
+            TransferException e = assertThrows(
+                    TransferException.class,
+                    () -> onCopyingThread(() -> Transfers.copy(path, pair.sender, stallsSoon)));
+
+            assertThat(e).isInstanceOf(TransferTimeoutException.class);
+            assertThat(e.getMessage())
+                    .contains("no progress for 200 ms")
+                    .contains("from " + path)
+                    .contains("to " + peer);
         }
     }
 
