@@ -33,11 +33,12 @@ final class AsyncCopies {
         }
 
         /** Called by the task once its engine exists: a cancel that came first reaches it now. */
-        synchronized void attach(Engine e) {
+        synchronized Engine attach(Engine e) {
             engine = e;
             if (cancelRequested) {
                 e.cancel();
             }
+            return e;
         }
 
         /**

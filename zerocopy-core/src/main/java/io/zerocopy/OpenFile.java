@@ -224,7 +224,8 @@ public final class OpenFile implements Closeable {
     /**
      * The file, open for reading; closed by {@link #close()}. Either the JDK's channel or the
      * library's own (see the class description), which answers each call as a read-only JDK
-     * channel does, except: an interrupt closes it in none of its own calls (reads, size,
+     * channel does (the same exception types; a failed call's message adds the call and its errno),
+     * except: an interrupt closes it in none of its own calls (reads, size,
      * position); mapping, locking and {@code transferTo} go through a JDK channel over the same
      * file, reopened through {@code /proc/self/fd} on first use (which fails, naming the file,
      * where {@code /proc} is missing or the file's permissions changed since the open), so an

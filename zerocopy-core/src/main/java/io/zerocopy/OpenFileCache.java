@@ -48,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>What it holds.</b> Regular files only: a directory is handed out uncached, as opened (its
  * close closes it); a FIFO, a device or a socket is refused as {@link OpenFile#open} refuses it. At
  * most {@code maxOpenFiles} files stay open for the cache; when an open would hold more, the least
- * recently used go. An evicted or replaced file closes when its last lease is closed, so at most
+ * recently used go, with an eighth of the bound more so that the next few opens need no eviction
+ * (use is kept to the millisecond, so files used within one are in no set order). An evicted or replaced file closes when its last lease is closed, so at most
  * {@code maxOpenFiles} files are open for it, plus one per lease not yet closed or open under way.
  *
  * <p><b>Who owns what.</b> The caller owns each {@link OpenFile} it gets and closes it, once it
@@ -325,7 +326,8 @@ public final class OpenFileCache implements Closeable {
      * @param hits opens served from an open file, without a look or after one that found it unchanged
      * @param misses opens of a file not cached, which then was
      * @param reopens files cached and opened afresh, because a look found them changed (replaced,
-     *     resized, modified) or their channel closed
+     *     resized, modified) or their channel closed while a lease was out (closed with the last
+     *     lease, the file has left the cache, and its next open is a miss)
      * @param evictions files let go to stay within the bound
      * @param openFiles descriptors open for it now: those cached and those let go but still leased
      * @param leases files handed out and not yet closed (one dropped unclosed counts until its cleaner runs)

@@ -47,7 +47,8 @@ import java.nio.channels.SelectionKey;
  * rethrown as itself. An exception the listener throws reaches the caller of {@code advance()} as
  * it is and ends the transfer too, without {@code onFailure}: what the library acquired is
  * released, and a further {@code advance()} throws {@code IllegalStateException}; one thrown from
- * {@code onComplete} comes after every byte moved, and the transfer stays done.
+ * {@code onComplete} comes after every byte moved, and the transfer stays done (a further
+ * {@code advance()} returns 0).
  *
  * <p><b>Threads.</b> Drive one transfer from one thread at a time (a selector loop does); which
  * thread may change from call to call. An {@code advance()} while another thread is in one throws
@@ -87,7 +88,8 @@ public interface Transfer extends Closeable {
      * What to wait for before the next {@link #advance()}: {@link SelectionKey#OP_WRITE} when the
      * target was full, {@link SelectionKey#OP_READ} when the source had nothing to give, 0 when the
      * transfer is over or paced by a rate limit. Meaningful after an {@code advance()} that
-     * returned 0; before the first one it is {@code OP_WRITE}.
+     * returned 0; before the first one it is {@code OP_WRITE}, or 0 for a transfer of nothing
+     * (an empty file or region), which is done when opened.
      */
     int interestOps();
 

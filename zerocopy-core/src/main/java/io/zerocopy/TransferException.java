@@ -9,7 +9,9 @@ import java.io.IOException;
  * <p>Every {@code IOException} raised while bytes move reaches the caller as a
  * {@code TransferException} (or one of its subclasses), so a caller that needs to resume or report
  * never has to guess how far a transfer got. Problems found before the first byte moves (bad
- * arguments, a closed channel, a file that cannot be opened) are thrown as they are.
+ * arguments, a closed channel, a file that cannot be opened) are thrown as they are, but for an
+ * interrupt pending when a verb is called: a {@code TransferException} of 0 bytes, caused by an
+ * {@code InterruptedIOException}, as for an interrupt seen between a transfer's calls.
  */
 public class TransferException extends IOException {
     private static final long serialVersionUID = 1L;

@@ -4,8 +4,9 @@ package io.zerocopy;
  * Observes one transfer: which strategy runs, how far it has got, how it ended.
  *
  * <p>For a {@code copy}, all methods are called on the thread that called it; for a
- * {@link Transfer} from {@code open}, on the thread that opened it ({@link #onStart}) and then on
- * the thread that calls {@link Transfer#advance()} or {@link Transfer#close()}. In order:
+ * {@link Transfer} from {@code open}, on the thread that opened it ({@link #onStart}, and
+ * {@link #onComplete} for a transfer of nothing, done when opened) and then on the thread that
+ * calls {@link Transfer#advance()} or {@link Transfer#close()}. In order:
  * {@link #onStart} once, {@link #onProgress} after every step that moved bytes (a step is up to one
  * system call or one buffer, as many bytes as the channel took: one byte, from a channel that takes
  * one a call), then {@link #onComplete} or {@link #onFailure} once. A transfer that is rejected

@@ -26,8 +26,10 @@ import java.util.Set;
  * change. {@value #EXCLUDE_PROPERTY} is a comma-separated list of strategy names that are never
  * used, not even when these options force one (the transfer then falls back to normal selection).
  * {@value #STRATEGY_PROPERTY} names a strategy to use wherever it can serve the source and target;
- * it takes precedence over {@link Builder#strategy(String)}, and transfers it cannot serve select as
- * usual.
+ * it takes precedence over {@link Builder#strategy(String)}, but not over an exclusion, these
+ * options' or the property's, and transfers it cannot serve select as usual. A name in either
+ * property that is no strategy's fails every transfer with an {@link IllegalArgumentException}
+ * naming the property, until it is corrected; a blank one is ignored.
  */
 public final class TransferOptions {
 
@@ -214,7 +216,7 @@ public final class TransferOptions {
          * Excludes strategies by name from selection (adding to earlier calls). A transfer whose
          * preferred strategies are all excluded runs by another one that can serve it (with
          * {@code buffered} excluded, a file goes by {@code transferTo}, {@code transferFrom} or
-         * {@code mmap}); only where none is left does it fail, with an {@link IllegalArgumentException}
+         * {@code mmap}, or from a path with native access by {@code native}); only where none is left does it fail, with an {@link IllegalArgumentException}
          * before any byte moves.
          *
          * @throws IllegalArgumentException if a name is unknown

@@ -54,9 +54,10 @@ import java.util.concurrent.Executor;
  *   <li><b>Errors before the first byte</b>: {@code NullPointerException} for a null argument,
  *       {@code IllegalArgumentException} for a bad value or a forced strategy that cannot serve the
  *       pair, {@code ClosedChannelException} for a closed channel (its {@code ClosedByInterruptException}
- *       for an interrupt that came while the verb opened or sized a file), and the JDK's own
- *       exceptions for a path that cannot be opened, a channel opened in the wrong mode, or a source
- *       path that is a directory (an {@code IOException} "Is a directory").</li>
+ *       for an interrupt that came while the verb opened or sized a file; one pending at the call
+ *       is a {@link TransferException} caused by {@code InterruptedIOException}, nothing touched),
+ *       and the JDK's own exceptions for a path that cannot be opened, a channel opened in the
+ *       wrong mode, or a source path that is a directory (an {@code IOException} "Is a directory").</li>
  *   <li><b>Errors from the first write on</b>: a {@link TransferException} with
  *       {@link TransferException#bytesTransferred()} (0 if that write failed), after the listener's
  *       {@code onFailure}; a {@link TruncatedSourceException} if a file shrank, a
@@ -380,10 +381,9 @@ public final class Transfers {
         Objects.requireNonNull(executor, "executor");
         return AsyncCopies.start(
                 handle -> {
+                    Preflight.checkNotInterrupted(); // as copy does: the executor's thread may come interrupted
                     RealTransfer transfer = opener.wholeFile(source, target, true);
-                    Engine engine = opener.engine(transfer);
-                    handle.attach(engine);
-                    engine.run();
+                    handle.attach(opener.engine(transfer)).run();
                     return transfer.result();
                 },
                 executor);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.zerocopy.testing.AdversarialChannels;
+import java.io.InterruptedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -313,6 +314,35 @@ class CopyAsyncTest {
         assertThat(result.bytesTransferred()).isEqualTo(data.length);
         ByteArrays.assertSameBytes("written", target.bytes(), data);
         assertThat(starts).as("onStart calls").hasValue(1);
+    }
+
+    /** The future fails as {@code copy} fails on an interrupted thread: before anything is opened. */
+    @Test
+    void copyAsync_onAThreadAlreadyInterrupted_failsAsCopyWouldWithNothingOpened() throws Exception {
+        Path path = Files.write(dir.resolve("source"), randomBytes(1000));
+        Observer observer = new Observer();
+        Executor interrupting = task -> {
+            Thread.currentThread().interrupt();
+            try {
+                task.run();
+            } finally {
+                Thread.interrupted();
+            }
+        };
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            CompletableFuture<TransferResult> future =
+                    Transfers.copyAsync(path, pair.sender, interrupting, options(observer));
+
+            ExecutionException e =
+                    assertThrows(ExecutionException.class, () -> future.get(WAIT_SECONDS, TimeUnit.SECONDS));
+            assertThat(e.getCause())
+                    .isExactlyInstanceOf(TransferException.class)
+                    .hasMessage("interrupted before the transfer started")
+                    .hasCauseInstanceOf(InterruptedIOException.class);
+            assertThat(observer.started).as("onStart heard").isNotDone();
+            assertThat(observer.failed).as("onFailure heard").isNotDone();
+            assertThat(pair.sender.isOpen()).isTrue();
+        }
     }
 
     /** An {@code Error} of the listener's own, which the copy's thread must not throw to its executor. */
