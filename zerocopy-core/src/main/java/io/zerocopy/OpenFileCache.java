@@ -49,8 +49,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * close closes it); a FIFO, a device or a socket is refused as {@link OpenFile#open} refuses it. At
  * most {@code maxOpenFiles} files stay open for the cache; when an open would hold more, the least
  * recently used go, with an eighth of the bound more so that the next few opens need no eviction
- * (use is kept to the millisecond, so files used within one are in no set order). An evicted or replaced file closes when its last lease is closed, so at most
- * {@code maxOpenFiles} files are open for it, plus one per lease not yet closed or open under way.
+ * (use is kept to the millisecond, so files used within one are in no set order). An evicted or
+ * replaced file closes when its last lease is closed, so at most {@code maxOpenFiles} files are
+ * open for it, plus one per lease not yet closed or open under way.
  *
  * <p><b>Who owns what.</b> The caller owns each {@link OpenFile} it gets and closes it, once it
  * no longer reads it; the channel belongs to the cache and is shared by every holder of the file,

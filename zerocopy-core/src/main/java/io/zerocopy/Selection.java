@@ -50,16 +50,16 @@ final class Selection {
      * <p>A file to a socket on Linux: to a peer on another host, {@code sendfile}, as nginx, Kafka,
      * Netty and Tomcat do: a network card reads the page cache itself, so the sender copies nothing
      * and holds no buffer. To a peer on this host {@code sendfile} too, at every size above the
-     * smallest over TCP, and at every size to a Unix domain socket: which strategy moves the most bytes per second there depends on the receiver (a
-     * client reading straight from the server, or a proxy on the same host), but {@code sendfile}
-     * costs the sender the least CPU per byte before either, and a loaded server runs short of CPU
-     * first (docs/scale.md). With {@code transferTo} excluded, the buffered strategy runs while the
-     * direct memory budget lasts, then mapped windows, which need no buffer. A virtual thread takes
-     * the same rows as a platform thread: to a blocking socket, which the JDK runs non-blocking
-     * underneath, the
-     * {@code transferTo} step waits for room by parking in the socket's own write rather than
-     * polling (see {@link TransferToStrategy}, docs/virtual-threads.md). Other systems keep their
-     * kernel path: they were not measured.
+     * smallest over TCP, and at every size to a Unix domain socket: which strategy moves the most
+     * bytes per second there depends on the receiver (a client reading straight from the server, or
+     * a proxy on the same host), but {@code sendfile} costs the sender the least CPU per byte before
+     * either, and a loaded server runs short of CPU first (docs/scale.md). With {@code transferTo}
+     * excluded, the buffered strategy runs while the direct memory budget lasts, then mapped
+     * windows, which need no buffer. A virtual thread takes the same rows as a platform thread: to a
+     * blocking socket, which the JDK runs non-blocking underneath, the {@code transferTo} step waits
+     * for room by parking in the socket's own write rather than polling (see
+     * {@link TransferToStrategy}, docs/virtual-threads.md). Other systems keep their kernel path:
+     * they were not measured.
      *
      * <p>mmap is chosen only for JDK channels (file, socket, pipe) without a kernel path: there the
      * kernel copies straight from the mapping, and a page lost to truncation is an {@code EFAULT}

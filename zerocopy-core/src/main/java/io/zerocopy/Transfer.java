@@ -25,10 +25,10 @@ import java.nio.channels.SelectionKey;
  * fails; it never waits, sleeps or selects. On a blocking channel it makes at most one step, which
  * may block in that channel like any write (the native path's step into a blocking socket waits
  * for room at most 100 ms, and may then return 0 with {@code interestOps()} {@code OP_WRITE});
- * a path that names a FIFO is such a channel, whose read
- * waits for its writer (give it a thread of its own). Choice of strategy, the per-call cap, truncation
- * detection ({@link TruncatedSourceException} when a file shrank), counts and listener events are
- * exactly those of the blocking {@code copy} verbs, which are built on this type; a body read whole
+ * a path that names a FIFO is such a channel, whose read waits for its writer (give it a thread of
+ * its own). Choice of strategy, the per-call cap, truncation detection
+ * ({@link TruncatedSourceException} when a file shrank), counts and listener events are exactly
+ * those of the blocking {@code copy} verbs, which are built on this type; a body read whole
  * when the transfer opens (a small file to a peer on this host, a region's body that goes with its
  * prefix) is sent as it was then, even if the file shrinks before the first {@code advance()}. The
  * stall timeout does not apply: the loop that calls {@code advance()} owns time.

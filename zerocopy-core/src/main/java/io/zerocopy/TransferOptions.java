@@ -216,8 +216,8 @@ public final class TransferOptions {
          * Excludes strategies by name from selection (adding to earlier calls). A transfer whose
          * preferred strategies are all excluded runs by another one that can serve it (with
          * {@code buffered} excluded, a file goes by {@code transferTo}, {@code transferFrom} or
-         * {@code mmap}, or from a path with native access by {@code native}); only where none is left does it fail, with an {@link IllegalArgumentException}
-         * before any byte moves.
+         * {@code mmap}, or from a path with native access by {@code native}); only where none is
+         * left does it fail, with an {@link IllegalArgumentException} before any byte moves.
          *
          * @throws IllegalArgumentException if a name is unknown
          */
@@ -280,9 +280,10 @@ public final class TransferOptions {
          * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (native access alone sends by the
          * JDK's calls), a file sent by {@code sendfile} and a {@code splice} relay never wait in the
          * kernel on a platform thread (see {@code native} and {@code splice} in the README's strategy
-         * table): there the timeout is exact into a blocking socket too. A read or write of a file waits in the kernel
-         * as long as its file system makes it (a stopped FUSE daemon, a frozen or unreachable one),
-         * on every path, as the JDK's own calls do: the timeout catches it only once the call returns.
+         * table): there the timeout is exact into a blocking socket too. A read or write of a file
+         * waits in the kernel as long as its file system makes it (a stopped FUSE daemon, a frozen or
+         * unreachable one), on every path, as the JDK's own calls do: the timeout catches it only once
+         * the call returns.
          */
         public Builder stallTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "stallTimeout");

@@ -23,7 +23,7 @@ public final class TransferTimeoutException extends TransferException {
         this(bytesTransferred, stallTimeout, "");
     }
 
-    /** As the public constructor, its message ending with {@code subject} (the transfer's ends, {@link TransferFailures#subject}). */
+    /** As the public constructor, the message ending with the transfer's ends ({@link TransferFailures#subject}). */
     TransferTimeoutException(long bytesTransferred, Duration stallTimeout, String subject) {
         super(
                 "no progress for " + stallTimeout.toMillis() + " ms after " + bytesTransferred + " bytes" + subject,

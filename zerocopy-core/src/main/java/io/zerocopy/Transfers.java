@@ -70,10 +70,10 @@ import java.util.concurrent.Executor;
  *   <li><b>Interrupts</b>: an interrupt during a JDK channel operation closes the channels that
  *       operation was on (that is the JDK's rule: for {@code transferTo} into a socket, JDK 17
  *       closes the source file only, JDK 25 the socket too) and surfaces as a
- *       {@code TransferException} caused by {@code ClosedByInterruptException}; an interrupt
- *       seen between operations surfaces as a {@code TransferException} caused by
- *       {@code InterruptedIOException}, with the channels still open. Either way the thread's interrupt status stays set. When the cause is
- *       {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel
+ *       {@code TransferException} caused by {@code ClosedByInterruptException}; one seen between
+ *       operations as a {@code TransferException} caused by {@code InterruptedIOException}, with
+ *       the channels still open. Either way the thread's interrupt status stays set. When the
+ *       cause is {@code ClosedByInterruptException} (or {@code AsynchronousCloseException}, for a channel
  *       closed by another thread), {@code bytesTransferred()} is a lower bound: the JDK does not
  *       report what the call it cut short had already moved. A write into a stream (a
  *       plain {@code Socket}'s, any {@code OutputStream}) is not interruptible in the JDK: the

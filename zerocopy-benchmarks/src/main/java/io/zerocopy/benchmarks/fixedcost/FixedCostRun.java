@@ -35,7 +35,8 @@ import java.util.Random;
  * contenders. {@code --vs} adds, for each contender named, every other contender's median of per-round ratios
  * to it (wall and CPU). {@code --peer veth} sends to a receiver in another network namespace over a veth
  * pair ({@link VethPeer}: root only), a peer on another host, instead of a drain thread in this JVM;
- * {@code --peer unix}, a Unix domain socket drained by a thread in this JVM. With {@code --only CONTENDER TRANSFERS SIZE} it sends that many
+ * {@code --peer unix}, a Unix domain socket drained by a thread in this JVM. With
+ * {@code --only CONTENDER TRANSFERS SIZE} it sends that many
  * transfers of one contender without timing them, for counting system calls per transfer.
  */
 public final class FixedCostRun {
