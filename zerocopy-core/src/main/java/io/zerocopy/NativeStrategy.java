@@ -20,7 +20,13 @@ import java.nio.ByteBuffer;
  * unless the options force another strategy or exclude this one. Stateless; one shared instance.
  */
 final class NativeStrategy extends BuiltInStrategy {
-    static final NativeStrategy INSTANCE = new NativeStrategy();
+    static final NativeStrategy INSTANCE = new NativeStrategy(true);
+
+    /**
+     * The same strategy where {@code transferTo} is excluded: {@code sendfile} is that row's way, so
+     * a file opened natively goes by {@code pread} and the target's write at every size.
+     */
+    static final NativeStrategy WITHOUT_SENDFILE = new NativeStrategy(false);
 
     static final String NAME = "native";
 
@@ -31,8 +37,11 @@ final class NativeStrategy extends BuiltInStrategy {
      */
     static final long NATIVE_MAX_BYTES = 64 * 1024;
 
-    private NativeStrategy() {
+    private final boolean sendfile;
+
+    private NativeStrategy(boolean sendfile) {
         super(NAME);
+        this.sendfile = sendfile;
     }
 
     /**
@@ -61,10 +70,11 @@ final class NativeStrategy extends BuiltInStrategy {
 
     /**
      * Whether the {@code native} step for these facts is {@code sendfile}: a file the platform can
-     * send into this target ({@link NativeFiles#canSendfile}) that does not go by one read.
+     * send into this target ({@link NativeFiles#canSendfile}) that does not go by one read, where
+     * {@code transferTo} is not excluded.
      */
-    static boolean sendsByKernel(TransferFacts facts) {
-        return !byRead(facts) && NativeFiles.canSendfile(facts.truncatableFile(), facts.targetKind());
+    boolean sendsByKernel(TransferFacts facts) {
+        return sendfile && !byRead(facts) && NativeFiles.canSendfile(facts.truncatableFile(), facts.targetKind());
     }
 
     @Override

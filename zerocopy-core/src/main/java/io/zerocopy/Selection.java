@@ -90,6 +90,12 @@ final class Selection {
                         + s.facts.count()
                         + " bytes with the prefix: one pread and one gathering write, no FileChannel"),
         new Row(
+                NativeStrategy.WITHOUT_SENDFILE,
+                s -> s.facts.nativeSource() && s.excludes(TransferToStrategy.NAME),
+                Check.READ_AHEAD,
+                (s, how) -> (s.facts.prefixChunk() + s.facts.count())
+                        + " bytes of a file the library opened natively, transferTo excluded: " + how),
+        new Row(
                 NativeStrategy.INSTANCE,
                 s -> s.facts.nativeSource(),
                 Check.READ_AHEAD,
@@ -219,17 +225,17 @@ final class Selection {
      * now: -1 where no file may be opened natively (the JVM cannot, a registered strategy is asked
      * first, native is excluded or another strategy forced, or nothing would go natively); any
      * count where native is forced or the file can go by {@code sendfile} into {@code target}
-     * ({@link NativeFiles#canSendTo}); else what goes by one read ({@link NativeStrategy#readMax}, or for a
+     * ({@link NativeFiles#canSendTo}) and {@code transferTo} is not excluded; else what goes by one read ({@link NativeStrategy#readMax}, or for a
      * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}), {@code peer} being
      * where {@code target}'s peer is ({@link Peers#of}). A larger file
      * goes through a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
      */
     long nativeLimit(boolean withPrefix, WritableByteChannel target, Peers.Peer peer) {
-        if (NativeFiles.unavailable() != null
-                || !registered.isEmpty()
-                || exclusions
-                        .with(System.getProperty(TransferOptions.EXCLUDE_PROPERTY))
-                        .contains(NativeStrategy.NAME)) {
+        if (NativeFiles.unavailable() != null || !registered.isEmpty()) {
+            return -1;
+        }
+        Set<String> excluded = exclusions.with(System.getProperty(TransferOptions.EXCLUDE_PROPERTY));
+        if (excluded.contains(NativeStrategy.NAME)) {
             return -1;
         }
         String byProperty = forcedByProperty();
@@ -237,8 +243,8 @@ final class Selection {
         if (forcedNow != null) {
             return forcedNow.equals(NativeStrategy.NAME) ? Long.MAX_VALUE : -1;
         }
-        if (NativeFiles.canSendTo(target)) {
-            return Long.MAX_VALUE;
+        if (!excluded.contains(TransferToStrategy.NAME) && NativeFiles.canSendTo(target)) {
+            return Long.MAX_VALUE; // sendfile is the transferTo row's way, and goes with it
         }
         long byRead = target == null
                 ? NativeStrategy.NATIVE_MAX_BYTES

@@ -274,6 +274,48 @@ class NativePromisesTest {
     }
 
     /**
+     * {@code transferTo} excluded, by the options or the system property, takes {@code sendfile} with
+     * it: a file from a path, or an {@link OpenFile} opened natively, then goes as a JDK file goes
+     * without it (the file without {@code /proc} to reopen it: {@code NativeReopenTest}).
+     */
+    @ParameterizedTest(name = "excluded by {0}")
+    @ValueSource(strings = {"options", "property"})
+    void transferToExcluded_noFileGoesBySendfile(String by) throws Exception {
+        int size = 1 << 20;
+        Path file = TestFiles.write(dir.resolve("f"), TestFiles.randomBytes(size, SEED));
+        RecordingListener fromPath = new RecordingListener();
+        RecordingListener fromOpenFile = new RecordingListener();
+        TransferOptions.Builder options =
+                by.equals("options") ? TransferOptions.builder().exclude("transferTo") : TransferOptions.builder();
+        if (by.equals("property")) {
+            System.setProperty(TransferOptions.EXCLUDE_PROPERTY, "transferTo");
+        }
+        try (LoopbackReceiver receiver = LoopbackReceiver.draining(0);
+                SocketChannel channel = receiver.connectChannel();
+                OpenFile opened = OpenFile.open(file)) {
+            assertThat(opened.openedNatively()).isTrue();
+            Transfers.copy(
+                    file,
+                    (WritableByteChannel) channel,
+                    options.listener(fromPath).build());
+            Transfers.copy(
+                    opened.channel(),
+                    0,
+                    size,
+                    channel,
+                    options.listener(fromOpenFile).build());
+            channel.shutdownOutput();
+            assertThat(receiver.received().bytes()).isEqualTo(2L * size);
+        } finally {
+            System.clearProperty(TransferOptions.EXCLUDE_PROPERTY);
+        }
+        assertThat(fromPath.strategy()).isEqualTo("buffered");
+        assertThat(fromPath.result().reason()).contains("transferTo").doesNotContain("sendfile");
+        assertThat(fromOpenFile.strategy()).isEqualTo("buffered");
+        assertThat(fromOpenFile.result().reason()).contains("transferTo").doesNotContain("sendfile");
+    }
+
+    /**
      * Every {@code sendfile} works on a duplicate of the socket's descriptor, made at the first move
      * and closed with the transfer, so that another thread's close never makes a call land on a
      * number the kernel gave out again: two descriptors on the socket during a move, one after the
