@@ -56,7 +56,8 @@ final class AccessLog {
      *
      * @param remote the client's address, or null if unknown
      * @param response what was planned for it
-     * @param bodyBytes how many bytes of the body went out (fewer than planned if it failed)
+     * @param bodyBytes how many bytes of the file went out (fewer than planned if it failed); an
+     *     error page's, which goes with the head, are counted from {@code response}
      * @param startNanos {@code System.nanoTime()} when the request head was complete
      */
     void log(SocketAddress remote, Response response, long bodyBytes, long startNanos) {
@@ -70,7 +71,7 @@ final class AccessLog {
                 TIME.format(Instant.now()),
                 response.requestLine(),
                 response.status,
-                Math.max(0, bodyBytes),
+                response.bodyBytesSent(bodyBytes),
                 (System.nanoTime() - startNanos) / 1e6);
         unwritten.incrementAndGet();
         if (!lines.offer(line)) {

@@ -102,8 +102,8 @@ public final class HttpServerCommand implements Callable<Integer> {
     @Option(
             names = "--strategy",
             paramLabel = "NAME",
-            description = "The library's strategy for bodies: auto (its own choice), transferTo, buffered or mmap "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "The library's strategy for bodies: auto (its own choice), transferTo, buffered, mmap, "
+                    + "or native (Java 22+ with native access) (default: ${DEFAULT-VALUE}).")
     String strategy = "auto";
 
     /** Completed with the bound address once listening; lets an in-process caller find an ephemeral port. */

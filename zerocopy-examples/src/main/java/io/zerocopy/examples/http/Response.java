@@ -21,6 +21,8 @@ final class Response implements AutoCloseable {
     private final Request request;
     /** What {@link #close()} closes: the file's owner (a cache's lease), or null when there is no file. */
     private final Closeable owner;
+    /** How many bytes at the end of {@link #head} are an error page's body, not the head's. */
+    private int pageBytes;
 
     /**
      * @param status the status code, for the access log
@@ -55,6 +57,12 @@ final class Response implements AutoCloseable {
         this.request = request;
     }
 
+    /** Marks the last {@code bytes} of the head buffer as an error page's body; returns this. */
+    Response withPage(int bytes) {
+        pageBytes = bytes;
+        return this;
+    }
+
     /** The request answered, or null if there was none. */
     Request request() {
         return request;
@@ -71,6 +79,14 @@ final class Response implements AutoCloseable {
      */
     boolean nothingSent(TruncatedSourceException failure) {
         return failure.bytesTransferred() == 0 && head.position() == 0;
+    }
+
+    /**
+     * The bytes of a body that went out, as the access log counts them: of the file, {@code fileBytes};
+     * of an error page, which ends the head buffer (its last {@code pageBytes}), what of it was sent.
+     */
+    long bodyBytesSent(long fileBytes) {
+        return Math.max(0, fileBytes) + Math.max(0, head.position() - (head.limit() - pageBytes));
     }
 
     /** Bytes on the wire: head plus body. */

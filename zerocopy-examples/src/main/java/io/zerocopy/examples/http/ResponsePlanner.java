@@ -278,6 +278,7 @@ final class ResponsePlanner {
         }
         return file == null
                 ? new Response(status, h.toBuffer(), null, position, count, close, request)
+                        .withPage(head ? 0 : body.length)
                 : new Response(status, h.toBuffer(), file.channel(), file, position, count, close, request);
     }
 

@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AccessLogTest {
-    private static final Response OK = new Response(200, null, null, 0, 0, false, new Request("GET", "/a.bin", 1));
+    private static final Response OK =
+            new Response(200, ByteBuffer.allocate(0), null, 0, 0, false, new Request("GET", "/a.bin", 1));
 
     @Test
     void aReaderThatStopped_holdsUpNoLogger_andHearsOfTheDroppedLinesOnceBack() throws Exception {

@@ -267,11 +267,19 @@ abstract class ProtocolContract extends ServerFixture {
     @Test
     void accessLog_oneLinePerRequest() throws Exception {
         get("/small.txt");
-        raw().send("GET /no HTTP/1.1\r\nHost: x\r\n\r\n").read(false);
+        RawClient.Reply notFound =
+                raw().send("GET /no HTTP/1.1\r\nHost: x\r\n\r\n").read(false);
+        RawClient.Reply headOnly =
+                raw().send("HEAD /no HTTP/1.1\r\nHost: x\r\n\r\n").read(true);
         assertThat(awaitLogLine(l -> l.contains("\"GET /small.txt HTTP/1.1\"")))
                 .matches("127\\.0\\.0\\.1 - - \\[\\d\\d/\\w{3}/\\d{4}:\\d\\d:\\d\\d:\\d\\d \\+0000\\] "
                         + "\"GET /small.txt HTTP/1.1\" 200 " + SMALL.length() + " \\d+\\.\\d{3}");
-        assertThat(awaitLogLine(l -> l.contains("\"GET /no HTTP/1.1\""))).contains("\" 404 0 ");
+        // an error page is a body too, as the Common Log Format counts it; a HEAD sends none
+        assertThat(notFound.body()).isNotEmpty();
+        assertThat(awaitLogLine(l -> l.contains("\"GET /no HTTP/1.1\"")))
+                .contains("\" 404 " + notFound.body().length + " ");
+        assertThat(headOnly.status()).isEqualTo(404);
+        assertThat(awaitLogLine(l -> l.contains("\"HEAD /no HTTP/1.1\""))).contains("\" 404 0 ");
     }
 
     @Test
