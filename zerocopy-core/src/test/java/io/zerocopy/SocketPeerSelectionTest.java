@@ -67,11 +67,15 @@ class SocketPeerSelectionTest {
     }
 
     private Choice choose(Platform platform, boolean directIo, long count) {
+        return choose(platform, directIo, count, client);
+    }
+
+    private Choice choose(Platform platform, boolean directIo, long count, SocketChannel target) {
         TransferFacts request = TestFacts.of(
                 TransferRequest.builder()
                         .source(file, ChannelKind.FILE)
                         .slice(0, count)
-                        .target(client, ChannelKind.SOCKET)
+                        .target(target, ChannelKind.SOCKET)
                         .build(),
                 TransferOptions.defaults(),
                 platform,
@@ -199,16 +203,7 @@ class SocketPeerSelectionTest {
             assertThat(peer.segmentSize).isZero();
 
             for (long count : new long[] {1, BufferedStrategy.LOCAL_READ_MAX_BYTES, LARGE}) {
-                TransferFacts request = TestFacts.of(
-                        TransferRequest.builder()
-                                .source(file, ChannelKind.FILE)
-                                .slice(0, count)
-                                .target(unixClient, ChannelKind.SOCKET)
-                                .build(),
-                        TransferOptions.defaults(),
-                        LINUX,
-                        false);
-                Choice choice = Selections.choose(request, null, Set.of(), null, null);
+                Choice choice = choose(LINUX, false, count, unixClient);
                 assertThat(choice.strategy.name()).as("%s bytes", count).isEqualTo(TransferToStrategy.NAME);
                 assertThat(choice.reason()).contains("peer on this host").doesNotContain("another host");
                 assertThat(NativeStrategy.readMax(ChannelKind.SOCKET, peer)).isZero();
