@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +68,10 @@ class UnexpectedFailureTest {
                 .asString()
                 .startsWith("http-server: internal error serving GET /small.txt HTTP/1.1: "
                         + "java.lang.IllegalArgumentException: ");
-        assertThat(access.toString()).contains("\"GET /small.txt HTTP/1.1\" 500 ");
+        // the log's own thread writes its lines: wait until it has written every one logged
+        assertThat(config.accessLog().drain(Duration.ofSeconds(30))).isTrue();
+        synchronized (access.getBuffer()) {
+            assertThat(access.toString()).contains("\"GET /small.txt HTTP/1.1\" 500 ");
+        }
     }
 }
