@@ -150,9 +150,7 @@ public final class HttpServerCommand implements Callable<Integer> {
         // before the line that invites Ctrl-C, so that a Ctrl-C right after it still stops gracefully
         Thread hook = new Thread(
                 () -> {
-                    server.close();
-                    config.accessLog().drain(Duration.ofSeconds(1));
-                    printWithin(out, "http-server: stopped", Duration.ofSeconds(1));
+                    stopped(server, config, out);
                     stop.countDown();
                 },
                 "http-server-shutdown");
@@ -202,11 +200,19 @@ public final class HttpServerCommand implements Callable<Integer> {
                 // Ctrl-C or SIGTERM: the hook closes the server
                 return 0;
             }
-            server.close();
+            stopped(server, config, out);
         }
-        out.println("http-server: stopped");
-        out.flush();
         return 0;
+    }
+
+    /**
+     * The stop, whichever way it comes: the server closed, then its access log given a second to
+     * write what it holds, then the last line, so that the log's lines come before it.
+     */
+    private static void stopped(HttpServer server, ServerConfig config, PrintWriter out) {
+        server.close();
+        config.accessLog().drain(Duration.ofSeconds(1));
+        printWithin(out, "http-server: stopped", Duration.ofSeconds(1));
     }
 
     private static String cacheLine(OpenFileCache cache) {
