@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
  * parked in the socket's write, an interrupt and a file that shrinks behave as they do there.
  *
  * <p>It serves only such a file, which {@code Transfers.copy(Path, ...)} and {@link OpenFile} make
- * unless the options force another strategy or exclude this one. Stateless; one shared instance.
+ * unless the options force another strategy or exclude this one. Stateless but for whether it may
+ * use {@code sendfile}: two shared instances, which the table's rows choose between.
  */
 final class NativeStrategy extends BuiltInStrategy {
     static final NativeStrategy INSTANCE = new NativeStrategy(true);

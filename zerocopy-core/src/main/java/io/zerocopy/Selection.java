@@ -225,10 +225,11 @@ final class Selection {
      * now: -1 where no file may be opened natively (the JVM cannot, a registered strategy is asked
      * first, native is excluded or another strategy forced, or nothing would go natively); any
      * count where native is forced or the file can go by {@code sendfile} into {@code target}
-     * ({@link NativeFiles#canSendTo}) and {@code transferTo} is not excluded; else what goes by one read ({@link NativeStrategy#readMax}, or for a
-     * body that goes whole with its prefix {@link PrefixWrite#WHOLE_BODY_BYTES}), {@code peer} being
-     * where {@code target}'s peer is ({@link Peers#of}). A larger file
-     * goes through a JDK channel over the same open ({@link NativeFile#jdkChannel()}).
+     * ({@link NativeFiles#canSendTo}) and {@code transferTo} is not excluded; else what goes by one
+     * read ({@link NativeStrategy#readMax}, or for a body that goes whole with its prefix
+     * {@link PrefixWrite#WHOLE_BODY_BYTES}), {@code peer} being where {@code target}'s peer is
+     * ({@link Peers#of}). A larger file goes through a JDK channel over the same open
+     * ({@link NativeFile#jdkChannel()}).
      */
     long nativeLimit(boolean withPrefix, WritableByteChannel target, Peers.Peer peer) {
         if (NativeFiles.unavailable() != null || !registered.isEmpty()) {
