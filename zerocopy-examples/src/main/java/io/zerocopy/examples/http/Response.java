@@ -22,22 +22,25 @@ final class Response implements AutoCloseable {
     /** What {@link #close()} closes: the file's owner (a cache's lease), or null when there is no file. */
     private final Closeable owner;
     /** How many bytes at the end of {@link #head} are an error page's body, not the head's. */
-    private int pageBytes;
+    private final int pageBytes;
 
     /**
+     * A response without a file: the head alone, whose last {@code pageBytes} are an error page's
+     * body (0 for none).
+     *
      * @param status the status code, for the access log
-     * @param head the bytes to send first, ready to read
-     * @param file the file whose slice follows the head, or null
-     * @param position where the slice starts
-     * @param count how many bytes of the file follow (0 if none)
+     * @param head the bytes to send, ready to read
      * @param close whether the connection closes after this response
      * @param request the request answered, or null if there was none (a head the parser rejected)
      */
-    Response(int status, ByteBuffer head, FileChannel file, long position, long count, boolean close, Request request) {
-        this(status, head, file, file, position, count, close, request);
+    Response(int status, ByteBuffer head, int pageBytes, boolean close, Request request) {
+        this(status, head, null, null, 0, 0, close, request, pageBytes);
     }
 
-    /** As above, with {@code owner} (a cache's lease on {@code file}) closed instead of the file. */
+    /**
+     * A head, then {@code count} bytes of {@code file} from {@code position}; {@code owner} (a cache's
+     * lease on {@code file}) is closed with the response.
+     */
     Response(
             int status,
             ByteBuffer head,
@@ -47,6 +50,19 @@ final class Response implements AutoCloseable {
             long count,
             boolean close,
             Request request) {
+        this(status, head, file, owner, position, count, close, request, 0);
+    }
+
+    private Response(
+            int status,
+            ByteBuffer head,
+            FileChannel file,
+            Closeable owner,
+            long position,
+            long count,
+            boolean close,
+            Request request,
+            int pageBytes) {
         this.status = status;
         this.head = head;
         this.file = file;
@@ -55,12 +71,7 @@ final class Response implements AutoCloseable {
         this.count = count;
         this.close = close;
         this.request = request;
-    }
-
-    /** Marks the last {@code bytes} of the head buffer as an error page's body; returns this. */
-    Response withPage(int bytes) {
-        pageBytes = bytes;
-        return this;
+        this.pageBytes = pageBytes;
     }
 
     /** The request answered, or null if there was none. */

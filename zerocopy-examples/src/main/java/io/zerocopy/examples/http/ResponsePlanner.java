@@ -277,8 +277,7 @@ final class ResponsePlanner {
             h.append(body);
         }
         return file == null
-                ? new Response(status, h.toBuffer(), null, position, count, close, request)
-                        .withPage(head ? 0 : body.length)
+                ? new Response(status, h.toBuffer(), head ? 0 : body.length, close, request)
                 : new Response(status, h.toBuffer(), file.channel(), file, position, count, close, request);
     }
 
