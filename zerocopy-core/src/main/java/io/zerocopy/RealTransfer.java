@@ -166,9 +166,9 @@ final class RealTransfer implements Transfer {
                 complete(); // nothing to move: done at the first advance, which a cancel can still precede
                 continue;
             }
-            if (pacer != null && pacer.ahead(moved)) {
+            if (pacer != null && pacer.ahead(moved) && !Thread.currentThread().isInterrupted()) {
                 interestOps = 0;
-                progressed(); // paced, not stalled
+                progressed(); // paced, not stalled; an interrupt fails the step below instead
                 break;
             }
             long n;

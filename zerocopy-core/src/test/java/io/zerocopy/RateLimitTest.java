@@ -1,9 +1,11 @@
 package io.zerocopy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -92,6 +94,31 @@ class RateLimitTest {
             assertThat(t.interestOps()).isZero();
             assertThat(t.delayNanos()).isPositive();
             t.close();
+        }
+    }
+
+    /**
+     * An interrupt during a pause fails the transfer at the next advance, as it does between any two
+     * steps. Before the fix that advance reported the pause (0), and a blocking copy spun on it, at
+     * full CPU, until the pause ran out.
+     */
+    @Test
+    void advance_interruptedDuringAPause_failsAtOnce(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("source"), new byte[1000]);
+        TransferOptions paced = TransferOptions.builder().rateLimit(1).build(); // steps of a byte, a second apart
+        try (LoopbackPair pair = LoopbackPair.open()) {
+            Transfer t = Transfers.open(file, pair.sender, paced);
+            assertThat(t.advance()).isEqualTo(1); // the next byte is a second away
+
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(t::advance)
+                        .isInstanceOf(TransferException.class)
+                        .hasCauseInstanceOf(InterruptedIOException.class);
+            } finally {
+                Thread.interrupted();
+            }
+            assertThat(t.bytesTransferred()).isEqualTo(1);
         }
     }
 
