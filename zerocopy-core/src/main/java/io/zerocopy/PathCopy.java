@@ -37,6 +37,37 @@ final class PathCopy {
 
         /** Fails where {@link #copy} would before its first byte for its options alone (no strategy left). */
         default void check(FileChannel in) throws IOException {}
+
+        /**
+         * Whether the last {@link #copy} moved every byte before it threw: what failed it came
+         * after (the listener's {@code onComplete}), and the target is whole.
+         */
+        default boolean allMoved() {
+            return false;
+        }
+    }
+
+    /** The library's own copy of the file opened from {@code source}, with {@code opener}'s options. */
+    static Bytes byTransfer(Opener opener, Path source) {
+        return new Bytes() {
+            private RealTransfer transfer;
+
+            @Override
+            public long copy(FileChannel in, FileChannel out) throws IOException {
+                transfer = opener.wholeFile(source, in, out);
+                return opener.runToEnd(transfer);
+            }
+
+            @Override
+            public void check(FileChannel in) throws IOException {
+                opener.requireFileToFile(in);
+            }
+
+            @Override
+            public boolean allMoved() {
+                return transfer != null && transfer.isDone();
+            }
+        };
     }
 
     private static final Set<StandardOpenOption> NEW_FILE =
@@ -108,22 +139,46 @@ final class PathCopy {
         }
     }
 
-    /** Makes {@code target} and copies {@code in} into it; a failure deletes what it made. */
+    /**
+     * Makes {@code target} and copies {@code in} into it; a failure deletes what it made. A
+     * listener's exception after the last byte ({@link Bytes#allMoved}) fails no copy: the whole
+     * target keeps its bytes and gets its attributes, and then the exception is thrown as it is.
+     */
     private static long copyInto(
             Path target, FileChannel in, BasicFileAttributes sourceAttributes, boolean attributes, Bytes bytes)
             throws IOException {
         boolean created = false;
+        Throwable afterLastByte = null;
         try {
-            long moved;
+            long moved = 0;
             try (FileChannel out = FileChannel.open(target, NEW_FILE, sameMode(sourceAttributes, attributes))) {
                 created = true;
-                moved = bytes.copy(in, out);
+                try {
+                    moved = bytes.copy(in, out);
+                } catch (RuntimeException | Error e) {
+                    if (!bytes.allMoved()) {
+                        throw e;
+                    }
+                    afterLastByte = e;
+                }
             }
             if (attributes) {
                 copyAttributes(target, sourceAttributes); // a failure here deletes the target too, as Files.copy
             }
+            if (afterLastByte instanceof Error error) {
+                throw error;
+            }
+            if (afterLastByte != null) {
+                throw (RuntimeException) afterLastByte;
+            }
             return moved;
         } catch (IOException | RuntimeException | Error e) {
+            if (e == afterLastByte) {
+                throw e;
+            }
+            if (afterLastByte != null) {
+                e.addSuppressed(afterLastByte);
+            }
             if (created) {
                 try {
                     Files.deleteIfExists(target);

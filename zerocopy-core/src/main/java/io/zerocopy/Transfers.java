@@ -155,9 +155,11 @@ public final class Transfers {
      * appended meanwhile are left out, and a source that shrinks fails the copy. A failure part-way
      * (a full file system) is a {@link TransferException} with the count and the cause, as for every
      * verb, not the {@code FileSystemException} of {@code Files.copy}; the partial target is then
-     * deleted. A target that {@code REPLACE_EXISTING} replaces is
-     * deleted only once the source is open and a strategy chosen: a copy that cannot start (a
-     * source the process may not read, options that leave no strategy) leaves it, as JDK 25's
+     * deleted, as it is when a listener's exception aborts the copy. One thrown from
+     * {@code onComplete} comes after the last byte: the target is kept whole, with its attributes,
+     * and then the exception is thrown. A target that {@code REPLACE_EXISTING} replaces is deleted
+     * only once the source is open and a strategy chosen: a copy that cannot start (a source the
+     * process may not read, options that leave no strategy) leaves it, as JDK 25's
      * {@code Files.copy} does (JDK 17's deletes it first).
      *
      * @throws UnsupportedOperationException for an option other than those three (as {@code Files.copy})
@@ -177,17 +179,7 @@ public final class Transfers {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(copyOptions, "copyOptions");
         Preflight.checkNotInterrupted();
-        return PathCopy.copy(source, target, copyOptions, new PathCopy.Bytes() {
-            @Override
-            public long copy(FileChannel in, FileChannel out) throws IOException {
-                return opener.runToEnd(opener.wholeFile(source, in, out));
-            }
-
-            @Override
-            public void check(FileChannel in) throws IOException {
-                opener.requireFileToFile(in);
-            }
-        });
+        return PathCopy.copy(source, target, copyOptions, PathCopy.byTransfer(opener, source));
     }
 
     /**
