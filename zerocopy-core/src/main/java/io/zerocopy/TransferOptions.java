@@ -280,10 +280,11 @@ public final class TransferOptions {
          * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (native access alone sends by the
          * JDK's calls), a file sent by {@code sendfile} and a {@code splice} relay never wait in the
          * kernel on a platform thread (see {@code native} and {@code splice} in the README's strategy
-         * table): there the timeout is exact into a blocking socket too. A read or write of a file
-         * waits in the kernel as long as its file system makes it (a stopped FUSE daemon, a frozen or
-         * unreachable one), on every path, as the JDK's own calls do: the timeout catches it only once
-         * the call returns.
+         * table): there the timeout holds into a blocking socket too, up to about 0.3 s late (the
+         * stall counts from the end of the first 0.1 s wait for room that found none, and is looked
+         * at between such waits). A read or write of a file waits in the kernel as long as its file
+         * system makes it (a stopped FUSE daemon, a frozen or unreachable one), on every path, as
+         * the JDK's own calls do: the timeout catches it only once the call returns.
          */
         public Builder stallTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "stallTimeout");
