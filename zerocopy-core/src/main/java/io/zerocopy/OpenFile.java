@@ -199,8 +199,11 @@ public final class OpenFile implements Closeable {
      * @param directory where the walk starts, opened following links in its own path (the caller
      *     trusts it)
      * @param segments the names beneath it, outermost first: none empty, {@code .} or {@code ..},
-     *     none holding {@code /} (or another separator of its file system) or NUL
-     * @throws IllegalArgumentException if a segment is not one plain name
+     *     none holding {@code /} (or another separator of its file system) or NUL; each in the bytes
+     *     the JDK encodes it to ({@code directory.resolve(segment)}), as
+     *     {@link OpenDirectory#openBeneath} says
+     * @throws IllegalArgumentException if a segment is not one plain name, or one the file system
+     *     cannot encode ({@link java.nio.file.InvalidPathException}, as {@code Path.resolve} throws)
      * @throws SymbolicLinkException if a segment is a symbolic link
      * @throws NotDirectoryException if {@code directory}, or a segment before the last, is not a directory
      * @throws NoSuchFileException if {@code directory} or a segment is missing
