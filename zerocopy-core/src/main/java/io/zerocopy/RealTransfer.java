@@ -166,16 +166,16 @@ final class RealTransfer implements Transfer {
                 complete(); // nothing to move: done at the first advance, which a cancel can still precede
                 continue;
             }
-            if (pacer != null && pacer.ahead(moved) && !Thread.currentThread().isInterrupted()) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw fail(failures().interrupted(moved)); // before a pause too, which would hide it
+            }
+            if (pacer != null && pacer.ahead(moved)) {
                 interestOps = 0;
-                progressed(); // paced, not stalled; an interrupt fails the step below instead
+                progressed(); // paced, not stalled
                 break;
             }
             long n;
             try {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw failures().interrupted(moved);
-                }
                 n = step();
                 if (n == 0 && stall().zeroStep(moved, moved - prefixSize())) {
                     n = -1; // the file ended while its size still reads the same
