@@ -25,35 +25,17 @@ final class Response implements AutoCloseable {
     private final int pageBytes;
 
     /**
-     * A response without a file: the head alone, whose last {@code pageBytes} are an error page's
-     * body (0 for none).
-     *
      * @param status the status code, for the access log
-     * @param head the bytes to send, ready to read
+     * @param head the bytes to send first, ready to read
+     * @param file the file whose slice follows the head, or null
+     * @param owner what {@link #close()} closes: {@code file} or a cache's lease on it; null without a file
+     * @param position where the slice starts
+     * @param count how many bytes of the file follow (0 if none)
      * @param close whether the connection closes after this response
      * @param request the request answered, or null if there was none (a head the parser rejected)
-     */
-    Response(int status, ByteBuffer head, int pageBytes, boolean close, Request request) {
-        this(status, head, null, null, 0, 0, close, request, pageBytes);
-    }
-
-    /**
-     * A head, then {@code count} bytes of {@code file} from {@code position}; {@code owner} (a cache's
-     * lease on {@code file}) is closed with the response.
+     * @param pageBytes how many bytes at the end of {@code head} are an error page's body (0 for none)
      */
     Response(
-            int status,
-            ByteBuffer head,
-            FileChannel file,
-            Closeable owner,
-            long position,
-            long count,
-            boolean close,
-            Request request) {
-        this(status, head, file, owner, position, count, close, request, 0);
-    }
-
-    private Response(
             int status,
             ByteBuffer head,
             FileChannel file,

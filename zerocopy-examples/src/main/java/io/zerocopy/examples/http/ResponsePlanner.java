@@ -277,8 +277,8 @@ final class ResponsePlanner {
             h.append(body);
         }
         return file == null
-                ? new Response(status, h.toBuffer(), head ? 0 : body.length, close, request)
-                : new Response(status, h.toBuffer(), file.channel(), file, position, count, close, request);
+                ? new Response(status, h.toBuffer(), null, null, 0, 0, close, request, head ? 0 : body.length)
+                : new Response(status, h.toBuffer(), file.channel(), file, position, count, close, request, 0);
     }
 
     /** A strong validator from what changes when the content does: size, modification time, file identity. */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AccessLogTest {
     private static final Response OK =
-            new Response(200, ByteBuffer.allocate(0), 0, false, new Request("GET", "/a.bin", 1));
+            new Response(200, ByteBuffer.allocate(0), null, null, 0, 0, false, new Request("GET", "/a.bin", 1), 0);
 
     @Test
     void aReaderThatStopped_holdsUpNoLogger_andHearsOfTheDroppedLinesOnceBack() throws Exception {
